@@ -1,0 +1,7 @@
+import type { CliCommand } from "./io.js";
+import { keysCommand } from "./commands/keys.js";
+
+/** CLI groups by name; each capability adds its group here. */
+export const cliCommands: Record<string, CliCommand> = {
+  keys: keysCommand,
+};

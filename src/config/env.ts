@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0"], { message: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+const positiveInt = z.coerce.number({ message: "must be a number" }).int("must be an integer").positive("must be > 0");
+
+const storeUrl = z
+  .string()
+  .refine((v) => v.startsWith("sqlite:") || /^mongodb(\+srv)?:\/\//.test(v), {
+    message: "must be sqlite:<path>, sqlite::memory: or mongodb://…",
+  });
+
+const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+
+/**
+ * Every setting the service reads, with its default (DECISIONS 1). The one place environment
+ * variables are parsed: nothing else reads process.env.
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  STORE_URL: storeUrl.default("sqlite:./data/mis.sqlite"),
+  ACTOR_RUNTIME: z.enum(["local", "dapr"]).default("local"),
+  DAPR_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3500),
+  DAPR_HOST: z.string().min(1).default("127.0.0.1"),
+  MARKET_FEED: z.enum(["replay", "live"]).default("replay"),
+  REPLAY_SPEED: z.coerce.number().positive("must be > 0").default(60),
+  REPLAY_START: z.iso.date("must be an ISO date (YYYY-MM-DD)").optional(),
+  LLM_BASE_URL: httpUrl.optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
+  OWNER_NOTIFY_URL: httpUrl.optional(),
+  TRUST_PROXY: z.string().default("false"),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),
+  RATE_LIMIT_BASIC_PER_MINUTE: positiveInt.default(300),
+  RATE_LIMIT_PRO_PER_MINUTE: positiveInt.default(1000),
+  QUOTA_FREE_PER_DAY: positiveInt.default(100),
+  QUOTA_BASIC_PER_DAY: positiveInt.default(1000),
+  QUOTA_PRO_PER_DAY: positiveInt.default(10000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PUBLIC_BASE_URL: httpUrl.default("http://localhost:8080"),
+  ENVIRONMENT: z.string().min(1).default("local"),
+  MARKET_DATA_DIR: z.string().min(1).default("./market-data"),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; an invalid value names the variable and the rule. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== "") raw[key] = v;
+  }
+  const parsed = envSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/** Express's `trust proxy` accepts booleans, hop counts and address lists. */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -1,0 +1,29 @@
+import type { Config } from "../config/env.js";
+import type { Store } from "../store/store.js";
+import type { Logger } from "../logging/logger.js";
+import type { Clock } from "../domain/time/clock.js";
+import type { KeyVerifier } from "../services/key-verifier.js";
+import type { NewsletterService } from "../services/newsletter.js";
+import type { KeyIssuer } from "../services/key-issuer.js";
+import type { TierLimitTable } from "../domain/access/tiers.js";
+
+/** What the HTTP layer is built from; capabilities add their services here. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly logger: Logger;
+  /** Wall clock: callers, quotas and the health timestamp live in UTC wall time. */
+  readonly wallClock: Clock;
+  readonly keyVerifier: KeyVerifier;
+  readonly newsletter: NewsletterService;
+  readonly tierLimits: TierLimitTable;
+  readonly keyIssuer: KeyIssuer;
+}
+
+export function tierLimitsFrom(config: Config): TierLimitTable {
+  return {
+    free: { dailyQuota: config.QUOTA_FREE_PER_DAY, perMinute: config.RATE_LIMIT_FREE_PER_MINUTE },
+    basic: { dailyQuota: config.QUOTA_BASIC_PER_DAY, perMinute: config.RATE_LIMIT_BASIC_PER_MINUTE },
+    pro: { dailyQuota: config.QUOTA_PRO_PER_DAY, perMinute: config.RATE_LIMIT_PRO_PER_MINUTE },
+  };
+}

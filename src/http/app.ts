@@ -1,0 +1,88 @@
+import express, { type Express } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { AppDeps } from "./app-deps.js";
+import type { Route } from "./route.js";
+import { mountRoute, methodNotAllowedOrNotFound, type RouterDeps } from "./router.js";
+import { requestId } from "./middleware/request-id.js";
+import { errorHandler } from "./middleware/error-handler.js";
+import { httpMetrics } from "./middleware/http-metrics.js";
+import { buildOpenApi } from "./openapi.js";
+import { ResponseCache } from "./response-cache.js";
+import { UsageLimiter } from "../services/usage-limiter.js";
+import { IpLimiter } from "../services/ip-limiter.js";
+import { trustProxySetting } from "../config/env.js";
+import { metricsRegistry } from "../observability/metrics.js";
+import { healthRoutes } from "./routes/health.js";
+import { keyRoutes } from "./routes/keys.js";
+import { newsletterRoutes } from "./routes/newsletter.js";
+import { notReadyRoutes } from "./routes/not-ready.js";
+
+export interface BuiltApp {
+  readonly app: Express;
+  readonly routes: readonly Route[];
+  readonly cache: ResponseCache;
+}
+
+/** Capability route sets beyond the foundation, supplied by the composition root. */
+export type RouteSet = (deps: AppDeps) => Route[];
+
+export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = []): BuiltApp {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
+  app.set("etag", false);
+
+  const cache = new ResponseCache(deps.wallClock);
+  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
+  const implementedKeys = new Set(implemented.map((r) => `${r.method} ${r.path}`));
+  const routes = [...implemented, ...notReadyRoutes(implementedKeys)];
+  const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
+
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => String(res.getHeader("X-Request-Id") ?? ""),
+      // The query string may carry anything a caller typed; log the path only.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split("?")[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+    }),
+  );
+  app.use(httpMetrics);
+  app.use(helmet());
+  app.use(express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }));
+
+  app.get("/v1/openapi.json", (_req, res) => {
+    res.json(openApi);
+  });
+  app.get("/metrics", async (_req, res, next) => {
+    try {
+      res.setHeader("Content-Type", metricsRegistry.contentType);
+      res.send(await metricsRegistry.metrics());
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const routerDeps: RouterDeps = {
+    keyVerifier: deps.keyVerifier,
+    limiter: new UsageLimiter(deps.store.counters, deps.wallClock, `${deps.config.PUBLIC_BASE_URL}/#pricing`),
+    ipLimiter: new IpLimiter(deps.store.counters, deps.store.slidingWindows, deps.wallClock),
+    cache,
+    tierLimits: deps.tierLimits,
+    upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
+  };
+  for (const route of routes) mountRoute(app, route, routerDeps);
+  const fallback = methodNotAllowedOrNotFound([
+    ...routes,
+    { method: "get", path: "/v1/openapi.json" } as Route,
+    { method: "get", path: "/metrics" } as Route,
+  ]);
+  app.use(fallback);
+  app.use(errorHandler(deps.logger));
+  return { app, routes, cache };
+}

@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "../../logging/logger.js";
+import { ApiError, validationError } from "../errors.js";
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+function asBodyParserError(err: unknown): BodyParserError | null {
+  return typeof err === "object" && err !== null && "type" in err ? (err as BodyParserError) : null;
+}
+
+/** Maps every failure to the documented shapes; internals stay in the log, never in the body. */
+export function errorHandler(logger: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    let apiError: ApiError;
+    const bp = asBodyParserError(err);
+    if (err instanceof ApiError) {
+      apiError = err;
+    } else if (bp?.type === "entity.too.large") {
+      apiError = new ApiError(413, { detail: "Request body too large (limit 64 KiB)" });
+    } else if (bp?.type === "entity.parse.failed") {
+      apiError = validationError([{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }]);
+    } else if (bp?.type === "encoding.unsupported" || bp?.type === "charset.unsupported") {
+      apiError = new ApiError(415, { detail: "Unsupported request body encoding" });
+    } else {
+      const requestId = String(res.getHeader("X-Request-Id") ?? "");
+      logger.error({ err, requestId, method: req.method, path: req.path }, "unhandled error");
+      apiError = new ApiError(500, { detail: "Internal Server Error", request_id: requestId });
+    }
+    if (res.headersSent) return;
+    res.status(apiError.status).set(apiError.headers).json(apiError.body);
+  };
+}

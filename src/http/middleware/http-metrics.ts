@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from "express";
+import { Counter, Histogram } from "prom-client";
+import { metricsRegistry } from "../../observability/metrics.js";
+
+const requests = new Counter({
+  name: "http_requests_total",
+  help: "HTTP requests by method, route and status",
+  labelNames: ["method", "route", "status"] as const,
+  registers: [metricsRegistry],
+});
+
+const duration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "HTTP request duration",
+  labelNames: ["method", "route"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  registers: [metricsRegistry],
+});
+
+/** Labels by route pattern, never by raw path: ids in paths would explode the series count. */
+export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
+  const start = process.hrtime.bigint();
+  res.on("finish", () => {
+    const route = (req.route as { path?: string } | undefined)?.path ?? "unmatched";
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    requests.inc({ method: req.method, route, status: String(res.statusCode) });
+    duration.observe({ method: req.method, route }, seconds);
+  });
+  next();
+}

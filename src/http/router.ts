@@ -1,0 +1,104 @@
+import type { Express, NextFunction, Request, Response } from "express";
+import type { z } from "zod";
+import { tierAllows, type TierLimitTable } from "../domain/access/tiers.js";
+import type { KeyVerifier } from "../services/key-verifier.js";
+import type { UsageLimiter } from "../services/usage-limiter.js";
+import type { IpLimiter } from "../services/ip-limiter.js";
+import type { ResponseCache } from "./response-cache.js";
+import { ApiError, accessError } from "./errors.js";
+import { parseInput } from "./validation.js";
+import type { Caller, Route } from "./route.js";
+
+export interface RouterDeps {
+  readonly keyVerifier: KeyVerifier;
+  readonly limiter: UsageLimiter;
+  readonly ipLimiter: IpLimiter;
+  readonly cache: ResponseCache;
+  readonly tierLimits: TierLimitTable;
+  readonly upgradeUrl: string;
+}
+
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ":$1");
+}
+
+async function authenticate(req: Request, res: Response, route: Route, deps: RouterDeps): Promise<Caller | null> {
+  if (route.access.kind === "public") {
+    if (route.access.ipLimit) await deps.ipLimiter.hit(route.access.ipLimit, req.ip ?? "unknown");
+    return null;
+  }
+  const presented = req.get("x-api-key");
+  if (!presented) throw accessError("missing_api_key", "This endpoint needs an API key in the X-API-Key header.");
+  const verdict = await deps.keyVerifier.verify(presented);
+  if (verdict.status === "not_found") throw accessError("invalid_api_key", "The API key is not valid.");
+  if (verdict.status === "disabled") throw accessError("key_inactive", "The API key has been deactivated.");
+  const { key } = verdict;
+  const need = route.access.tier;
+  if (!tierAllows(key.tier, need)) {
+    throw accessError("tier_required", `This endpoint needs the ${need} tier or higher.`, {
+      required_tier: need,
+      current_tier: key.tier,
+      upgrade_url: deps.upgradeUrl,
+    });
+  }
+  const limits = deps.tierLimits[key.tier];
+  const usage = await deps.limiter.consume(key.id, limits.dailyQuota, limits.perMinute, route.access.limits ?? []);
+  res.setHeader("X-RateLimit-Limit", String(usage.quota.limit));
+  res.setHeader("X-RateLimit-Remaining", String(usage.quota.remaining));
+  res.setHeader("X-RateLimit-Reset", String(usage.quota.resetEpochSeconds));
+  if (!usage.ok) throw usage.error;
+  return { key, presented };
+}
+
+function cacheKey(route: Route, params: unknown, query: unknown): string {
+  return `${route.method} ${route.path} ${JSON.stringify(params ?? null)} ${JSON.stringify(query ?? null)}`;
+}
+
+/** Fails loudly (500, logged) when a handler's output breaks its own documented schema. */
+function checkedBody(route: Route, body: Record<string, unknown>): Record<string, unknown> {
+  const r = (route.response as z.ZodType).safeParse(body);
+  if (!r.success) throw new Error(`response of ${route.method.toUpperCase()} ${route.path} breaks its schema: ${r.error.message}`);
+  return body;
+}
+
+export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
+  const handler = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const caller = await authenticate(req, res, route, deps);
+      const params = route.params ? parseInput(route.params, req.params, "path") : undefined;
+      const query = route.query ? parseInput(route.query, req.query, "query") : undefined;
+      const body = route.body ? parseInput(route.body, req.body, "body") : undefined;
+      const ctx = { req, res, query, body, params, caller, requestId: String(res.getHeader("X-Request-Id") ?? ""), ip: req.ip ?? "" };
+      const ttl = route.cacheTtlSeconds;
+      if (ttl === undefined) {
+        const out = (await route.handler(ctx)) as Record<string, unknown>;
+        res.status(route.successStatus ?? 200).json(checkedBody(route, out));
+        return;
+      }
+      const entry = await deps.cache.getOrCompute(cacheKey(route, params, query), ttl, async () => {
+        const out = (await route.handler(ctx)) as Record<string, unknown>;
+        checkedBody(route, { ...out, cached: false, cache_ttl_seconds: ttl });
+        return out;
+      });
+      res.setHeader("Cache-Control", `${caller ? "private" : "public"}, max-age=${entry.ttlLeft}`);
+      res.status(route.successStatus ?? 200).json({ ...entry.body, cached: entry.cached, cache_ttl_seconds: entry.ttlLeft });
+    } catch (err) {
+      next(err);
+    }
+  };
+  app[route.method](expressPath(route.path), handler);
+}
+
+/** 405 for a known path with another method, 404 for the rest (DECISIONS 2). */
+export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
+  const patterns = routes.map((r) => ({
+    method: r.method.toUpperCase(),
+    re: new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}/?$`),
+  }));
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const allowed = patterns.filter((p) => p.re.test(req.path)).map((p) => p.method);
+    if (allowed.length === 0) return next(new ApiError(404, { detail: "Not Found" }));
+    const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
+    next(new ApiError(405, { detail: "Method Not Allowed" }, { Allow: allow }));
+  };
+}

@@ -1,0 +1,53 @@
+import { defineRoute, type Route } from "../route.js";
+import { healthSchema, readinessSchema } from "../schemas/health.js";
+import type { AppDeps } from "../app-deps.js";
+import { ApiError } from "../errors.js";
+
+export const INTERFACE_VERSION = "1.0.0";
+
+export function healthRoutes(deps: AppDeps): Route[] {
+  const health = async () => ({
+    status: "ok",
+    version: INTERFACE_VERSION,
+    environment: deps.config.ENVIRONMENT,
+    timestamp: new Date(deps.wallClock.now()).toISOString(),
+  });
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/health",
+      summary: "Health check (also answers HEAD)",
+      tags: ["health"],
+      access: { kind: "public" },
+      response: healthSchema,
+      handler: health,
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/health/live",
+      summary: "Liveness probe (same body as /v1/health)",
+      tags: ["health"],
+      access: { kind: "public" },
+      response: healthSchema,
+      handler: health,
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/health/ready",
+      summary: "Readiness probe: 200 when the store answers, else 503",
+      tags: ["health"],
+      access: { kind: "public" },
+      response: readinessSchema,
+      errorStatuses: [503],
+      handler: async () => {
+        const timestamp = new Date(deps.wallClock.now()).toISOString();
+        try {
+          await deps.store.ping();
+          return { status: "ok" as const, checks: { store: "ok" as const }, timestamp };
+        } catch {
+          throw new ApiError(503, { status: "unavailable", checks: { store: "failed" }, timestamp });
+        }
+      },
+    }),
+  ];
+}

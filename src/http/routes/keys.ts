@@ -1,0 +1,64 @@
+import { defineRoute, type Route } from "../route.js";
+import { deactivatedSchema, generateKeyBody, issuedKeySchema } from "../schemas/keys.js";
+import type { AppDeps } from "../app-deps.js";
+import type { IssuedKey } from "../../services/key-issuer.js";
+import { accessError } from "../errors.js";
+
+const KEY_SHOWN_ONCE = "Store this key now: it is shown once and cannot be recovered.";
+
+export function keyRoutes(deps: AppDeps): Route[] {
+  const issuedBody = (issued: IssuedKey) => ({
+    api_key: issued.apiKey,
+    key_prefix: issued.record.prefix,
+    tier: issued.record.tier,
+    daily_limit: deps.tierLimits[issued.record.tier].dailyQuota,
+    name: issued.record.name,
+    email: issued.record.email,
+    created_at: issued.record.createdAt,
+    message: KEY_SHOWN_ONCE,
+  });
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/keys/generate",
+      summary: "Generate a free API key (5 per client IP per hour)",
+      tags: ["keys"],
+      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, style: "access" } },
+      body: generateKeyBody,
+      response: issuedKeySchema,
+      successStatus: 201,
+      errorStatuses: [422, 429],
+      handler: async ({ body }) => issuedBody(await deps.keyIssuer.create("free", body.name, body.email)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/keys/rotate",
+      summary: "Replace the calling key with a new key of the same tier; the old key stops working at once",
+      tags: ["keys"],
+      access: { kind: "key", tier: "free" },
+      response: issuedKeySchema,
+      successStatus: 201,
+      handler: async ({ caller }) => {
+        if (!caller) throw accessError("missing_api_key", "This endpoint needs an API key.");
+        const issued = await deps.keyIssuer.rotate(caller.presented, caller.key);
+        deps.keyVerifier.forget(caller.presented);
+        if (!issued) throw accessError("key_inactive", "The API key has been deactivated.");
+        return issuedBody(issued);
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/v1/keys/current",
+      summary: "Deactivate the calling key",
+      tags: ["keys"],
+      access: { kind: "key", tier: "free" },
+      response: deactivatedSchema,
+      handler: async ({ caller }) => {
+        if (!caller) throw accessError("missing_api_key", "This endpoint needs an API key.");
+        await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
+        deps.keyVerifier.forget(caller.presented);
+        return { deactivated: true as const };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { defineRoute, type Route } from "../route.js";
+import { messageSchema, newsletterBody } from "../schemas/newsletter.js";
+import type { AppDeps } from "../app-deps.js";
+import { ApiError } from "../errors.js";
+
+const emailFormat = z.email();
+const THANKS = "Thanks for subscribing! Check your inbox for a welcome e-mail.";
+
+export function newsletterRoutes(deps: AppDeps): Route[] {
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/newsletter/subscribe",
+      summary: "Subscribe to the newsletter (3 requests per IP per sliding hour)",
+      description:
+        "A new address is stored and welcomed by e-mail; an address already subscribed gets the same 200 and no second e-mail, so the endpoint reveals nothing about who is subscribed.",
+      tags: ["newsletter"],
+      access: { kind: "public", ipLimit: { name: "newsletter", limit: 3, windowSeconds: 3600, sliding: true, style: "detail" } },
+      body: newsletterBody,
+      response: messageSchema,
+      errorStatuses: [400, 422, 429],
+      handler: async ({ body }) => {
+        // The honeypot field is invisible to people; only bots fill it.
+        if (body.website !== "") throw new ApiError(400, { detail: "Invalid request." });
+        const email = body.email.trim().toLowerCase();
+        if (!emailFormat.safeParse(email).success) throw new ApiError(400, { detail: "Invalid e-mail address." });
+        await deps.newsletter.subscribe(email, body.name?.trim() || null);
+        return { message: THANKS };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { TIERS } from "../../domain/access/tiers.js";
+
+export const generateKeyBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  email: z.string().max(254).pipe(z.email()),
+});
+
+export const issuedKeySchema = z
+  .object({
+    api_key: z.string().describe("Shown once; it cannot be recovered."),
+    key_prefix: z.string(),
+    tier: z.enum(TIERS),
+    daily_limit: z.number().int(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    created_at: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: "IssuedKey" });
+
+export const deactivatedSchema = z.object({ deactivated: z.literal(true) });

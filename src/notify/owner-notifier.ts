@@ -1,0 +1,30 @@
+import fetch from "node-fetch";
+import type { Logger } from "../logging/logger.js";
+
+export interface OwnerNotifier {
+  notify(text: string): Promise<void>;
+}
+
+/** Slack/Discord-style incoming webhook: POST {text, content} as JSON, 5 s timeout. */
+export function webhookOwnerNotifier(url: string): OwnerNotifier {
+  return {
+    async notify(text) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ text, content: text }),
+        signal: AbortSignal.timeout(5000),
+        redirect: "error",
+      });
+      if (!res.ok) throw new Error(`owner notification answered HTTP ${res.status}`);
+    },
+  };
+}
+
+export function logOwnerNotifier(logger: Logger): OwnerNotifier {
+  return {
+    async notify(text) {
+      logger.info({ notification: text }, "owner notification (OWNER_NOTIFY_URL is not configured)");
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { generateApiKey, hashApiKey, keyPrefix } from "../domain/access/api-key.js";
+import type { Tier } from "../domain/access/tiers.js";
+import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
+import type { Clock } from "../domain/time/clock.js";
+
+export interface IssuedKey {
+  readonly apiKey: string;
+  readonly record: ApiKeyRecord;
+}
+
+/** Creates keys; the plain key leaves this function once and is never stored. */
+export class KeyIssuer {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  draft(tier: Tier, name: string | null, email: string | null): IssuedKey {
+    const apiKey = generateApiKey(tier);
+    const record: ApiKeyRecord = {
+      id: randomUUID(),
+      hash: hashApiKey(apiKey),
+      prefix: keyPrefix(apiKey),
+      tier,
+      name,
+      email,
+      active: true,
+      createdAt: new Date(this.clock.now()).toISOString(),
+      deactivatedAt: null,
+    };
+    return { apiKey, record };
+  }
+
+  async create(tier: Tier, name: string | null, email: string | null): Promise<IssuedKey> {
+    const issued = this.draft(tier, name, email);
+    await this.keys.create(issued.record);
+    return issued;
+  }
+
+  /** New key of the same tier; the old one is inactive from now on. Null if it already was. */
+  async rotate(presented: string, current: ApiKeyRecord): Promise<IssuedKey | null> {
+    const issued = this.draft(current.tier, current.name, current.email);
+    const ok = await this.keys.rotate(hashApiKey(presented), issued.record, issued.record.createdAt);
+    return ok ? issued : null;
+  }
+}

@@ -1,0 +1,49 @@
+import { hashApiKey, parseApiKey } from "../domain/access/api-key.js";
+import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
+import type { Clock } from "../domain/time/clock.js";
+
+export type KeyVerdict =
+  | { readonly status: "valid"; readonly key: ApiKeyRecord }
+  | { readonly status: "not_found" }
+  | { readonly status: "disabled"; readonly key: ApiKeyRecord };
+
+interface Entry {
+  readonly record: ApiKeyRecord | null;
+  readonly until: number;
+}
+
+/**
+ * Hash → short-lived cache → store (Unkey's order). The cache TTL bounds how long a key
+ * deactivated elsewhere (CLI, another process) keeps working: 2 s, inside the 5 s promise.
+ */
+export class KeyVerifier {
+  private readonly cache = new Map<string, Entry>();
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: Clock,
+    private readonly ttlMs = 2000,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  async verify(presented: string): Promise<KeyVerdict> {
+    if (!parseApiKey(presented)) return { status: "not_found" };
+    const hash = hashApiKey(presented);
+    const now = this.clock.now();
+    let entry = this.cache.get(hash);
+    if (!entry || entry.until <= now) {
+      const record = await this.keys.findByHash(hash);
+      entry = { record, until: now + this.ttlMs };
+      if (this.cache.size >= this.maxEntries) this.cache.clear();
+      this.cache.set(hash, entry);
+    }
+    // The store matched on the hash (an indexed equality lookup); a timing side channel on the
+    // hash of a random key reveals nothing about other keys.
+    if (!entry.record) return { status: "not_found" };
+    return entry.record.active ? { status: "valid", key: entry.record } : { status: "disabled", key: entry.record };
+  }
+
+  /** Forget a key at once in this process (after rotate/deactivate through the API). */
+  forget(presented: string): void {
+    this.cache.delete(hashApiKey(presented));
+  }
+}

@@ -1,0 +1,83 @@
+import type { NewsletterRepository } from "../store/ports/newsletter.js";
+import type { Mailer } from "../notify/mailer.js";
+import type { OwnerNotifier } from "../notify/owner-notifier.js";
+import type { Logger } from "../logging/logger.js";
+import type { Clock } from "../domain/time/clock.js";
+import { maskEmail } from "../domain/access/mask-email.js";
+
+const MAX_ATTEMPTS = 5;
+
+export interface NewsletterOptions {
+  /** Delays between welcome-mail attempts; the last failure is logged and left for the next start. */
+  readonly retryDelaysMs: readonly number[];
+}
+
+/**
+ * Store first, then send: a failing mail server never loses a subscription. The welcome e-mail
+ * is retried in the background and, if still unsent, again at the next start.
+ */
+export class NewsletterService {
+  private readonly inflight = new Set<Promise<void>>();
+  constructor(
+    private readonly repo: NewsletterRepository,
+    private readonly mailer: Mailer,
+    private readonly owner: OwnerNotifier,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly options: NewsletterOptions = { retryDelaysMs: [1000, 5000, 25000] },
+  ) {}
+
+  /** Returns whether the address was new; the caller answers identically either way. */
+  async subscribe(email: string, name: string | null): Promise<boolean> {
+    const created = await this.repo.subscribe(email, name, new Date(this.clock.now()).toISOString());
+    if (created) this.track(this.deliver(email, name));
+    return created;
+  }
+
+  /** Resends welcome e-mails that never went out (called at start-up). */
+  async resumePending(): Promise<void> {
+    for (const s of await this.repo.pendingWelcome(MAX_ATTEMPTS)) this.track(this.sendWelcome(s.email, s.name));
+  }
+
+  /** Waits for background sends (graceful shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  private track(p: Promise<void>): void {
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+  }
+
+  private async deliver(email: string, name: string | null): Promise<void> {
+    await Promise.all([this.sendWelcome(email, name), this.notifyOwner(email)]);
+  }
+
+  private async sendWelcome(email: string, name: string | null): Promise<void> {
+    const delays = [0, ...this.options.retryDelaysMs];
+    for (let attempt = 0; attempt < delays.length; attempt++) {
+      if ((delays[attempt] ?? 0) > 0) await new Promise((r) => setTimeout(r, delays[attempt]));
+      try {
+        await this.mailer.send({
+          to: email,
+          subject: "Welcome to Market Intelligence",
+          text: `Hello${name ? ` ${name}` : ""},\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nTo unsubscribe, reply with "unsubscribe".\n`,
+        });
+        await this.repo.recordWelcomeAttempt(email, new Date(this.clock.now()).toISOString());
+        return;
+      } catch (err) {
+        await this.repo.recordWelcomeAttempt(email, null);
+        this.logger.warn({ err: String(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
+      }
+    }
+    this.logger.error({ to: maskEmail(email) }, "welcome e-mail not delivered; will retry at next start");
+  }
+
+  private async notifyOwner(email: string): Promise<void> {
+    try {
+      await this.owner.notify(`New newsletter subscriber: ${maskEmail(email)}`);
+    } catch (err) {
+      this.logger.warn({ err: String(err) }, "owner notification failed");
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
+import type { Clock } from "../domain/time/clock.js";
+import { nextUtcMidnight, utcDay } from "../domain/access/utc-day.js";
+import { accessError, rateLimited, type ApiError } from "../http/errors.js";
+
+export interface ExtraLimit {
+  /** Distinguishes the limit's bucket, e.g. "tao-council-run". */
+  readonly name: string;
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
+export interface QuotaState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Unix epoch seconds of the next 00:00 UTC. */
+  readonly resetEpochSeconds: number;
+}
+
+/**
+ * Counts one keyed request against the daily quota, the tier's per-minute limit and any
+ * route-specific limit, all or nothing (wall clock: callers live in UTC, not market time).
+ */
+export class UsageLimiter {
+  constructor(
+    private readonly counters: CounterRepository,
+    private readonly clock: Clock,
+    private readonly upgradeUrl: string,
+  ) {}
+
+  async consume(
+    keyId: string,
+    dailyQuota: number,
+    perMinute: number,
+    extra: readonly ExtraLimit[] = [],
+  ): Promise<{ ok: true; quota: QuotaState } | { ok: false; error: ApiError; quota: QuotaState }> {
+    const now = this.clock.now();
+    const midnight = nextUtcMidnight(now);
+    const minuteEnd = (Math.floor(now / 60_000) + 1) * 60_000;
+    const windows: CounterWindow[] = [
+      { bucket: `quota:${keyId}:${utcDay(now)}`, limit: dailyQuota, expiresAt: midnight },
+      { bucket: `minute:${keyId}:${minuteEnd}`, limit: perMinute, expiresAt: minuteEnd },
+      ...extra.map((x) => {
+        const end = (Math.floor(now / (x.windowSeconds * 1000)) + 1) * x.windowSeconds * 1000;
+        return { bucket: `${x.name}:${keyId}:${end}`, limit: x.limit, expiresAt: end };
+      }),
+    ];
+    const r = await this.counters.consumeAll(windows, now);
+    const used = r.counts[0] ?? 0;
+    const quota: QuotaState = {
+      limit: dailyQuota,
+      remaining: Math.max(0, dailyQuota - used),
+      resetEpochSeconds: Math.floor(midnight / 1000),
+    };
+    if (r.allowed) return { ok: true, quota };
+    if (r.blockedIndex === 0) {
+      const error = accessError("daily_limit_exceeded", `Daily limit of ${dailyQuota} calls reached; it resets at 00:00 UTC.`, {
+        calls_today: used,
+        limit: dailyQuota,
+        reset_at: new Date(midnight).toISOString(),
+        upgrade_url: this.upgradeUrl,
+      }, { "Retry-After": String(Math.max(1, Math.ceil((midnight - now) / 1000))) });
+      return { ok: false, error, quota };
+    }
+    const w = windows[r.blockedIndex ?? 1] as CounterWindow;
+    const windowSeconds = r.blockedIndex === 1 ? 60 : (extra[(r.blockedIndex ?? 2) - 2]?.windowSeconds ?? 60);
+    const error = rateLimited(w.limit, windowSeconds, (w.expiresAt - now) / 1000, `Rate limit of ${w.limit} requests per ${windowSeconds} s exceeded.`);
+    return { ok: false, error, quota };
+  }
+}

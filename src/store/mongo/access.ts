@@ -1,0 +1,175 @@
+import type { Collection, Db } from "mongodb";
+import { isDuplicateKeyError } from "./database.js";
+import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
+import type { ConsumeResult, CounterRepository, CounterWindow } from "../ports/counters.js";
+import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
+import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
+
+type KeyDoc = ApiKeyRecord & { _id: string };
+
+export class MongoApiKeys implements ApiKeyRepository {
+  private readonly keys: Collection<KeyDoc>;
+  constructor(db: Db) {
+    this.keys = db.collection<KeyDoc>("api_keys");
+  }
+  async ensureIndexes(): Promise<void> {
+    await this.keys.createIndex({ hash: 1 }, { unique: true });
+  }
+  async create(r: ApiKeyRecord): Promise<void> {
+    await this.keys.insertOne({ _id: r.id, ...r });
+  }
+  async findByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const d = await this.keys.findOne({ hash }, { projection: { _id: 0 } });
+    return d ? strip(d) : null;
+  }
+  async deactivate(hash: string, at: string): Promise<boolean> {
+    const r = await this.keys.updateOne({ hash, active: true }, { $set: { active: false, deactivatedAt: at } });
+    return r.modifiedCount === 1;
+  }
+  async rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean> {
+    // No multi-document transactions on the portable subset: deactivate first, so a crash in
+    // between leaves the caller with no active key to misuse, never with two.
+    if (!(await this.deactivate(previousHash, at))) return false;
+    await this.create(next);
+    return true;
+  }
+  async list(): Promise<ApiKeyRecord[]> {
+    const docs = await this.keys.find({}, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).toArray();
+    return docs.map(strip);
+  }
+}
+
+function strip(d: Partial<KeyDoc> & ApiKeyRecord): ApiKeyRecord {
+  return {
+    id: d.id,
+    hash: d.hash,
+    prefix: d.prefix,
+    tier: d.tier,
+    name: d.name,
+    email: d.email,
+    active: d.active,
+    createdAt: d.createdAt,
+    deactivatedAt: d.deactivatedAt,
+  };
+}
+
+interface CounterDoc {
+  _id: string;
+  count: number;
+  expiresAt: number;
+}
+
+/**
+ * Conditional `$inc` upserts: the filter only matches while the window has room, so a full window
+ * turns the upsert into a duplicate-key error instead of an increment. Exact on MongoDB, which
+ * makes single-document updates atomic (FerretDB does not under concurrency: DECISIONS 6).
+ */
+export class MongoCounters implements CounterRepository {
+  private readonly counters: Collection<CounterDoc>;
+  constructor(db: Db) {
+    this.counters = db.collection<CounterDoc>("counters");
+  }
+  async ensureIndexes(): Promise<void> {
+    await this.counters.createIndex({ expiresAt: 1 });
+  }
+  async consumeAll(windows: readonly CounterWindow[], now: number): Promise<ConsumeResult> {
+    const counts: number[] = [];
+    for (let i = 0; i < windows.length; i++) {
+      const w = windows[i] as CounterWindow;
+      const n = await this.incrementIfRoom(w, now);
+      if (n === null) {
+        await Promise.all(windows.slice(0, i).map((prev) => this.undo(prev.bucket)));
+        const current = await Promise.all(windows.map((x) => this.peek(x.bucket, now)));
+        return { allowed: false, counts: current, blockedIndex: i };
+      }
+      counts.push(n);
+    }
+    return { allowed: true, counts, blockedIndex: null };
+  }
+  private async incrementIfRoom(w: CounterWindow, now: number): Promise<number | null> {
+    // An expired window is reset in place before counting, so old counts never leak into a new window.
+    await this.counters.updateOne({ _id: w.bucket, expiresAt: { $lte: now } }, { $set: { count: 0, expiresAt: w.expiresAt } });
+    try {
+      const doc = await this.counters.findOneAndUpdate(
+        { _id: w.bucket, count: { $lt: w.limit } },
+        { $inc: { count: 1 }, $setOnInsert: { expiresAt: w.expiresAt } },
+        { upsert: true, returnDocument: "after" },
+      );
+      return doc?.count ?? null;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
+  }
+  private async undo(bucket: string): Promise<void> {
+    await this.counters.updateOne({ _id: bucket, count: { $gt: 0 } }, { $inc: { count: -1 } });
+  }
+  async peek(bucket: string, now: number): Promise<number> {
+    const d = await this.counters.findOne({ _id: bucket, expiresAt: { $gt: now } });
+    return d?.count ?? 0;
+  }
+  async sweepExpired(now: number): Promise<number> {
+    const r = await this.counters.deleteMany({ expiresAt: { $lte: now } });
+    return r.deletedCount;
+  }
+}
+
+interface HitDoc {
+  bucket: string;
+  at: number;
+}
+
+/** Low-volume per-IP log; count-then-insert is not atomic under concurrency on MongoDB (documented). */
+export class MongoSlidingWindows implements SlidingWindowRepository {
+  private readonly hits: Collection<HitDoc>;
+  constructor(db: Db) {
+    this.hits = db.collection<HitDoc>("sliding_hits");
+  }
+  async ensureIndexes(): Promise<void> {
+    await this.hits.createIndex({ bucket: 1, at: 1 });
+  }
+  async hit(bucket: string, now: number, windowMs: number, limit: number): Promise<SlidingHit> {
+    await this.hits.deleteMany({ bucket, at: { $lte: now - windowMs } });
+    const n = await this.hits.countDocuments({ bucket });
+    if (n >= limit) {
+      const oldest = await this.hits.find({ bucket }).sort({ at: 1 }).limit(1).next();
+      return { allowed: false, count: n, retryAt: (oldest?.at ?? now) + windowMs };
+    }
+    await this.hits.insertOne({ bucket, at: now });
+    return { allowed: true, count: n + 1, retryAt: null };
+  }
+}
+
+type SubscriberDoc = Subscriber & { _id: string };
+
+export class MongoNewsletter implements NewsletterRepository {
+  private readonly subs: Collection<SubscriberDoc>;
+  constructor(db: Db) {
+    this.subs = db.collection<SubscriberDoc>("newsletter_subscribers");
+  }
+  async ensureIndexes(): Promise<void> {
+    await this.subs.createIndex({ welcomeSentAt: 1, subscribedAt: 1 });
+  }
+  async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
+    try {
+      await this.subs.insertOne({ _id: email, email, name, subscribedAt: at, welcomeSentAt: null, welcomeAttempts: 0 });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+  }
+  async recordWelcomeAttempt(email: string, sentAt: string | null): Promise<void> {
+    await this.subs.updateOne({ _id: email }, { $inc: { welcomeAttempts: 1 }, ...(sentAt ? { $set: { welcomeSentAt: sentAt } } : {}) });
+  }
+  async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
+    const docs = await this.subs
+      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: { _id: 0 } })
+      .sort({ subscribedAt: 1 })
+      .toArray();
+    return docs;
+  }
+  async get(email: string): Promise<Subscriber | null> {
+    return this.subs.findOne({ _id: email }, { projection: { _id: 0 } });
+  }
+}

@@ -1,0 +1,24 @@
+import type { Tier } from "../../domain/access/tiers.js";
+
+/** A stored API key: never the key itself, only its SHA-256 hash and a display prefix. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly hash: string;
+  readonly prefix: string;
+  readonly tier: Tier;
+  readonly name: string | null;
+  readonly email: string | null;
+  readonly active: boolean;
+  readonly createdAt: string;
+  readonly deactivatedAt: string | null;
+}
+
+export interface ApiKeyRepository {
+  create(record: ApiKeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** Marks the key inactive; false when no active key has that hash. */
+  deactivate(hash: string, at: string): Promise<boolean>;
+  /** Creates `next` and deactivates `previous` (atomically where the store has transactions). */
+  rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean>;
+  list(): Promise<ApiKeyRecord[]>;
+}

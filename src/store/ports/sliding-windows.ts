@@ -1,0 +1,11 @@
+export interface SlidingHit {
+  readonly allowed: boolean;
+  readonly count: number;
+  /** When the oldest counted hit leaves the window (ms epoch), for Retry-After. */
+  readonly retryAt: number | null;
+}
+
+/** A sliding-window log: at most `limit` hits per `windowMs` ending now. */
+export interface SlidingWindowRepository {
+  hit(bucket: string, now: number, windowMs: number, limit: number): Promise<SlidingHit>;
+}

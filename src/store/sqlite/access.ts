@@ -1,0 +1,199 @@
+import type { SqliteDb } from "./database.js";
+import type { SqliteMigration } from "./migrate.js";
+import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
+import type { ConsumeResult, CounterRepository, CounterWindow } from "../ports/counters.js";
+import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
+import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
+import type { Tier } from "../../domain/access/tiers.js";
+
+export const accessMigrations: readonly SqliteMigration[] = [
+  {
+    component: "access",
+    version: 1,
+    up: `
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, prefix TEXT NOT NULL, tier TEXT NOT NULL,
+        name TEXT, email TEXT, active INTEGER NOT NULL, created_at TEXT NOT NULL, deactivated_at TEXT);
+      CREATE TABLE counters (bucket TEXT PRIMARY KEY, count INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE INDEX counters_expiry ON counters (expires_at);
+      CREATE TABLE sliding_hits (bucket TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX sliding_hits_bucket_at ON sliding_hits (bucket, at);
+      CREATE TABLE newsletter_subscribers (
+        email TEXT PRIMARY KEY, name TEXT, subscribed_at TEXT NOT NULL,
+        welcome_sent_at TEXT, welcome_attempts INTEGER NOT NULL DEFAULT 0);`,
+  },
+];
+
+interface KeyRow {
+  id: string;
+  hash: string;
+  prefix: string;
+  tier: string;
+  name: string | null;
+  email: string | null;
+  active: number;
+  created_at: string;
+  deactivated_at: string | null;
+}
+
+function toKey(r: KeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    hash: r.hash,
+    prefix: r.prefix,
+    tier: r.tier as Tier,
+    name: r.name,
+    email: r.email,
+    active: r.active === 1,
+    createdAt: r.created_at,
+    deactivatedAt: r.deactivated_at,
+  };
+}
+
+export class SqliteApiKeys implements ApiKeyRepository {
+  private readonly insert;
+  private readonly byHash;
+  private readonly off;
+  private readonly all;
+  constructor(private readonly db: SqliteDb) {
+    this.insert = db.prepare(
+      `INSERT INTO api_keys (id, hash, prefix, tier, name, email, active, created_at, deactivated_at)
+       VALUES (@id, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
+    );
+    this.byHash = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE hash = ?");
+    this.off = db.prepare("UPDATE api_keys SET active = 0, deactivated_at = ? WHERE hash = ? AND active = 1");
+    this.all = db.prepare<[], KeyRow>("SELECT * FROM api_keys ORDER BY created_at, id");
+  }
+  async create(r: ApiKeyRecord): Promise<void> {
+    this.insert.run({ ...r, active: r.active ? 1 : 0 });
+  }
+  async findByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const row = this.byHash.get(hash);
+    return row ? toKey(row) : null;
+  }
+  async deactivate(hash: string, at: string): Promise<boolean> {
+    return this.off.run(at, hash).changes === 1;
+  }
+  async rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.off.run(at, previousHash).changes !== 1) return false;
+      this.insert.run({ ...next, active: 1 });
+      return true;
+    }).immediate();
+  }
+  async list(): Promise<ApiKeyRecord[]> {
+    return this.all.all().map(toKey);
+  }
+}
+
+export class SqliteCounters implements CounterRepository {
+  private readonly read;
+  private readonly upsert;
+  private readonly sweep;
+  constructor(private readonly db: SqliteDb) {
+    this.read = db.prepare<[string, number], { count: number }>(
+      "SELECT count FROM counters WHERE bucket = ? AND expires_at > ?",
+    );
+    // An expired window restarts at 1 instead of being swept first.
+    this.upsert = db.prepare<[{ bucket: string; expiresAt: number; now: number }], { count: number }>(
+      `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, 1, @expiresAt)
+       ON CONFLICT (bucket) DO UPDATE SET
+         count = CASE WHEN counters.expires_at <= @now THEN 1 ELSE counters.count + 1 END,
+         expires_at = excluded.expires_at
+       RETURNING count`,
+    );
+    this.sweep = db.prepare("DELETE FROM counters WHERE expires_at <= ?");
+  }
+  async consumeAll(windows: readonly CounterWindow[], now: number): Promise<ConsumeResult> {
+    // IMMEDIATE takes the write lock up front, so check-then-increment is atomic across processes.
+    return this.db.transaction((): ConsumeResult => {
+      const current = windows.map((w) => this.read.get(w.bucket, now)?.count ?? 0);
+      const blocked = windows.findIndex((w, i) => (current[i] ?? 0) >= w.limit);
+      if (blocked >= 0) return { allowed: false, counts: current, blockedIndex: blocked };
+      const counts = windows.map((w) => this.upsert.get({ bucket: w.bucket, expiresAt: w.expiresAt, now })?.count ?? 0);
+      return { allowed: true, counts, blockedIndex: null };
+    }).immediate();
+  }
+  async peek(bucket: string, now: number): Promise<number> {
+    return this.read.get(bucket, now)?.count ?? 0;
+  }
+  async sweepExpired(now: number): Promise<number> {
+    return this.sweep.run(now).changes;
+  }
+}
+
+export class SqliteSlidingWindows implements SlidingWindowRepository {
+  private readonly prune;
+  private readonly count;
+  private readonly oldest;
+  private readonly add;
+  constructor(private readonly db: SqliteDb) {
+    this.prune = db.prepare("DELETE FROM sliding_hits WHERE bucket = ? AND at <= ?");
+    this.count = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM sliding_hits WHERE bucket = ?");
+    this.oldest = db.prepare<[string], { at: number }>("SELECT MIN(at) AS at FROM sliding_hits WHERE bucket = ?");
+    this.add = db.prepare("INSERT INTO sliding_hits (bucket, at) VALUES (?, ?)");
+  }
+  async hit(bucket: string, now: number, windowMs: number, limit: number): Promise<SlidingHit> {
+    return this.db.transaction((): SlidingHit => {
+      this.prune.run(bucket, now - windowMs);
+      const n = this.count.get(bucket)?.n ?? 0;
+      if (n >= limit) {
+        const oldest = this.oldest.get(bucket)?.at ?? now;
+        return { allowed: false, count: n, retryAt: oldest + windowMs };
+      }
+      this.add.run(bucket, now);
+      return { allowed: true, count: n + 1, retryAt: null };
+    }).immediate();
+  }
+}
+
+interface SubscriberRow {
+  email: string;
+  name: string | null;
+  subscribed_at: string;
+  welcome_sent_at: string | null;
+  welcome_attempts: number;
+}
+
+function toSubscriber(r: SubscriberRow): Subscriber {
+  return {
+    email: r.email,
+    name: r.name,
+    subscribedAt: r.subscribed_at,
+    welcomeSentAt: r.welcome_sent_at,
+    welcomeAttempts: r.welcome_attempts,
+  };
+}
+
+export class SqliteNewsletter implements NewsletterRepository {
+  private readonly insert;
+  private readonly attempt;
+  private readonly pending;
+  private readonly one;
+  constructor(db: SqliteDb) {
+    this.insert = db.prepare(
+      "INSERT INTO newsletter_subscribers (email, name, subscribed_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
+    );
+    this.attempt = db.prepare(
+      `UPDATE newsletter_subscribers SET welcome_attempts = welcome_attempts + 1,
+         welcome_sent_at = COALESCE(?, welcome_sent_at) WHERE email = ?`,
+    );
+    this.pending = db.prepare<[number], SubscriberRow>(
+      "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
+    );
+    this.one = db.prepare<[string], SubscriberRow>("SELECT * FROM newsletter_subscribers WHERE email = ?");
+  }
+  async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
+    return this.insert.run(email, name, at).changes === 1;
+  }
+  async recordWelcomeAttempt(email: string, sentAt: string | null): Promise<void> {
+    this.attempt.run(sentAt, email);
+  }
+  async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
+    return this.pending.all(maxAttempts).map(toSubscriber);
+  }
+  async get(email: string): Promise<Subscriber | null> {
+    const r = this.one.get(email);
+    return r ? toSubscriber(r) : null;
+  }
+}

@@ -1,0 +1,19 @@
+import type { ApiKeyRepository } from "./ports/api-keys.js";
+import type { CounterRepository } from "./ports/counters.js";
+import type { SlidingWindowRepository } from "./ports/sliding-windows.js";
+import type { NewsletterRepository } from "./ports/newsletter.js";
+
+/**
+ * Every repository the service persists through, on one backend. Capabilities add their
+ * repositories here; code depends on the ports, never on an adapter.
+ */
+export interface Store {
+  readonly kind: "sqlite" | "mongodb";
+  readonly apiKeys: ApiKeyRepository;
+  readonly counters: CounterRepository;
+  readonly slidingWindows: SlidingWindowRepository;
+  readonly newsletter: NewsletterRepository;
+  /** Throws when the backend cannot be reached (readiness probe). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { ApiKeyRecord } from "../../src/store/ports/api-keys.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+function key(id: string, hash: string, over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id,
+    hash,
+    prefix: "svc_free_abcd",
+    tier: "free",
+    name: "n",
+    email: null,
+    active: true,
+    createdAt: `2026-01-01T00:00:0${id.length % 10}.000Z`,
+    deactivatedAt: null,
+    ...over,
+  };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "access"));
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("stores keys by hash and never needs the key itself", async () => {
+    await store.apiKeys.create(key("k1", "a".repeat(64)));
+    const found = await store.apiKeys.findByHash("a".repeat(64));
+    expect(found).toMatchObject({ id: "k1", tier: "free", active: true, deactivatedAt: null });
+    expect(await store.apiKeys.findByHash("b".repeat(64))).toBeNull();
+  });
+
+  it("rejects a second key with the same hash", async () => {
+    await expect(store.apiKeys.create(key("k1-dup", "a".repeat(64)))).rejects.toThrow();
+  });
+
+  it("deactivates once and records when", async () => {
+    await store.apiKeys.create(key("k2", "c".repeat(64)));
+    expect(await store.apiKeys.deactivate("c".repeat(64), "2026-02-02T00:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.deactivate("c".repeat(64), "2026-02-03T00:00:00.000Z")).toBe(false);
+    expect(await store.apiKeys.findByHash("c".repeat(64))).toMatchObject({ active: false, deactivatedAt: "2026-02-02T00:00:00.000Z" });
+  });
+
+  it("rotates: the new key is active, the old one is not, and an inactive key cannot rotate", async () => {
+    await store.apiKeys.create(key("k3", "d".repeat(64)));
+    expect(await store.apiKeys.rotate("d".repeat(64), key("k4", "e".repeat(64)), "2026-03-01T00:00:00.000Z")).toBe(true);
+    expect((await store.apiKeys.findByHash("d".repeat(64)))?.active).toBe(false);
+    expect((await store.apiKeys.findByHash("e".repeat(64)))?.active).toBe(true);
+    expect(await store.apiKeys.rotate("d".repeat(64), key("k5", "f".repeat(64)), "2026-03-02T00:00:00.000Z")).toBe(false);
+    expect(await store.apiKeys.findByHash("f".repeat(64))).toBeNull();
+  });
+
+  it("lists every key", async () => {
+    const ids = (await store.apiKeys.list()).map((k) => k.id).sort();
+    expect(ids).toEqual(["k1", "k2", "k3", "k4"]);
+  });
+
+  it("counts a hit in every window or in none", async () => {
+    const now = 1_000_000;
+    const daily = { bucket: "q:day", limit: 3, expiresAt: now + 86_400_000 };
+    const minute = { bucket: "q:min", limit: 2, expiresAt: now + 60_000 };
+    expect(await store.counters.consumeAll([daily, minute], now)).toEqual({ allowed: true, counts: [1, 1], blockedIndex: null });
+    expect(await store.counters.consumeAll([daily, minute], now)).toEqual({ allowed: true, counts: [2, 2], blockedIndex: null });
+    const refused = await store.counters.consumeAll([daily, minute], now);
+    expect(refused).toEqual({ allowed: false, counts: [2, 2], blockedIndex: 1 });
+    // The refused hit did not count toward the daily window.
+    expect(await store.counters.peek("q:day", now)).toBe(2);
+  });
+
+  it("restarts an expired window at one", async () => {
+    const w = { bucket: "q:exp", limit: 1, expiresAt: 5_000 };
+    expect((await store.counters.consumeAll([w], 1_000)).allowed).toBe(true);
+    expect((await store.counters.consumeAll([w], 2_000)).allowed).toBe(false);
+    const next = { bucket: "q:exp", limit: 1, expiresAt: 9_000 };
+    expect(await store.counters.consumeAll([next], 6_000)).toEqual({ allowed: true, counts: [1], blockedIndex: null });
+    expect(await store.counters.peek("q:exp", 10_000)).toBe(0);
+  });
+
+  it("sweeps expired windows", async () => {
+    await store.counters.consumeAll([{ bucket: "q:sweep", limit: 5, expiresAt: 100 }], 50);
+    expect(await store.counters.sweepExpired(200)).toBeGreaterThanOrEqual(1);
+    expect(await store.counters.peek("q:sweep", 60)).toBe(0);
+  });
+
+  it("keeps a sliding log: the window slides, it does not reset", async () => {
+    const hour = 3_600_000;
+    const t0 = 10 * hour;
+    expect((await store.slidingWindows.hit("ip:1", t0, hour, 3)).allowed).toBe(true);
+    expect((await store.slidingWindows.hit("ip:1", t0 + 20 * 60_000, hour, 3)).allowed).toBe(true);
+    expect((await store.slidingWindows.hit("ip:1", t0 + 40 * 60_000, hour, 3)).allowed).toBe(true);
+    const fourth = await store.slidingWindows.hit("ip:1", t0 + 50 * 60_000, hour, 3);
+    expect(fourth).toEqual({ allowed: false, count: 3, retryAt: t0 + hour });
+    // One minute after the first hit left the window there is room for exactly one more.
+    expect((await store.slidingWindows.hit("ip:1", t0 + 61 * 60_000, hour, 3)).allowed).toBe(true);
+    expect((await store.slidingWindows.hit("ip:1", t0 + 62 * 60_000, hour, 3)).allowed).toBe(false);
+    expect((await store.slidingWindows.hit("ip:2", t0 + 62 * 60_000, hour, 3)).allowed).toBe(true);
+  });
+
+  it("subscribes an address once and tracks its welcome e-mail", async () => {
+    expect(await store.newsletter.subscribe("a@example.com", "Ann", "2026-01-01T00:00:00.000Z")).toBe(true);
+    expect(await store.newsletter.subscribe("a@example.com", "Other", "2026-01-02T00:00:00.000Z")).toBe(false);
+    expect(await store.newsletter.get("a@example.com")).toMatchObject({ name: "Ann", welcomeSentAt: null, welcomeAttempts: 0 });
+    await store.newsletter.recordWelcomeAttempt("a@example.com", null);
+    expect((await store.newsletter.pendingWelcome(5)).map((s) => s.email)).toEqual(["a@example.com"]);
+    expect(await store.newsletter.pendingWelcome(1)).toEqual([]);
+    await store.newsletter.recordWelcomeAttempt("a@example.com", "2026-01-01T00:01:00.000Z");
+    expect(await store.newsletter.get("a@example.com")).toMatchObject({ welcomeSentAt: "2026-01-01T00:01:00.000Z", welcomeAttempts: 2 });
+    expect(await store.newsletter.pendingWelcome(5)).toEqual([]);
+  });
+
+  it("answers the readiness ping", async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+});

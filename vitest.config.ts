@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts", "test/contract/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/support/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Two cores: keep heavy suites from starving each other's servers.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
