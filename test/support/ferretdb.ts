@@ -32,6 +32,7 @@ export async function startFerretDb(): Promise<RunningMongo> {
       `--listen-addr=127.0.0.1:${port}`,
       `--debug-addr=127.0.0.1:${debugPort}`,
       "--telemetry=disable",
+      `--state-dir=${dir}`,
       "--log-level=error",
     ],
     { stdio: "ignore" },
