@@ -8,6 +8,8 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // Unit suites first, then the integration suites with their own worker cap.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -20,6 +22,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Two cores: keep heavy suites from starving each other's servers.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

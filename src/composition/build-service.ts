@@ -9,7 +9,7 @@ import { KeyIssuer } from "../services/key-issuer.js";
 import { NewsletterService, type NewsletterOptions } from "../services/newsletter.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
-import { createApp, type BuiltApp } from "../http/app.js";
+import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
 import { tierLimitsFrom, type AppDeps } from "../http/app-deps.js";
 
 export interface Service {
@@ -28,6 +28,8 @@ export interface ServiceOverrides {
   readonly logger?: Logger;
   readonly wallClock?: Clock;
   readonly newsletter?: NewsletterOptions;
+  /** Extra route sets mounted beside the capabilities' (tests and benchmarks probe the pipeline). */
+  readonly routeSets?: readonly RouteSet[];
 }
 
 /** The composition root: the one place adapters are chosen and wired. */
@@ -48,7 +50,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     newsletter,
     tierLimits: tierLimitsFrom(config),
   };
-  const built = createApp(deps);
+  const built = createApp(deps, overrides.routeSets ?? []);
   let server: Server | undefined;
   let stopping: Promise<void> | undefined;
   const sweep = setInterval(() => {

@@ -6,7 +6,7 @@ import type { UsageLimiter } from "../services/usage-limiter.js";
 import type { IpLimiter } from "../services/ip-limiter.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ApiError, accessError } from "./errors.js";
-import { parseInput } from "./validation.js";
+import { parseInputs } from "./validation.js";
 import type { Caller, Route } from "./route.js";
 
 export interface RouterDeps {
@@ -24,7 +24,8 @@ export function expressPath(openApiPath: string): string {
 
 async function authenticate(req: Request, res: Response, route: Route, deps: RouterDeps): Promise<Caller | null> {
   if (route.access.kind === "public") {
-    if (route.access.ipLimit) await deps.ipLimiter.hit(route.access.ipLimit, req.ip ?? "unknown");
+    const limit = route.access.ipLimit;
+    if (limit?.counts === "every-request") await deps.ipLimiter.hit(limit, req.ip ?? "unknown");
     return null;
   }
   const presented = req.get("x-api-key");
@@ -65,9 +66,13 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
   const handler = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       const caller = await authenticate(req, res, route, deps);
-      const params = route.params ? parseInput(route.params, req.params, "path") : undefined;
-      const query = route.query ? parseInput(route.query, req.query, "query") : undefined;
-      const body = route.body ? parseInput(route.body, req.body, "body") : undefined;
+      const { params, query, body } = parseInputs(
+        { path: route.params, query: route.query, body: route.body },
+        { path: req.params, query: req.query, body: req.body },
+      );
+      if (route.access.kind === "public" && route.access.ipLimit?.counts === "valid-requests") {
+        await deps.ipLimiter.hit(route.access.ipLimit, req.ip ?? "unknown");
+      }
       const ctx = { req, res, query, body, params, caller, requestId: String(res.getHeader("X-Request-Id") ?? ""), ip: req.ip ?? "" };
       const ttl = route.cacheTtlSeconds;
       if (ttl === undefined) {

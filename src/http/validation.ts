@@ -46,9 +46,32 @@ export function toIssues(error: z.ZodError, location: InputLocation, input: unkn
   });
 }
 
-/** Parses or throws the 422 of DECISIONS 2. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, location: InputLocation): z.infer<S> {
-  const r = schema.safeParse(input);
-  if (!r.success) throw validationError(toIssues(r.error, location, input));
-  return r.data;
+interface InputSchemas {
+  readonly path?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+}
+
+export interface ParsedInputs {
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly body: unknown;
+}
+
+/**
+ * Parses path, query and body together and throws one 422 naming every fault, so a caller
+ * fixes a request in one round trip instead of one field at a time.
+ */
+export function parseInputs(schemas: InputSchemas, raw: { path: unknown; query: unknown; body: unknown }): ParsedInputs {
+  const issues: ValidationIssue[] = [];
+  const parse = (location: InputLocation, schema: z.ZodType | undefined, input: unknown): unknown => {
+    if (!schema) return undefined;
+    const r = schema.safeParse(input);
+    if (r.success) return r.data;
+    issues.push(...toIssues(r.error, location, input));
+    return undefined;
+  };
+  const parsed = { params: parse("path", schemas.path, raw.path), query: parse("query", schemas.query, raw.query), body: parse("body", schemas.body, raw.body) };
+  if (issues.length > 0) throw validationError(issues);
+  return parsed;
 }

@@ -12,6 +12,11 @@ export interface IpLimit {
   readonly sliding: boolean;
   /** Body style of the 429: SPEC.md gives the newsletter `{detail: string}`. */
   readonly style: "detail" | "access";
+  /**
+   * "every-request": SPEC.md's newsletter limit counts requests, invalid ones included.
+   * "valid-requests": key generation limits generations, so a typo does not cost an attempt.
+   */
+  readonly counts: "every-request" | "valid-requests";
 }
 
 export class IpLimiter {

@@ -22,14 +22,12 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`service exited early: ${out}`);
-      return (await fetch(`${url}/v1/health`)).ok;
-    },
-    60_000,
-    "the service to answer /v1/health",
-  );
+  // Fail at once, with the output, when the process dies instead of becoming healthy.
+  const died = exited.then((code) => {
+    throw new Error(`service exited early with code ${String(code)}: ${out}`);
+  });
+  await Promise.race([died, waitFor(async () => (await fetch(`${url}/v1/health`)).ok, 60_000, "the service to answer /v1/health")]);
+  died.catch(() => undefined);
   return {
     url,
     child,

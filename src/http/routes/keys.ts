@@ -23,7 +23,7 @@ export function keyRoutes(deps: AppDeps): Route[] {
       path: "/v1/keys/generate",
       summary: "Generate a free API key (5 per client IP per hour)",
       tags: ["keys"],
-      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, style: "access" } },
+      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, style: "access", counts: "valid-requests" } },
       body: generateKeyBody,
       response: issuedKeySchema,
       successStatus: 201,

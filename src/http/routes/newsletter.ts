@@ -16,7 +16,7 @@ export function newsletterRoutes(deps: AppDeps): Route[] {
       description:
         "A new address is stored and welcomed by e-mail; an address already subscribed gets the same 200 and no second e-mail, so the endpoint reveals nothing about who is subscribed.",
       tags: ["newsletter"],
-      access: { kind: "public", ipLimit: { name: "newsletter", limit: 3, windowSeconds: 3600, sliding: true, style: "detail" } },
+      access: { kind: "public", ipLimit: { name: "newsletter", limit: 3, windowSeconds: 3600, sliding: true, style: "detail", counts: "every-request" } },
       body: newsletterBody,
       response: messageSchema,
       errorStatuses: [400, 422, 429],

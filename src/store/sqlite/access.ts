@@ -86,10 +86,19 @@ export class SqliteApiKeys implements ApiKeyRepository {
   }
 }
 
+interface PendingConsume {
+  readonly windows: readonly CounterWindow[];
+  readonly now: number;
+  readonly resolve: (r: ConsumeResult) => void;
+  readonly reject: (err: unknown) => void;
+}
+
 export class SqliteCounters implements CounterRepository {
   private readonly read;
   private readonly upsert;
   private readonly sweep;
+  private readonly consumeBatch;
+  private pending: PendingConsume[] = [];
   constructor(private readonly db: SqliteDb) {
     this.read = db.prepare<[string, number], { count: number }>(
       "SELECT count FROM counters WHERE bucket = ? AND expires_at > ?",
@@ -103,17 +112,40 @@ export class SqliteCounters implements CounterRepository {
        RETURNING count`,
     );
     this.sweep = db.prepare("DELETE FROM counters WHERE expires_at <= ?");
+    this.consumeBatch = db.transaction((batch: readonly PendingConsume[]) => batch.map((p) => this.consumeOne(p.windows, p.now)));
   }
-  async consumeAll(windows: readonly CounterWindow[], now: number): Promise<ConsumeResult> {
-    // IMMEDIATE takes the write lock up front, so check-then-increment is atomic across processes.
-    return this.db.transaction((): ConsumeResult => {
-      const current = windows.map((w) => this.read.get(w.bucket, now)?.count ?? 0);
-      const blocked = windows.findIndex((w, i) => (current[i] ?? 0) >= w.limit);
-      if (blocked >= 0) return { allowed: false, counts: current, blockedIndex: blocked };
-      const counts = windows.map((w) => this.upsert.get({ bucket: w.bucket, expiresAt: w.expiresAt, now })?.count ?? 0);
-      return { allowed: true, counts, blockedIndex: null };
-    }).immediate();
+
+  /**
+   * Group commit: hits arriving in the same event-loop turn share one IMMEDIATE transaction,
+   * evaluated one after another inside it. IMMEDIATE takes the write lock up front, so each
+   * check-then-increment stays atomic across processes while the commit cost is paid once.
+   */
+  consumeAll(windows: readonly CounterWindow[], now: number): Promise<ConsumeResult> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.flush());
+      this.pending.push({ windows, now, resolve, reject });
+    });
   }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      const results = this.consumeBatch.immediate(batch);
+      batch.forEach((p, i) => p.resolve(results[i] as ConsumeResult));
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+    }
+  }
+
+  private consumeOne(windows: readonly CounterWindow[], now: number): ConsumeResult {
+    const current = windows.map((w) => this.read.get(w.bucket, now)?.count ?? 0);
+    const blocked = windows.findIndex((w, i) => (current[i] ?? 0) >= w.limit);
+    if (blocked >= 0) return { allowed: false, counts: current, blockedIndex: blocked };
+    const counts = windows.map((w) => this.upsert.get({ bucket: w.bucket, expiresAt: w.expiresAt, now })?.count ?? 0);
+    return { allowed: true, counts, blockedIndex: null };
+  }
+
   async peek(bucket: string, now: number): Promise<number> {
     return this.read.get(bucket, now)?.count ?? 0;
   }

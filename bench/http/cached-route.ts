@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { defineRoute, type Route } from "../../src/http/route.js";
+
+/** The body every target answers, so the four measure the same bytes on the wire. */
+export const SAMPLE = { ruling: "HOLD", confidence: 0.62, score: 0.11, session_at: "2026-11-22T12:00:00.000Z" };
+
+/** A keyed (Pro), cached route: authentication, quota counting and a cache hit per request. */
+export function benchRoutes(): Route[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/bench/cached",
+      summary: "benchmark: keyed cached route",
+      tags: ["bench"],
+      access: { kind: "key", tier: "pro" },
+      cacheTtlSeconds: 3600,
+      response: z.object({
+        ruling: z.string(),
+        confidence: z.number(),
+        score: z.number(),
+        session_at: z.string(),
+        cached: z.boolean(),
+        cache_ttl_seconds: z.number().int(),
+      }),
+      handler: async () => SAMPLE,
+    }),
+  ];
+}

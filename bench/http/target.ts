@@ -1,0 +1,51 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { loadConfig } from "../../src/config/env.js";
+import { buildService } from "../../src/composition/build-service.js";
+import { benchRoutes, SAMPLE } from "./cached-route.js";
+
+/**
+ * One benchmark target in its own process, so the load generator does not share its event loop.
+ * Prints one JSON line {port, key?} on stdout once listening.
+ */
+const kind = process.argv[2];
+const storeUrl = process.argv[3] ?? "sqlite::memory:";
+const bytes = Buffer.from(JSON.stringify({ ...SAMPLE, cached: true, cache_ttl_seconds: 3599 }));
+
+function announce(port: number, key?: string): void {
+  process.stdout.write(`${JSON.stringify({ port, key })}\n`);
+}
+
+if (kind === "node-http") {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
+    res.end(bytes);
+  });
+  server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));
+} else if (kind === "express") {
+  const app = express();
+  app.get("/v1/bench/cached", (_req, res) => {
+    res.type("application/json").send(bytes);
+  });
+  const server = app.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));
+} else if (kind === "service") {
+  const config = loadConfig({
+    STORE_URL: storeUrl,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent",
+    QUOTA_PRO_PER_DAY: "1000000000",
+    RATE_LIMIT_PRO_PER_MINUTE: "1000000000",
+  });
+  const service = await buildService(config, { routeSets: [benchRoutes] });
+  const port = await service.listen();
+  const issued = await service.deps.keyIssuer.create("pro", "bench", null);
+  announce(port, issued.apiKey);
+  process.on("SIGTERM", () => {
+    void service.stop().then(() => process.exit(0));
+  });
+} else {
+  process.stderr.write(`unknown target ${String(kind)}\n`);
+  process.exit(2);
+}

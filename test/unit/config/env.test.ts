@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, trustProxySetting } from "../../../src/config/env.js";
+
+describe("configuration", () => {
+  it("has a documented default for every variable", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      PORT: 8080,
+      HOST: "0.0.0.0",
+      STORE_URL: "sqlite:./data/mis.sqlite",
+      ACTOR_RUNTIME: "local",
+      MARKET_FEED: "replay",
+      REPLAY_SPEED: 60,
+      TRUST_PROXY: "false",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+      RATE_LIMIT_FREE_PER_MINUTE: 60,
+      RATE_LIMIT_BASIC_PER_MINUTE: 300,
+      RATE_LIMIT_PRO_PER_MINUTE: 1000,
+      QUOTA_FREE_PER_DAY: 100,
+      QUOTA_BASIC_PER_DAY: 1000,
+      QUOTA_PRO_PER_DAY: 10000,
+      LOG_LEVEL: "info",
+    });
+    expect(c.LLM_BASE_URL).toBeUndefined();
+    expect(c.SMTP_URL).toBeUndefined();
+  });
+
+  it.each([
+    ["PORT", "http", "PORT"],
+    ["PORT", "70000", "PORT"],
+    ["STORE_URL", "postgres://x", "STORE_URL: must be sqlite:<path>"],
+    ["ACTOR_RUNTIME", "k8s", "ACTOR_RUNTIME"],
+    ["MARKET_FEED", "fake", "MARKET_FEED"],
+    ["REPLAY_SPEED", "0", "REPLAY_SPEED: must be > 0"],
+    ["REPLAY_START", "yesterday", "REPLAY_START: must be an ISO date"],
+    ["QUOTA_PRO_PER_DAY", "1.5", "QUOTA_PRO_PER_DAY: must be an integer"],
+    ["RATE_LIMIT_FREE_PER_MINUTE", "many", "RATE_LIMIT_FREE_PER_MINUTE: must be a number"],
+    ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "yes", "WEBHOOK_ALLOW_PRIVATE_TARGETS: must be true or false"],
+    ["SMTP_URL", "mail.example.com", "SMTP_URL: must be smtp:// or smtps://"],
+    ["LLM_BASE_URL", "ftp://x", "LLM_BASE_URL"],
+    ["LOG_LEVEL", "loud", "LOG_LEVEL"],
+  ])("stops on %s=%s naming the variable and the rule", (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it("accepts the store URLs DECISIONS 1 names", () => {
+    for (const url of ["sqlite:./data/x.sqlite", "sqlite::memory:", "mongodb://db:27017/mis", "mongodb+srv://cluster.example.net/mis"]) {
+      expect(loadConfig({ STORE_URL: url }).STORE_URL).toBe(url);
+    }
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ PORT: "" }).PORT).toBe(8080);
+  });
+
+  it("maps TRUST_PROXY onto Express's setting", () => {
+    expect(trustProxySetting("true")).toBe(true);
+    expect(trustProxySetting("false")).toBe(false);
+    expect(trustProxySetting("2")).toBe(2);
+    expect(trustProxySetting("loopback, 10.0.0.0/8")).toBe("loopback, 10.0.0.0/8");
+  });
+});
