@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // The JSON report lets .ci/run prove that no test was skipped.
+    reporters: ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]],
     projects: [
       {
         test: {
