@@ -6,7 +6,15 @@ import type { AppDeps } from "../../src/http/app-deps.js";
  * Routes that exercise the request pipeline itself (authentication, counting, caching, input
  * validation, fault handling) independently of any capability's data.
  */
-export function probeRoutes(counter: { computed: number }): (deps: AppDeps) => Route[] {
+export interface ProbeState {
+  computed: number;
+  /** /v1/probe/slow answers when this resolves (drain tests hold a request in flight). */
+  gate?: Promise<void>;
+  /** Called when /v1/probe/slow has started, so a test knows the request is in flight. */
+  onSlowStarted?: () => void;
+}
+
+export function probeRoutes(counter: ProbeState): (deps: AppDeps) => Route[] {
   return () => [
     defineRoute({
       method: "get",
@@ -31,6 +39,19 @@ export function probeRoutes(counter: { computed: number }): (deps: AppDeps) => R
       body: z.object({ n: z.number().int().max(1_000_000), label: z.string().max(10) }),
       response: z.object({ n: z.number(), label: z.string(), page: z.number() }),
       handler: async ({ body, query }) => ({ n: body.n, label: body.label, page: query.page }),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/probe/slow",
+      summary: "probe: a request that stays in flight until the test releases it",
+      tags: ["probe"],
+      access: { kind: "public" },
+      response: z.object({ done: z.boolean() }),
+      handler: async () => {
+        counter.onSlowStarted?.();
+        await counter.gate;
+        return { done: true };
+      },
     }),
     defineRoute({
       method: "get",
