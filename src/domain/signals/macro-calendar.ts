@@ -1,0 +1,68 @@
+/** Economic-calendar tiers and status (SPEC "macro_calendar", DECISIONS 7). */
+export type CalendarTier = "TIER1" | "TIER2" | "TIER3";
+export type CalendarStatusValue = "CLEAR" | "WATCH" | "WARNING" | "BLACKOUT";
+
+export interface CalendarEvent {
+  readonly name: string;
+  readonly tier: CalendarTier;
+  /** Release time, ms since epoch (UTC). */
+  readonly at: number;
+}
+
+export interface MacroCalendarStatus {
+  readonly tier: CalendarTier | "NONE";
+  readonly event_name: string | null;
+  readonly hours_until: number;
+  readonly is_active: boolean;
+  readonly status: CalendarStatusValue;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+export const ACTIVE_BEFORE_MS = 30 * MINUTE;
+export const ACTIVE_AFTER_MS = 60 * MINUTE;
+
+/** DECISIONS 7: FOMC decision, CPI, payrolls are TIER1; FOMC minutes, PCE, GDP TIER2; the rest TIER3. */
+export function tierOf(eventName: string): CalendarTier {
+  const n = eventName.toLowerCase();
+  if (n.includes("fomc minutes")) return "TIER2";
+  if (/\bfomc\b.*decision|\bcpi\b|consumer price index|nonfarm payrolls|employment situation/.test(n)) return "TIER1";
+  if (/\bpce\b|personal consumption|\bgdp\b|gross domestic product/.test(n)) return "TIER2";
+  return "TIER3";
+}
+
+function utcDay(ms: number): number {
+  return Math.floor(ms / DAY);
+}
+
+/**
+ * Calendar status at `now` from events sorted by time. `is_active` from 30 min before to 60 min
+ * after a TIER1/TIER2 release; BLACKOUT on the UTC day of a TIER1 event; WARNING when a TIER1 or
+ * TIER2 event is under 24 h away; WATCH under 72 h; else CLEAR. tier/event_name/hours_until
+ * describe the active event, else the next one (NONE, null, 0 when the calendar has no more).
+ */
+export function calendarStatus(events: readonly CalendarEvent[], now: number): MacroCalendarStatus {
+  const highImpact = (e: CalendarEvent) => e.tier !== "TIER3";
+  const active = events.find((e) => highImpact(e) && now >= e.at - ACTIVE_BEFORE_MS && now <= e.at + ACTIVE_AFTER_MS);
+  const next = events.find((e) => e.at > now);
+  const blackout = events.some((e) => e.tier === "TIER1" && utcDay(e.at) === utcDay(now));
+  const nextHigh = events.find((e) => highImpact(e) && e.at > now);
+  const untilHigh = nextHigh ? nextHigh.at - now : Number.POSITIVE_INFINITY;
+  const status: CalendarStatusValue = blackout
+    ? "BLACKOUT"
+    : untilHigh < DAY
+      ? "WARNING"
+      : untilHigh < 3 * DAY
+        ? "WATCH"
+        : "CLEAR";
+  const shown = active ?? next;
+  if (!shown) return { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status };
+  return {
+    tier: shown.tier,
+    event_name: shown.name,
+    hours_until: active ? 0 : Math.round(((shown.at - now) / HOUR) * 100) / 100,
+    is_active: active !== undefined,
+    status,
+  };
+}

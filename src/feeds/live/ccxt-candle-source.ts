@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { Candle } from "../../domain/signals/reading.js";
+import type { Asset } from "../../domain/signals/signal-keys.js";
+import type { CandleSource } from "./candle-source.js";
+import { ProviderError } from "./provider-error.js";
+
+/** The slice of a ccxt Exchange this adapter uses (kept narrow so tests and venues can vary). */
+export interface OhlcvExchange {
+  fetchOHLCV(symbol: string, timeframe?: string, since?: number, limit?: number): Promise<unknown>;
+}
+
+/** ccxt's OHLCV row: [timestamp, open, high, low, close, volume]. */
+const ohlcvSchema = z.array(
+  z.tuple([z.number().int(), z.number().positive(), z.number().positive(), z.number().positive(), z.number().positive(), z.number().nonnegative()]),
+);
+
+const SYMBOLS: Record<Asset, string> = { BTC: "BTC/USDT", ETH: "ETH/USDT", SOL: "SOL/USDT", TAO: "TAO/USDT" };
+
+/** ccxt error class names that mean "try again later" rather than "this request is wrong". */
+const TRANSIENT = /RateLimitExceeded|DDoSProtection|RequestTimeout|NetworkError|ExchangeNotAvailable|OnMaintenance/;
+
+/** Hourly candles from an exchange through ccxt (Binance spot in production). */
+export class CcxtCandleSource implements CandleSource {
+  constructor(
+    readonly id: string,
+    private readonly exchange: OhlcvExchange,
+  ) {}
+
+  async fetchHourly(asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]> {
+    let raw: unknown;
+    try {
+      raw = await this.exchange.fetchOHLCV(SYMBOLS[asset], "1h", since ?? undefined, limit);
+    } catch (err) {
+      const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
+      const kind = /RateLimitExceeded|DDoSProtection/.test(name)
+        ? "rate_limited"
+        : /RequestTimeout/.test(name)
+          ? "timeout"
+          : TRANSIENT.test(name)
+            ? "network"
+            : "http";
+      throw new ProviderError(this.id, kind, err instanceof Error ? err.message : "ccxt call failed");
+    }
+    const parsed = ohlcvSchema.safeParse(raw);
+    if (!parsed.success) throw new ProviderError(this.id, "malformed", "OHLCV rows do not match ccxt's shape");
+    return parsed.data.map(([t, o, h, l, c, v]) => ({ t, o, h, l, c, v }));
+  }
+}

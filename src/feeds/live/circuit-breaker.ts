@@ -1,0 +1,58 @@
+import type { Clock } from "../../domain/time/clock.js";
+
+export type CircuitState = "CLOSED" | "OPEN" | "HALF_OPEN";
+
+export interface CircuitBreakerOptions {
+  /** Consecutive failed calls that open the circuit. */
+  readonly failureThreshold: number;
+  /** How long an open circuit refuses calls before one trial call is let through. */
+  readonly cooldownMs: number;
+}
+
+/**
+ * Classic three-state breaker: after `failureThreshold` consecutive failures a provider is not
+ * called for `cooldownMs` (so a down or throttling API is not hammered every poll); then a single
+ * trial call decides between closing again and another cool-down.
+ */
+export class CircuitBreaker {
+  private failures = 0;
+  private openedAt: number | null = null;
+  private trialInFlight = false;
+
+  constructor(
+    private readonly options: CircuitBreakerOptions,
+    private readonly clock: Clock,
+  ) {}
+
+  get state(): CircuitState {
+    if (this.openedAt === null) return "CLOSED";
+    return this.clock.now() - this.openedAt >= this.options.cooldownMs ? "HALF_OPEN" : "OPEN";
+  }
+
+  /** Whether a call may go out now; in HALF_OPEN only one trial call at a time. */
+  tryAcquire(): boolean {
+    const state = this.state;
+    if (state === "CLOSED") return true;
+    if (state === "OPEN" || this.trialInFlight) return false;
+    this.trialInFlight = true;
+    return true;
+  }
+
+  onSuccess(): void {
+    this.failures = 0;
+    this.openedAt = null;
+    this.trialInFlight = false;
+  }
+
+  onFailure(): void {
+    this.trialInFlight = false;
+    this.failures++;
+    if (this.openedAt !== null || this.failures >= this.options.failureThreshold) this.openedAt = this.clock.now();
+  }
+
+  /** Ms until an open circuit lets a trial call through (0 when calls may go out). */
+  retryInMs(): number {
+    if (this.openedAt === null) return 0;
+    return Math.max(0, this.openedAt + this.options.cooldownMs - this.clock.now());
+  }
+}

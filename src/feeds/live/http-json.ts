@@ -1,0 +1,65 @@
+import type { z } from "zod";
+import { ProviderError } from "./provider-error.js";
+
+export interface HttpJsonOptions {
+  readonly timeoutMs: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * GETs a JSON document and validates it with `schema`. Every failure becomes a ProviderError
+ * whose kind says whether retrying can help; a payload that does not match the provider's
+ * documented shape is `malformed` and is never passed on.
+ */
+export async function getJson<S extends z.ZodType>(
+  provider: string,
+  url: string,
+  schema: S,
+  options: HttpJsonOptions,
+): Promise<z.infer<S>> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { accept: "application/json", ...options.headers },
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: "error",
+    });
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError") {
+      throw new ProviderError(provider, "timeout", `no answer within ${options.timeoutMs} ms`);
+    }
+    throw new ProviderError(provider, "network", err instanceof Error ? err.message : "request failed");
+  }
+  if (response.status === 429) {
+    await response.body?.cancel();
+    throw new ProviderError(provider, "rate_limited", "HTTP 429", 429, retryAfterMs(response.headers.get("retry-after")));
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError") {
+      throw new ProviderError(provider, "timeout", `body not complete within ${options.timeoutMs} ms`);
+    }
+    throw new ProviderError(provider, "malformed", "response is not JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ProviderError(provider, "malformed", `payload does not match the documented shape: ${parsed.error.issues[0]?.message ?? ""}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,99 @@
+import type { ObservedTechnicals } from "../../domain/signals/asset-features.js";
+import { TechnicalIndicators } from "../../domain/indicators/technical-indicators.js";
+import type { Candle } from "../../domain/signals/reading.js";
+import type { SignalReading } from "../../domain/signals/reading.js";
+
+const HOUR = 3_600_000;
+const FOUR_HOURS = 4 * HOUR;
+
+/** Bars kept in memory per interval: enough for the candles endpoint's limit of 1,000. */
+export const KEPT_BARS = 1000;
+
+/**
+ * One asset's live hourly bars, with 4 h bars built as buckets complete and both indicator sets
+ * updated once per new closed bar (streaming; nothing is recomputed from the start).
+ */
+export class LiveCandleStore {
+  private readonly h1: Candle[] = [];
+  private readonly h4: Candle[] = [];
+  private readonly ind1h = new TechnicalIndicators();
+  private readonly ind4h = new TechnicalIndicators();
+  private last1h: ObservedTechnicals | null = null;
+  private last4h: ObservedTechnicals | null = null;
+  private bucket: Candle | null = null;
+
+  /** Open time of the newest stored bar, to ask the exchange only for newer ones. */
+  get lastOpenTime(): number | null {
+    return this.h1[this.h1.length - 1]?.t ?? null;
+  }
+
+  /**
+   * Adds closed hourly bars (older or already-seen bars are ignored, so overlapping fetches are
+   * harmless) and returns the technical values after each new bar.
+   */
+  append(bars: readonly Candle[], now: number): ObservedTechnicals[] {
+    const out: ObservedTechnicals[] = [];
+    for (const bar of [...bars].sort((a, b) => a.t - b.t)) {
+      const last = this.lastOpenTime;
+      // A bar still forming (close in the future) would be revised later: take closed bars only.
+      if ((last !== null && bar.t <= last) || bar.t + HOUR > now) continue;
+      this.h1.push(bar);
+      if (this.h1.length > KEPT_BARS) this.h1.shift();
+      this.last1h = { values: this.ind1h.update(bar), observedAt: bar.t + HOUR };
+      out.push(this.last1h);
+      this.addToBucket(bar);
+    }
+    return out;
+  }
+
+  candles(interval: "1h" | "4h", at: number, limit: number): Candle[] {
+    const bars = interval === "1h" ? this.h1 : this.h4;
+    const ms = interval === "1h" ? HOUR : FOUR_HOURS;
+    return bars.filter((b) => b.t + ms <= at).slice(-limit);
+  }
+
+  technicals(interval: "1h" | "4h", at: number): ObservedTechnicals | null {
+    const t = interval === "1h" ? this.last1h : this.last4h;
+    return t && t.observedAt <= at ? t : null;
+  }
+
+  private addToBucket(bar: Candle): void {
+    const start = bar.t - (bar.t % FOUR_HOURS);
+    if (this.bucket && this.bucket.t !== start) this.closeBucket();
+    this.bucket = this.bucket
+      ? {
+          t: start,
+          o: this.bucket.o,
+          h: Math.max(this.bucket.h, bar.h),
+          l: Math.min(this.bucket.l, bar.l),
+          c: bar.c,
+          v: this.bucket.v + bar.v,
+        }
+      : { t: start, o: bar.o, h: bar.h, l: bar.l, c: bar.c, v: bar.v };
+    // The bucket's last hour has arrived: the 4 h bar is closed now, not when the next one starts.
+    if (bar.t === start + 3 * HOUR) this.closeBucket();
+  }
+
+  private closeBucket(): void {
+    if (!this.bucket) return;
+    this.h4.push(this.bucket);
+    if (this.h4.length > KEPT_BARS) this.h4.shift();
+    this.last4h = { values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS };
+    this.bucket = null;
+  }
+}
+
+/** The five BTC technical signals (catalogue) from one bar's indicator values. */
+export function btcTechnicalReadings(t: ObservedTechnicals, source: string): SignalReading[] {
+  const v = t.values;
+  const pairs: [SignalReading["key"], number | null][] = [
+    ["BTC_RSI", v.rsi14],
+    ["BTC_EMA200_DISTANCE", v.ema200DistancePct],
+    ["BTC_MACD_HIST", v.macdHistogram],
+    ["BTC_REALIZED_VOL", v.realizedVolPct],
+    ["BTC_VOLUME_RATIO", v.volumeRatio],
+  ];
+  return pairs
+    .filter((p): p is [SignalReading["key"], number] => p[1] !== null)
+    .map(([key, value]) => ({ key, value, observedAt: t.observedAt, source }));
+}

@@ -1,0 +1,93 @@
+import type { SignalReading } from "../../domain/signals/reading.js";
+import type { Clock } from "../../domain/time/clock.js";
+import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from "./circuit-breaker.js";
+import { ProviderError, type ProviderErrorKind } from "./provider-error.js";
+import type { ReadingProvider } from "./reading-provider.js";
+import { withRetry, type RetryOptions } from "./retry.js";
+
+/** Per-provider health, for the health endpoint and the docs' operations page. */
+export interface ProviderHealth {
+  readonly provider: string;
+  readonly circuit: CircuitState;
+  readonly lastSuccessAt: number | null;
+  readonly lastFailureAt: number | null;
+  readonly lastError: { readonly kind: ProviderErrorKind | "unknown"; readonly message: string } | null;
+  readonly consecutiveFailures: number;
+}
+
+export interface ResilienceOptions {
+  readonly retry: RetryOptions;
+  readonly breaker: CircuitBreakerOptions;
+}
+
+export const DEFAULT_RESILIENCE: ResilienceOptions = {
+  retry: { attempts: 3, baseDelayMs: 500, maxDelayMs: 10_000 },
+  breaker: { failureThreshold: 5, cooldownMs: 60_000 },
+};
+
+/** Outcome of one poll: readings, or nothing with the reason. A failed poll never throws. */
+export type PollResult =
+  | { readonly ok: true; readonly readings: readonly SignalReading[] }
+  | { readonly ok: false; readonly error: ProviderError };
+
+/**
+ * Wraps a provider with retries (transient faults only), a circuit breaker and health tracking.
+ * A failure yields no readings, so the affected signals simply age into STALE and DEAD — nothing
+ * is filled in, and nothing is thrown to the polling schedule.
+ */
+export class ResilientProvider {
+  private readonly breaker: CircuitBreaker;
+  private lastSuccessAt: number | null = null;
+  private lastFailureAt: number | null = null;
+  private lastError: ProviderHealth["lastError"] = null;
+  private consecutiveFailures = 0;
+
+  constructor(
+    private readonly inner: ReadingProvider,
+    private readonly clock: Clock,
+    private readonly options: ResilienceOptions = DEFAULT_RESILIENCE,
+  ) {
+    this.breaker = new CircuitBreaker(options.breaker, clock);
+  }
+
+  get id(): string {
+    return this.inner.id;
+  }
+
+  async poll(): Promise<PollResult> {
+    if (!this.breaker.tryAcquire()) {
+      return {
+        ok: false,
+        error: new ProviderError(this.id, "circuit_open", `circuit open, next trial in ${this.breaker.retryInMs()} ms`),
+      };
+    }
+    try {
+      const readings = await withRetry(() => this.inner.poll(), this.options.retry);
+      this.breaker.onSuccess();
+      this.lastSuccessAt = this.clock.now();
+      this.consecutiveFailures = 0;
+      return { ok: true, readings };
+    } catch (err) {
+      this.breaker.onFailure();
+      this.lastFailureAt = this.clock.now();
+      this.consecutiveFailures++;
+      const error =
+        err instanceof ProviderError
+          ? err
+          : new ProviderError(this.id, "network", err instanceof Error ? err.message : "unknown failure");
+      this.lastError = { kind: error.kind, message: error.message };
+      return { ok: false, error };
+    }
+  }
+
+  health(): ProviderHealth {
+    return {
+      provider: this.id,
+      circuit: this.breaker.state,
+      lastSuccessAt: this.lastSuccessAt,
+      lastFailureAt: this.lastFailureAt,
+      lastError: this.lastError,
+      consecutiveFailures: this.consecutiveFailures,
+    };
+  }
+}

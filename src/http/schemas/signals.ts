@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { SIGNAL_CATEGORIES, SIGNAL_KEYS, SIGNAL_STATUSES } from "../../domain/signals/signal-keys.js";
+import { cacheFields, pageQuery } from "./common.js";
+
+/** SPEC "macro_calendar" with the values of DECISIONS 7. */
+export const macroCalendarSchema = z
+  .object({
+    tier: z.enum(["NONE", "TIER1", "TIER2", "TIER3"]),
+    event_name: z.string().nullable(),
+    hours_until: z.number().nonnegative(),
+    is_active: z.boolean(),
+    status: z.enum(["CLEAR", "WATCH", "WARNING", "BLACKOUT"]),
+  })
+  .meta({ id: "MacroCalendar" });
+
+/** `value`/`last_updated` are null only for a signal never observed (DECISIONS 4). */
+export const signalItemSchema = z
+  .object({
+    key: z.enum(SIGNAL_KEYS),
+    display_name: z.string(),
+    category: z.enum(SIGNAL_CATEGORIES),
+    value: z.number().nullable(),
+    status: z.enum(SIGNAL_STATUSES),
+    last_updated: z.string().nullable(),
+  })
+  .meta({ id: "SignalItem" });
+
+export const signalsSnapshotSchema = z
+  .object({
+    signals: z.array(signalItemSchema),
+    total_signals: z.literal(27),
+    live_count: z.number().int().nonnegative(),
+    stale_count: z.number().int().nonnegative(),
+    dead_count: z.number().int().nonnegative(),
+    coverage_pct: z.number().min(0).max(100),
+    macro_calendar: macroCalendarSchema,
+    timestamp: z.string(),
+    ...cacheFields,
+  })
+  .meta({ id: "SignalsSnapshot" });
+
+export const signalHistoryQuerySchema = z.object({
+  signal_key: z.enum(SIGNAL_KEYS).default("BTC_RSI"),
+  ...pageQuery,
+});
+
+export const signalHistoryItemSchema = z
+  .object({
+    recorded_at: z.string(),
+    signal_key: z.enum(SIGNAL_KEYS),
+    display_name: z.string(),
+    value: z.number(),
+  })
+  .meta({ id: "SignalHistoryItem" });
+
+export const signalHistoryPageSchema = z
+  .object({
+    items: z.array(signalHistoryItemSchema),
+    total: z.number().int().nonnegative(),
+    page: z.number().int().min(1),
+    per_page: z.number().int().min(1).max(500),
+    ...cacheFields,
+  })
+  .meta({ id: "SignalHistoryPage" });
+
+export const macroAlertSchema = z
+  .object({
+    alert: z.enum(["RISK_OFF", "FED_HAWKISH"]),
+    risk_off_score: z.number().int().min(0).max(100),
+    fed_hawkishness: z.number().int().min(0).max(100),
+    key_driver: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: "MacroAlert" });
+
+export const macroCorrelationItemSchema = z
+  .object({
+    key: z.enum(["US10Y", "DXY", "GOLD", "NASDAQ", "BTC_NASDAQ_CORR"]),
+    display_name: z.string(),
+    value: z.number().nullable(),
+    change_24h_pct: z.number().nullable(),
+    correlation_30d: z.number().min(-1).max(1).nullable(),
+    status: z.enum(SIGNAL_STATUSES),
+    last_updated: z.string().nullable(),
+  })
+  .meta({ id: "MacroCorrelationItem" });
+
+export const macroCorrelationSchema = z
+  .object({
+    signals: z.array(macroCorrelationItemSchema).length(5),
+    risk_off_score: z.number().int().min(0).max(100),
+    fed_hawkishness: z.number().int().min(0).max(100),
+    assessment: z.enum(["RISK_ON", "NEUTRAL", "RISK_OFF"]),
+    alerts: z.array(macroAlertSchema),
+    timestamp: z.string(),
+    ...cacheFields,
+  })
+  .meta({ id: "MacroCorrelation" });
+
+export const candlesQuerySchema = z.object({
+  asset: z.enum(["BTC", "ETH", "SOL", "TAO"]),
+  interval: z.enum(["1h", "4h", "1d"]).default("1h"),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const candlesResponseSchema = z
+  .object({
+    asset: z.enum(["BTC", "ETH", "SOL", "TAO"]),
+    interval: z.enum(["1h", "4h", "1d"]),
+    candles: z.array(
+      z.object({ t: z.number().int(), o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() }),
+    ),
+    ...cacheFields,
+  })
+  .meta({ id: "Candles" });

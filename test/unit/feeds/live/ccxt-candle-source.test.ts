@@ -1,0 +1,100 @@
+import ccxt from "ccxt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
+import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
+import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
+
+const H = 3_600_000;
+const T0 = Date.parse("2026-03-23T00:00:00Z");
+
+/** Binance's documented GET /api/v3/exchangeInfo, reduced to the BTCUSDT spot market. */
+const exchangeInfo = {
+  timezone: "UTC",
+  serverTime: T0,
+  rateLimits: [],
+  exchangeFilters: [],
+  symbols: [
+    {
+      symbol: "BTCUSDT",
+      status: "TRADING",
+      baseAsset: "BTC",
+      baseAssetPrecision: 8,
+      quoteAsset: "USDT",
+      quotePrecision: 8,
+      quoteAssetPrecision: 8,
+      orderTypes: ["LIMIT", "MARKET"],
+      icebergAllowed: true,
+      ocoAllowed: true,
+      isSpotTradingAllowed: true,
+      isMarginTradingAllowed: true,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.01", maxPrice: "1000000.00", tickSize: "0.01" },
+        { filterType: "LOT_SIZE", minQty: "0.00001", maxQty: "9000.00", stepSize: "0.00001" },
+      ],
+      permissions: ["SPOT"],
+      permissionSets: [["SPOT"]],
+    },
+  ],
+};
+
+/** Binance's documented GET /api/v3/klines row: strings for prices and volumes. */
+const kline = (i: number) => [
+  T0 + i * H,
+  String(68000 + i),
+  String(68100 + i),
+  String(67900 + i),
+  String(68050 + i),
+  "123.5",
+  T0 + (i + 1) * H - 1,
+  "8400000",
+  1000,
+  "60",
+  "4000000",
+  "0",
+];
+
+describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
+  let server: FakeProviderServer;
+  let klines: FakeAnswer;
+  const source = () => {
+    const exchange = new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 });
+    const api = exchange.urls["api"] as Record<string, string>;
+    api["public"] = `${server.url}/api/v3`;
+    return new CcxtCandleSource("binance", exchange);
+  };
+
+  beforeAll(async () => {
+    server = await FakeProviderServer.start();
+    server.route((path) => (path.startsWith("/api/v3/exchangeInfo") ? { body: exchangeInfo } : klines));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("maps Binance klines to candles", async () => {
+    klines = { body: [kline(0), kline(1)] };
+    const bars = await source().fetchHourly("BTC", T0, 2);
+    expect(bars).toEqual([
+      { t: T0, o: 68000, h: 68100, l: 67900, c: 68050, v: 123.5 },
+      { t: T0 + H, o: 68001, h: 68101, l: 67901, c: 68051, v: 123.5 },
+    ]);
+    expect(server.requests.find((r) => r.startsWith("/api/v3/klines"))).toContain("symbol=BTCUSDT");
+  }, 20_000);
+
+  it("reports a 429 as rate_limited (retryable)", async () => {
+    klines = { status: 429, body: { code: -1003, msg: "Too many requests." } };
+    const err = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).kind).toBe("rate_limited");
+    expect((err as ProviderError).retryable).toBe(true);
+  }, 20_000);
+
+  it("reports a 5xx as transient and a malformed row as malformed", async () => {
+    klines = { status: 503, body: {} };
+    const down = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect((down as ProviderError).retryable).toBe(true);
+    klines = { body: [[T0, "abc"]] };
+    const bad = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect((bad as ProviderError).kind).toBe("malformed");
+  }, 20_000);
+});

@@ -1,0 +1,77 @@
+import { getCorrelation } from "trading-signals";
+import { describe, expect, it } from "vitest";
+import {
+  changeOverDays,
+  hashRibbon,
+  mvrvZScore,
+  nupl,
+  pctChangeOverDays,
+  pearson,
+  rollingReturnCorrelation,
+  trailingSum,
+} from "../../../src/domain/signals/derivations.js";
+
+const DAY = 86_400_000;
+const days = (...d: number[]) => Float64Array.from(d, (x) => x * DAY);
+const f = (...v: number[]) => Float64Array.from(v);
+
+describe("derived signal formulas", () => {
+  it("NUPL = 1 − 1/MVRV", () => {
+    expect(Array.from(nupl(f(2, 1, 0.5)))).toEqual([0.5, 0, -1]);
+  });
+
+  it("sums the rows of the last 7 calendar days (trading-day gaps included)", () => {
+    // days 0,1,2 … 10 minus a weekend (5, 6)
+    const t = days(0, 1, 2, 3, 4, 7, 8, 9, 10);
+    const v = f(1, 1, 1, 1, 1, 1, 1, 1, 1);
+    // at day 7 the window (0, 7] has dropped day 0; weekends simply contribute no rows
+    expect(Array.from(trailingSum(t, v, 7))).toEqual([1, 2, 3, 4, 5, 5, 5, 5, 5]);
+    expect(Array.from(trailingSum(days(0, 1, 8), f(1, 2, 4), 7))).toEqual([1, 3, 4]);
+  });
+
+  it("changes against exactly 7 days earlier, NaN when that day is missing", () => {
+    const t = days(0, 1, 7, 9);
+    const out = changeOverDays(t, f(100e6, 110e6, 130e6, 150e6), 7, 1e-6);
+    expect(out[2]).toBeCloseTo(30);
+    expect(out[3]).toBeNaN();
+    expect(pctChangeOverDays(t, f(100, 110, 130, 150), 7)[2]).toBeCloseTo(30);
+  });
+
+  it("hash ribbon is SMA30/SMA60, defined from the 60th day", () => {
+    const hr = Float64Array.from({ length: 60 }, (_, i) => (i < 30 ? 1 : 2));
+    const out = hashRibbon(hr);
+    expect(out[58]).toBeNaN();
+    expect(out[59]).toBeCloseTo(2 / 1.5);
+  });
+
+  it("MVRV Z-score uses an expanding stdev with no look-ahead", () => {
+    const cap = Float64Array.from({ length: 400 }, (_, i) => 100 + i);
+    const mvrv = new Float64Array(400).fill(2);
+    const z = mvrvZScore(cap, mvrv);
+    expect(z[363]).toBeNaN();
+    const first365 = Array.from(cap.slice(0, 365));
+    const mean = first365.reduce((a, b) => a + b, 0) / 365;
+    const sd = Math.sqrt(first365.reduce((a, b) => a + (b - mean) ** 2, 0) / 365);
+    expect(z[364]).toBeCloseTo((464 - 464 / 2) / sd, 9);
+  });
+
+  it("pearson agrees with trading-signals getCorrelation", () => {
+    const a = [1, 3, 2, 5, 4, 6];
+    const b = [2, 1, 4, 3, 6, 5];
+    expect(pearson(a, b)).toBeCloseTo(getCorrelation(a, b), 12);
+    expect(pearson([1, 1, 1], [1, 2, 3])).toBeNaN();
+  });
+
+  it("correlates daily returns on the series' own dates, BTC over the same span", () => {
+    const t = days(0, 1, 2, 3);
+    const btc = new Map([
+      [0, 100],
+      [DAY, 110],
+      [2 * DAY, 99],
+      [3 * DAY, 108.9],
+    ]);
+    const out = rollingReturnCorrelation(t, f(10, 11, 9.9, 10.89), (d) => btc.get(d) ?? Number.NaN, 3);
+    expect(out[2]).toBeNaN();
+    expect(out[3]).toBeCloseTo(1, 12);
+  });
+});
