@@ -1,0 +1,197 @@
+import { deliveryIdFor } from "./delivery-id.js";
+import { serializeEnvelope, type WebhookEvent } from "./envelope.js";
+import type { WebhookEventType } from "./event-types.js";
+import { AUTO_DISABLE_AFTER_FAILURES, MAX_DELIVERY_RECORDS, MAX_REMEMBERED_DELIVERIES } from "./limits.js";
+import type { DeliveryError, DeliveryOutcome } from "./outcome.js";
+import { nextAttempt, type NextStep } from "./retry-schedule.js";
+import * as subscriptions from "./subscription.js";
+import type { WebhookSubscription } from "./subscription.js";
+
+/**
+ * The delivery state machine of one subscription: pure functions from state to state, with
+ * times passed in. A WebhookSubscriptionActor persists `SubscriptionState` (plain JSON) and
+ * sets its durable reminder to `nextDueAt(state)`, so a restart resumes exactly where the
+ * schedule stood.
+ *
+ * Ordering: deliveries are independent. First attempts go out in event order, but a failing
+ * event does not hold back later ones (a 155 s retry chain must not delay fresh trading
+ * signals); receivers order by the envelope `timestamp`.
+ */
+
+/** One event waiting for its next attempt. `body` is the exact bytes every attempt sends. */
+export interface PendingDelivery {
+  readonly deliveryId: string;
+  readonly eventId: string;
+  readonly eventType: WebhookEventType;
+  readonly body: string;
+  /** Attempts made so far; 0 until the first one. */
+  readonly attemptsMade: number;
+  readonly dueAt: number;
+  /** Arrival order, so equal due times keep event order. */
+  readonly sequence: number;
+}
+
+/** One row of `GET /v1/webhooks/{id}/deliveries`. */
+export interface DeliveryRecord {
+  readonly deliveryId: string;
+  readonly event: WebhookEventType;
+  readonly attempt: number;
+  readonly statusCode: number | null;
+  readonly error: DeliveryError | "subscription_inactive" | null;
+  readonly durationMs: number;
+  readonly at: number;
+  readonly next: NextStep["kind"] | "cancelled";
+}
+
+export interface SubscriptionState {
+  readonly subscription: WebhookSubscription;
+  readonly pending: readonly PendingDelivery[];
+  /** Completed delivery ids, newest last, bounded: drops bus redeliveries of finished events. */
+  readonly finished: readonly string[];
+  readonly records: readonly DeliveryRecord[];
+  readonly nextSequence: number;
+}
+
+export function initialState(subscription: WebhookSubscription): SubscriptionState {
+  return { subscription, pending: [], finished: [], records: [], nextSequence: 0 };
+}
+
+export type AcceptResult =
+  | { readonly accepted: true; readonly state: SubscriptionState; readonly delivery: PendingDelivery }
+  | { readonly accepted: false; readonly state: SubscriptionState; readonly reason: "not_subscribed" | "duplicate" };
+
+/**
+ * An event from the bus. The bus delivers at least once, so an event already pending or
+ * recently finished is dropped: the idempotency key is the delivery id.
+ */
+export function acceptEvent(state: SubscriptionState, event: WebhookEvent, now: number): AcceptResult {
+  if (!subscriptions.wantsEvent(state.subscription, event.type)) {
+    return { accepted: false, state, reason: "not_subscribed" };
+  }
+  const deliveryId = deliveryIdFor(event.id, state.subscription.id);
+  if (state.finished.includes(deliveryId) || state.pending.some((p) => p.deliveryId === deliveryId)) {
+    return { accepted: false, state, reason: "duplicate" };
+  }
+  const delivery: PendingDelivery = {
+    deliveryId,
+    eventId: event.id,
+    eventType: event.type,
+    body: serializeEnvelope(event),
+    attemptsMade: 0,
+    dueAt: now,
+    sequence: state.nextSequence,
+  };
+  return {
+    accepted: true,
+    delivery,
+    state: { ...state, pending: [...state.pending, delivery], nextSequence: state.nextSequence + 1 },
+  };
+}
+
+/**
+ * Deliveries whose attempt is due, oldest due first, to be sent together and folded in with
+ * applyOutcome before the next call. At most as many as failures are left before the
+ * auto-disable: if all of them fail, the 10th failure is the last attempt ever sent, never
+ * one of several already in flight.
+ */
+export function dueDeliveries(state: SubscriptionState, now: number): PendingDelivery[] {
+  const { isActive, failuresSinceSuccess } = state.subscription;
+  if (!isActive) return [];
+  const budget = Math.max(1, AUTO_DISABLE_AFTER_FAILURES - failuresSinceSuccess);
+  return state.pending
+    .filter((p) => p.dueAt <= now)
+    .sort((a, b) => a.dueAt - b.dueAt || a.sequence - b.sequence)
+    .slice(0, budget);
+}
+
+/** When the actor's reminder should fire next; null when nothing is pending. */
+export function nextDueAt(state: SubscriptionState): number | null {
+  if (!state.subscription.isActive || state.pending.length === 0) return null;
+  return Math.min(...state.pending.map((p) => p.dueAt));
+}
+
+export interface AppliedOutcome {
+  readonly state: SubscriptionState;
+  /** null when the delivery was no longer pending (cancelled while in flight). */
+  readonly step: NextStep | null;
+  /** Set when this outcome disabled the subscription, so the owner can be told. */
+  readonly disabled: boolean;
+}
+
+function appendBounded<T>(list: readonly T[], items: readonly T[], max: number): T[] {
+  const next = [...list, ...items];
+  return next.length > max ? next.slice(next.length - max) : next;
+}
+
+/**
+ * The result of one attempt: counts it on the subscription, then retries on schedule,
+ * finishes, or — when the subscription became inactive — cancels everything still pending.
+ */
+export function applyOutcome(
+  state: SubscriptionState,
+  deliveryId: string,
+  outcome: DeliveryOutcome,
+  now: number,
+): AppliedOutcome {
+  const delivery = state.pending.find((p) => p.deliveryId === deliveryId);
+  if (delivery === undefined) return { state, step: null, disabled: false };
+
+  const attemptsMade = delivery.attemptsMade + 1;
+  const step = nextAttempt(attemptsMade, outcome, now);
+  const subscription = subscriptions.recordAttempt(state.subscription, outcome, now);
+  const disabled = state.subscription.isActive && !subscription.isActive;
+  const record: DeliveryRecord = {
+    deliveryId,
+    event: delivery.eventType,
+    attempt: attemptsMade,
+    statusCode: outcome.statusCode,
+    error: outcome.kind === "failure" ? outcome.error : null,
+    durationMs: outcome.durationMs,
+    at: now,
+    next: step.kind,
+  };
+  const others = state.pending.filter((p) => p.deliveryId !== deliveryId);
+  const pending = step.kind === "retry" ? [...others, { ...delivery, attemptsMade, dueAt: step.dueAt }] : others;
+  const next: SubscriptionState = {
+    ...state,
+    subscription,
+    pending,
+    finished: step.kind === "retry" ? state.finished : appendBounded(state.finished, [deliveryId], MAX_REMEMBERED_DELIVERIES),
+    records: appendBounded(state.records, [record], MAX_DELIVERY_RECORDS),
+  };
+  return { state: disabled ? cancelPending(next, now) : next, step, disabled };
+}
+
+/**
+ * An inactive subscription gets no further deliveries (SPEC states table), so what is still
+ * pending is cancelled and recorded rather than silently dropped.
+ */
+export function cancelPending(state: SubscriptionState, now: number): SubscriptionState {
+  if (state.pending.length === 0) return state;
+  const cancelled: DeliveryRecord[] = state.pending.map((p) => ({
+    deliveryId: p.deliveryId,
+    event: p.eventType,
+    attempt: p.attemptsMade,
+    statusCode: null,
+    error: "subscription_inactive",
+    durationMs: 0,
+    at: now,
+    next: "cancelled",
+  }));
+  return {
+    ...state,
+    pending: [],
+    finished: appendBounded(state.finished, state.pending.map((p) => p.deliveryId), MAX_REMEMBERED_DELIVERIES),
+    records: appendBounded(state.records, cancelled, MAX_DELIVERY_RECORDS),
+  };
+}
+
+/** PATCH `{is_active}`: pausing cancels pending retries; re-enabling resets the failure count. */
+export function setActive(state: SubscriptionState, active: boolean, now: number): SubscriptionState {
+  const next = { ...state, subscription: subscriptions.setActive(state.subscription, active) };
+  return active ? next : cancelPending(next, now);
+}
+
+export function rotateSecret(state: SubscriptionState, newSecret: string, now: number): SubscriptionState {
+  return { ...state, subscription: subscriptions.rotateSecret(state.subscription, newSecret, now) };
+}

@@ -1,0 +1,168 @@
+import { z } from "zod";
+import { REGIMES, RULINGS } from "../../domain/market/vocabulary.js";
+import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "../../domain/webhooks/event-types.js";
+import { MAX_SUBSCRIPTIONS_PER_KEY } from "../../domain/webhooks/limits.js";
+import { DELIVERY_ERRORS } from "../../domain/webhooks/outcome.js";
+
+// ---- Requests (SPEC endpoints 21-24, DECISIONS 5) ----
+
+/**
+ * HTTPS only at the schema; whether the host resolves to a public address is checked
+ * afterwards (it needs DNS) and also answers 422.
+ */
+export const webhookUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .pipe(z.url({ protocol: /^https$/, normalize: true }));
+
+export const createWebhookBody = z.strictObject({
+  url: webhookUrl,
+  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)).min(1).max(SUBSCRIBABLE_EVENT_TYPES.length),
+});
+
+/** PATCH `{is_active}` re-enables (resetting failures_since_success) or pauses. */
+export const updateWebhookBody = z.strictObject({ is_active: z.boolean() });
+
+export const testWebhookBody = z.strictObject({ webhook_id: z.string().min(1).max(100).optional() });
+
+export const webhookIdParams = z.strictObject({ id: z.string().min(1).max(100) });
+
+// ---- Responses ----
+
+export const webhookCreatedSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+    secret: z.string().describe("whsec_ + 32 base64 characters; shown only in this response."),
+    is_active: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: "WebhookCreated" });
+
+export const webhookListItemSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+    secret: z.null(),
+    is_active: z.boolean(),
+    created_at: z.string(),
+    last_triggered_at: z.string().nullable(),
+    failures_since_success: z.number().int().nonnegative(),
+  })
+  .meta({ id: "WebhookSubscription" });
+
+export const webhookListSchema = z
+  .object({ webhooks: z.array(webhookListItemSchema), count: z.number().int().nonnegative() })
+  .meta({ id: "WebhookList" });
+
+export const webhookDeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: "WebhookDeleted" });
+
+export const webhookSecretSchema = z
+  .object({ id: z.string(), secret: z.string(), previous_secret_expires_at: z.string() })
+  .meta({ id: "WebhookSecretRotated" });
+
+export const webhookTestResultSchema = z
+  .object({
+    delivered: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    results: z.array(
+      z.object({
+        webhook_id: z.string(),
+        success: z.boolean(),
+        status_code: z.number().int().nullable(),
+        error: z.string().nullable(),
+        duration_ms: z.number().int().nonnegative(),
+      }),
+    ),
+  })
+  .meta({ id: "WebhookTestResult" });
+
+export const webhookDeliveriesSchema = z
+  .object({
+    webhook_id: z.string(),
+    deliveries: z.array(
+      z.object({
+        event: z.string(),
+        delivery_id: z.string(),
+        attempt: z.number().int().nonnegative(),
+        status_code: z.number().int().nullable(),
+        error: z.union([z.enum(DELIVERY_ERRORS), z.literal("subscription_inactive")]).nullable(),
+        duration_ms: z.number().int().nonnegative(),
+        attempted_at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "WebhookDeliveries" });
+
+/** 409 for a sixth subscription (DECISIONS 5). */
+export const webhookLimitErrorSchema = z
+  .object({
+    detail: z.object({
+      error: z.literal("webhook_limit_reached"),
+      message: z.string(),
+      limit: z.literal(MAX_SUBSCRIPTIONS_PER_KEY),
+    }),
+  })
+  .meta({ id: "WebhookLimitReached" });
+
+// ---- Event payloads (SPEC "Events", DECISIONS 5) ----
+
+export const verdictNewData = z.object({
+  ruling: z.enum(RULINGS),
+  composite_score: z.number(),
+  confidence: z.number().min(0).max(1),
+  regime: z.enum(REGIMES),
+});
+
+export const councilNewData = z.object({
+  ruling: z.enum(RULINGS),
+  confidence: z.number().min(0).max(1),
+  consensus_level: z.string(),
+  agents_succeeded: z.number().int().nonnegative(),
+});
+
+export const regimeChangeData = z.object({
+  from_regime: z.enum(REGIMES),
+  to_regime: z.enum(REGIMES),
+  confidence: z.number().min(0).max(1),
+});
+
+export const ghostSignalData = z.object({
+  asset: z.string(),
+  action: z.enum(["ENTRY", "TP1", "EXIT"]),
+  trade_id: z.string(),
+  price: z.number(),
+  size: z.number(),
+  mode: z.string(),
+  reason: z.string(),
+  pnl_usd: z.number().nullable().describe("null on ENTRY"),
+  is_paper: z.boolean(),
+});
+
+export const macroAlertData = z.object({
+  alert: z.enum(["RISK_OFF", "FED_HAWKISH"]),
+  risk_off_score: z.number(),
+  fed_hawkishness: z.number(),
+  key_driver: z.string(),
+  message: z.string(),
+});
+
+export const webhookTestData = z.object({ message: z.string(), webhook_id: z.string() });
+
+const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
+  z.object({ event: z.literal(event), timestamp: z.string(), data });
+
+/** The body of every delivery: `{event, timestamp, data}`. */
+export const webhookEnvelopeSchema = z
+  .discriminatedUnion("event", [
+    envelope("verdict.new", verdictNewData),
+    envelope("council.new", councilNewData),
+    envelope("regime.change", regimeChangeData),
+    envelope("ghost.signal", ghostSignalData),
+    envelope("macro.alert", macroAlertData),
+    envelope(WEBHOOK_TEST_EVENT, webhookTestData),
+  ])
+  .meta({ id: "WebhookEvent" });

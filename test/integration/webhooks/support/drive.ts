@@ -1,0 +1,23 @@
+import { buildDeliveryRequest } from "../../../../src/domain/webhooks/delivery-request.js";
+import { applyOutcome, dueDeliveries, type SubscriptionState } from "../../../../src/domain/webhooks/delivery-state.js";
+import type { DeliveryOutcome } from "../../../../src/domain/webhooks/outcome.js";
+import type { Deliver } from "../../../../src/webhooks/http-deliverer.js";
+
+/**
+ * What a WebhookSubscriptionActor's reminder turn does: send every due delivery, then fold the
+ * outcomes into the state. Kept in the tests until the actor exists.
+ */
+export async function runDue(
+  state: SubscriptionState,
+  deliver: Deliver,
+  now: number,
+): Promise<{ state: SubscriptionState; outcomes: DeliveryOutcome[] }> {
+  const due = dueDeliveries(state, now);
+  const outcomes = await Promise.all(due.map((d) => deliver(buildDeliveryRequest(state.subscription, d, now))));
+  let next = state;
+  due.forEach((d, i) => {
+    const outcome = outcomes[i];
+    if (outcome !== undefined) next = applyOutcome(next, d.deliveryId, outcome, now).state;
+  });
+  return { state: next, outcomes };
+}
