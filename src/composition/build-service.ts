@@ -11,6 +11,9 @@ import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
 import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
 import { tierLimitsFrom, type AppDeps } from "../http/app-deps.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import { openMarket } from "./open-market.js";
+import { ReplayMarketClock } from "../domain/time/market-clock.js";
 
 export interface Service {
   readonly config: Config;
@@ -30,12 +33,15 @@ export interface ServiceOverrides {
   readonly newsletter?: NewsletterOptions;
   /** Extra route sets mounted beside the capabilities' (tests and benchmarks probe the pipeline). */
   readonly routeSets?: readonly RouteSet[];
+  /** An already loaded feed (tests share one replay dataset instead of parsing it per service). */
+  readonly feed?: MarketFeed;
 }
 
 /** The composition root: the one place adapters are chosen and wired. */
 export async function buildService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.wallClock ?? wallClock;
+  const market = await openMarket(config, clock, overrides.feed);
   const store = await openStore(config.STORE_URL);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
@@ -49,6 +55,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     keyIssuer: new KeyIssuer(store.apiKeys, clock),
     newsletter,
     tierLimits: tierLimitsFrom(config),
+    feed: market.feed,
+    marketClock: market.clock,
   };
   const built = createApp(deps, overrides.routeSets ?? []);
   let server: Server | undefined;
@@ -66,6 +74,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     deps,
     async listen() {
       await newsletter.resumePending();
+      // No warm-up schedule yet: market time starts running at REPLAY_START straight away.
+      if (market.clock instanceof ReplayMarketClock) market.clock.run();
       return new Promise<number>((resolve, reject) => {
         const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
           if (err) return reject(err);

@@ -6,6 +6,8 @@ import type { KeyVerifier } from "../services/key-verifier.js";
 import type { NewsletterService } from "../services/newsletter.js";
 import type { KeyIssuer } from "../services/key-issuer.js";
 import type { TierLimitTable } from "../domain/access/tiers.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import type { MarketClock } from "../domain/time/market-clock.js";
 
 /** What the HTTP layer is built from; capabilities add their services here. */
 export interface AppDeps {
@@ -18,6 +20,10 @@ export interface AppDeps {
   readonly newsletter: NewsletterService;
   readonly tierLimits: TierLimitTable;
   readonly keyIssuer: KeyIssuer;
+  /** Market data as of market time (replay: the bundled history; live: public APIs). */
+  readonly feed: MarketFeed;
+  /** Market time: what signals, verdicts, regimes and trades are stamped with. */
+  readonly marketClock: MarketClock;
 }
 
 export function tierLimitsFrom(config: Config): TierLimitTable {

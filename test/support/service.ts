@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/env.js";
 import { buildService, type Service, type ServiceOverrides } from "../../src/composition/build-service.js";
 import { freshMongoUrl } from "./mongo.js";
+import { sharedReplayFeed } from "./replay-feed.js";
 
 export interface RunningService {
   readonly url: string;
@@ -22,7 +23,7 @@ export function freshStoreUrl(kind: StoreKind, prefix = "svc"): string {
 /** The real service, in this process, on an ephemeral loopback port. */
 export async function startService(env: Record<string, string> = {}, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite"), LOG_LEVEL: "silent", ...env, PORT: "0", HOST: "127.0.0.1" });
-  const service = await buildService(config, overrides);
+  const service = await buildService(config, { feed: await sharedReplayFeed(), ...overrides });
   const port = await service.listen();
   return { url: `http://127.0.0.1:${port}`, service, stop: () => service.stop() };
 }

@@ -1,0 +1,60 @@
+import type { Clock } from "./clock.js";
+
+/**
+ * Market time. Live: the wall clock. Replay: starts at a market instant and, once set running,
+ * advances `speed` market seconds per wall second; before that (warm-up) it moves only when the
+ * scheduler fast-forwards it. It never runs past the end of the data: there the replay stops
+ * and signals age into STALE and DEAD (DECISIONS 1).
+ */
+export interface MarketClock extends Clock {
+  readonly mode: "live" | "replay";
+  /** True while the warm-up fast-forward owns the clock. */
+  readonly warmingUp: boolean;
+}
+
+export class LiveMarketClock implements MarketClock {
+  readonly mode = "live" as const;
+  readonly warmingUp = false;
+  constructor(private readonly wall: Clock) {}
+  now(): number {
+    return this.wall.now();
+  }
+}
+
+export class ReplayMarketClock implements MarketClock {
+  readonly mode = "replay" as const;
+  private position: number;
+  /** Wall time when the clock was set running; null while warming up. */
+  private runningSince: { wall: number; market: number } | null = null;
+
+  constructor(
+    private readonly wall: Clock,
+    start: number,
+    private readonly speed: number,
+    /** Market time of the last data point; the clock stops there. */
+    readonly end: number,
+  ) {
+    this.position = Math.min(start, end);
+  }
+
+  get warmingUp(): boolean {
+    return this.runningSince === null;
+  }
+
+  now(): number {
+    if (!this.runningSince) return this.position;
+    const elapsed = this.wall.now() - this.runningSince.wall;
+    return Math.min(this.end, this.runningSince.market + Math.max(0, elapsed) * this.speed);
+  }
+
+  /** Fast-forwards during warm-up; never goes backwards, never past the end. */
+  advanceTo(market: number): void {
+    if (this.runningSince) throw new Error("the replay clock is already running");
+    this.position = Math.min(this.end, Math.max(this.position, market));
+  }
+
+  /** Ends the warm-up: from now on market time follows the wall clock at `speed`. */
+  run(): void {
+    if (!this.runningSince) this.runningSince = { wall: this.wall.now(), market: this.position };
+  }
+}
