@@ -44,6 +44,9 @@ interface Load {
 async function load(url: string, headers: Record<string, string> = {}): Promise<Load> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
   const total = r.requests.total;
+  if (r.non2xx > 0 || r.errors > 0) {
+    process.stderr.write(`  ${url}: ${r.non2xx} non-2xx, ${r.errors} errors, statuses ${JSON.stringify(r.statusCodeStats)}\n`);
+  }
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, okShare: total === 0 ? 0 : r["2xx"] / total };
 }
 

@@ -97,8 +97,12 @@ export class MongoCounters implements CounterRepository {
       );
       return doc?.count ?? null;
     } catch (err) {
-      if (isDuplicateKeyError(err)) return null;
-      throw err;
+      if (!isDuplicateKeyError(err)) throw err;
+      // Either the window is full (the filter missed an existing document and the upsert
+      // collided with it) or another request created the window first; only a retry on the
+      // now-existing document tells which, so a race never refuses a request that has room.
+      const doc = await this.counters.findOneAndUpdate({ _id: w.bucket, count: { $lt: w.limit } }, { $inc: { count: 1 } }, { returnDocument: "after" });
+      return doc?.count ?? null;
     }
   }
   private async undo(bucket: string): Promise<void> {
