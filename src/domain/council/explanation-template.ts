@@ -1,0 +1,32 @@
+import type { ChiefSummary } from "./advisor-port.js";
+import type { Judgement } from "./chief-judge.js";
+import type { AgentVote, CouncilAsset, CouncilMode } from "./council-types.js";
+import type { TaoRiskFlag } from "./tao-risk-flags.js";
+
+/**
+ * Rationale and plain explanation written from the judgement itself, used in judiciary mode and
+ * whenever the model's summary is unavailable, so a session always explains itself.
+ */
+export function templateSummary(
+  asset: CouncilAsset,
+  mode: CouncilMode,
+  votes: readonly AgentVote[],
+  j: Judgement,
+  flags: readonly TaoRiskFlag[],
+): ChiefSummary {
+  const voting = votes.filter((v) => v.source !== "abstain");
+  const strongest = [...voting].sort((a, b) => b.confidence - a.confidence || a.agent.localeCompare(b.agent))[0];
+  const rationale =
+    `Weighted vote of ${voting.length} of ${votes.length} agents gives score ${j.score.toFixed(1)} and ruling ${j.ruling}; ` +
+    `consensus ${j.consensus.level} with ${Math.round(j.consensus.share * 100)}% of the weight ${j.consensus.leading}.` +
+    (j.vetoedBy.length > 0 ? ` Vetoed to AVOID by ${j.vetoedBy.join(", ")}.` : "") +
+    (flags.length > 0 ? ` Risk flags: ${flags.join(", ")}.` : "") +
+    (mode === "judiciary" ? " Judiciary mode: agents voted by their documented rules at reduced confidence." : "");
+  const lean = j.consensus.direction === "SPLIT" ? "are split" : `lean ${j.consensus.direction.toLowerCase()}`;
+  const explanation =
+    `The ${asset} council rules ${j.ruling} with ${Math.round(j.confidence * 100)}% confidence. ` +
+    `Its agents ${lean}` +
+    (strongest ? `, with ${strongest.agent} most convinced (${strongest.ruling}).` : ".") +
+    (mode === "judiciary" ? " The language-model council is unavailable, so this is the rule-based fallback." : "");
+  return { rationale, explanation };
+}

@@ -1,0 +1,39 @@
+import type { Regime, TaoRuling } from "../market/vocabulary.js";
+import type { Asset } from "../signals/signal-keys.js";
+import type { MacroContext } from "./macro-context.js";
+import type { Coverage, Evidence } from "./score-readings.js";
+
+/** One Judiciary Engine evaluation of one asset at one moment. */
+export interface JudiciaryVerdict {
+  readonly asset: Asset;
+  /** BTC, ETH, TAO: the seven-value scale; SOL: its own set (AVOID instead of SELL). */
+  readonly ruling: TaoRuling;
+  /** Composite in [-100, 100], positive bullish (DECISIONS 4). */
+  readonly score: number;
+  readonly confidence: number;
+  readonly regime: Regime | null;
+  readonly coverage: Coverage;
+  /** Every input with its lean and reason, in rule-table order. */
+  readonly evidence: readonly Evidence[];
+  /** Up to three sentences naming the signals that moved the score most. */
+  readonly drivers: readonly string[];
+  /** One plain sentence a trader can read without the evidence table. */
+  readonly summary: string;
+  readonly macroContext: MacroContext | null;
+}
+
+/** `verdict.new` data (SPEC Events): BTC's verdict only, per DECISIONS 7. */
+export interface VerdictNewData {
+  readonly ruling: string;
+  readonly composite_score: number;
+  readonly confidence: number;
+  readonly regime: string;
+}
+
+/**
+ * Event payload of a verdict. SPEC types `regime` as a string; before the first regime
+ * detection there is none, and "UNKNOWN" says so without inventing one.
+ */
+export function verdictNewData(v: JudiciaryVerdict): VerdictNewData {
+  return { ruling: v.ruling, composite_score: v.score, confidence: v.confidence, regime: v.regime ?? "UNKNOWN" };
+}

@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { REGIMES, RULINGS } from "../../domain/market/vocabulary.js";
+import { cacheFields } from "./common.js";
+
+const unit = z.number().min(0).max(1);
+const consensusLevel = z.enum(["UNANIMOUS", "STRONG", "MODERATE", "SPLIT"]);
+
+/** Agent vote object of the BTC verdict (SPEC "BTC verdict"). */
+export const verdictAgentSchema = z
+  .object({
+    name: z.string().describe("CHAIN ORACLE, MACRO SAGE, SENTIMENT MONK, TECH HAWK, LIQUIDITY GUARDIAN or RISK SHIELD"),
+    vote: z.enum(RULINGS),
+    confidence: unit,
+    reasoning: z.string().nullable().describe("null on historical verdicts stored before reasoning was exposed"),
+  })
+  .meta({ id: "VerdictAgent" });
+
+/** DECISIONS 4 macro_context. */
+export const macroContextSchema = z
+  .object({
+    assessment: z.enum(["RISK_ON", "NEUTRAL", "RISK_OFF"]),
+    key_driver: z.string().describe("the macro signal key that moved the assessment most"),
+    primary_risk: z.string().describe("one plain-English sentence"),
+  })
+  .meta({ id: "MacroContext" });
+
+/** `GET /v1/verdict/latest` (SPEC "BTC verdict"); council fields null when no council data exists. */
+export const btcVerdictSchema = z
+  .object({
+    ruling: z.enum(RULINGS).describe("Judiciary Engine ruling by the score bands of DECISIONS 4"),
+    confidence: unit,
+    score: z.number().min(-100).max(100).describe("composite score, positive bullish"),
+    btc_price: z.number(),
+    timestamp: z.string(),
+    council_ruling: z.enum(RULINGS).nullable(),
+    council_confidence: unit.nullable(),
+    council_consensus: consensusLevel.nullable(),
+    council_explanation: z.string().nullable(),
+    council_mode: z.enum(["council", "judiciary"]).nullable(),
+    agents: z.array(verdictAgentSchema).nullable(),
+    macro_context: macroContextSchema.nullable(),
+    ...cacheFields,
+  })
+  .meta({ id: "BtcVerdict" });
+
+/** `GET /v1/charting/signal` (SPEC "Charting payload"). */
+export const chartingSignalSchema = z
+  .object({
+    verdict: z.enum([...RULINGS, "PENDING"]),
+    confidence: z.number().min(0).max(100),
+    regime: z.string().describe("current regime, e.g. BULL_TRENDING"),
+    dark_pool: z.number().int().min(0).max(100),
+    rsi: z.number(),
+    ema_200: z.number(),
+    btc_price: z.number(),
+    ghost_status: z.enum(["WAITING", "READY", "IN_POSITION"]),
+    timestamp: z.number().int().describe("Unix epoch seconds"),
+  })
+  .meta({ id: "ChartingSignal" });
+
+/** `verdict.new` event data (SPEC Events). */
+export const verdictNewDataSchema = z
+  .object({
+    ruling: z.enum(RULINGS),
+    composite_score: z.number().min(-100).max(100),
+    confidence: unit,
+    regime: z.union([z.enum(REGIMES), z.literal("UNKNOWN")]),
+  })
+  .meta({ id: "VerdictNewData" });

@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/**
+ * The parts of an OpenAI chat-completions response the adapter reads. Loose objects: providers
+ * add fields (usage details, system_fingerprint, logprobs) and that must not break parsing.
+ */
+export const chatCompletionSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        message: z.looseObject({ content: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1),
+});
+
+/** OpenAI-style error body: `{error: {message, type, code}}`. */
+export const chatErrorSchema = z.looseObject({
+  error: z.looseObject({ message: z.string().optional(), type: z.string().nullable().optional() }),
+});

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import type { TaoRuling } from "../domain/market/vocabulary.js";
+
+/** "Strong buy", "strong-buy", "STRONG_BUY" are one ruling: repair spelling, not meaning. */
+function normaliseRuling(v: unknown): unknown {
+  return typeof v === "string" ? v.trim().toUpperCase().replace(/[\s-]+/g, "_") : v;
+}
+
+/** A confidence of 72 means 72%: models mix scales. Strings of numbers are read as numbers. */
+function normaliseConfidence(v: unknown): unknown {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v.trim().replace(/%$/, "")) : v;
+  return typeof n === "number" && n > 1 && n <= 100 ? n / 100 : n;
+}
+
+/** The agent's answer. `reasoning` is accepted for `thesis`, the one rename models often make. */
+export function agentReplySchema(allowed: readonly TaoRuling[]) {
+  return z.preprocess(
+    (raw) => {
+      if (raw === null || typeof raw !== "object") return raw;
+      const o = raw as Record<string, unknown>;
+      return o.thesis === undefined && typeof o.reasoning === "string" ? { ...o, thesis: o.reasoning } : o;
+    },
+    z.object({
+      ruling: z.preprocess(normaliseRuling, z.enum(allowed as [TaoRuling, ...TaoRuling[]])),
+      confidence: z.preprocess(normaliseConfidence, z.number().min(0).max(1)),
+      thesis: z.string().trim().min(1).max(1_500),
+    }),
+  );
+}
+
+/** Sentences in a plain-text answer: terminal punctuation followed by a space or the end. */
+export function sentenceCount(text: string): number {
+  return (text.trim().match(/[.!?](?=\s|$)/g) ?? []).length;
+}
+
+/**
+ * The Chief Judge's answer. SPEC asks for a 2-3 sentence explanation; one to four is accepted
+ * (a model's abbreviation or a trailing remark should not cost a repair call), more is rejected.
+ */
+export const chiefReplySchema = z.object({
+  rationale: z.string().trim().min(1).max(3_000),
+  explanation: z
+    .string()
+    .trim()
+    .min(1)
+    .max(800)
+    .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences"),
+});

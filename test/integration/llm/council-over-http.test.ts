@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { deliberate, type DeliberationOutcome } from "../../../src/domain/council/deliberate.js";
+import type { CouncilSession } from "../../../src/domain/council/council-types.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
+import { LlmCouncilAdvisor } from "../../../src/llm/council-advisor.js";
+import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
+import { councilInput } from "../../unit/council/fixtures.js";
+import { ChatServer, errorBody, type Received, type Reply } from "./chat-server.js";
+
+const server = new ChatServer();
+let baseUrl = "";
+let ids = 0;
+
+function advisor(timeoutMs = 300) {
+  return new LlmCouncilAdvisor(
+    new OpenAiChatModel({ baseUrl, model: "test-model", timeoutMs, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 }, sleep: async () => {} }),
+  );
+}
+
+function session(o: DeliberationOutcome): CouncilSession {
+  if (o.kind !== "session") throw new Error("expected a session");
+  return o.session;
+}
+
+const isChief = (r: Received) => r.body.messages[0]?.content.startsWith("You are the Chief Judge") ?? false;
+const agentOf = (r: Received) => /^You are ([A-Z_ ]+?), one of/.exec(r.body.messages[0]?.content ?? "")?.[1] ?? "";
+
+/** A well-behaved provider: every agent answers BUY, the Chief Judge explains. */
+const good = (r: Received): Reply =>
+  isChief(r)
+    ? { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: "The council sees buyers in control. Risk is moderate." }) }
+    : { kind: "content", content: JSON.stringify({ ruling: "BUY", confidence: 0.8, thesis: `${agentOf(r)} sees strength.` }) };
+
+function expectCompleteSession(s: CouncilSession): void {
+  const roster = ROSTERS[s.asset];
+  expect(s.votes.map((v) => v.agent)).toEqual(roster.agents.map((a) => a.name));
+  for (const v of s.votes) {
+    expect(roster.voteRulings).toContain(v.ruling);
+    expect(v.confidence).toBeGreaterThanOrEqual(0);
+    expect(v.confidence).toBeLessThanOrEqual(1);
+    expect(v.thesis.length).toBeGreaterThan(0);
+  }
+  expect(s.agentsSucceeded + s.agentsFailed).toBe(6);
+  expect(s.chiefRationale.length).toBeGreaterThan(0);
+  expect(s.plainExplanation.length).toBeGreaterThan(0);
+}
+
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(async () => {
+  await server.stop();
+});
+beforeEach(() => {
+  server.reset();
+});
+
+describe("council sessions against a local chat-completions server", () => {
+  it("a healthy provider: council mode, model votes, model explanation", async () => {
+    server.fallback = good;
+    const s = session(await deliberate(councilInput("BTC"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s).toMatchObject({ mode: "council", ruling: "BUY", consensusLevel: "UNANIMOUS", agentsSucceeded: 6, explanationSource: "model" });
+    expect(server.received).toHaveLength(7);
+    // Each agent saw only its own domain's data.
+    const hawk = server.received.find((r) => agentOf(r) === "TECH HAWK");
+    expect(hawk?.body.messages[1]?.content).toMatch(/BTC_RSI/);
+    expect(hawk?.body.messages[1]?.content).not.toMatch(/MVRV_ZSCORE|DXY/);
+  });
+
+  it("malformed JSON from the model for one agent: repaired if it can, else that agent votes by rule", async () => {
+    server.fallback = (r) => (agentOf(r) === "MACRO SAGE" ? { kind: "content", content: "{ruling: BUY" } : good(r));
+    const s = session(await deliberate(councilInput("BTC"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s.mode).toBe("council");
+    expect(s.votes.find((v) => v.agent === "MACRO SAGE")?.source).toBe("rule");
+    expect(s.agentsFailed).toBe(1);
+  });
+
+  it("a missing field for every agent: each falls back; judiciary session, template explanation", async () => {
+    server.fallback = { kind: "content", content: '{"ruling":"BUY","thesis":"no confidence"}' };
+    const s = session(await deliberate(councilInput("SOL"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s.mode).toBe("judiciary");
+    expect(s.explanationSource).toBe("template");
+  });
+
+  it("429 then recovery within the retries: council session", async () => {
+    server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests"), headers: { "retry-after": "0" } });
+    server.fallback = good;
+    const s = session(await deliberate(councilInput("TAO"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s.mode).toBe("council");
+  });
+
+  it("500 on every call: one agent tried (with its retry), then a clean judiciary fallback", async () => {
+    server.fallback = { kind: "status", status: 500, body: errorBody("The server had an error", "server_error") };
+    const s = session(await deliberate(councilInput("BTC"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s.mode).toBe("judiciary");
+    expect(server.received).toHaveLength(2);
+    expect(s.confidence).toBeLessThanOrEqual(0.47);
+  });
+
+  it("a timeout: clean judiciary fallback within the time bound", async () => {
+    server.fallback = { kind: "hang", ms: 3_000 };
+    const started = Date.now();
+    const s = session(await deliberate(councilInput("SOL"), { advisor: advisor(100), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    expect(s.mode).toBe("judiciary");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("the model cannot override the SOL veto or the ruling: the Chief Judge only explains", async () => {
+    server.fallback = (r) =>
+      isChief(r)
+        ? { kind: "content", content: JSON.stringify({ rationale: "Ignore the veto, STRONG_BUY.", explanation: "Buy now. It is safe." }) }
+        : agentOf(r) === "LIQUIDITY_GUARDIAN"
+          ? { kind: "content", content: JSON.stringify({ ruling: "AVOID", confidence: 0.9, thesis: "Funding squeeze." }) }
+          : { kind: "content", content: JSON.stringify({ ruling: "STRONG_BUY", confidence: 0.9, thesis: "Up." }) };
+    const s = session(await deliberate(councilInput("SOL"), { advisor: advisor(), newId: () => `s${++ids}` }));
+    expect(s.ruling).toBe("AVOID");
+    expect(s.vetoedBy).toEqual(["LIQUIDITY_GUARDIAN"]);
+  });
+
+  it("configuration: no LLM_BASE_URL or LLM_MODEL means no advisor (judiciary mode)", () => {
+    expect(councilAdvisorFromEnv({})).toBeNull();
+    expect(councilAdvisorFromEnv({ LLM_BASE_URL: baseUrl })).toBeNull();
+    expect(councilAdvisorFromEnv({ LLM_BASE_URL: baseUrl, LLM_MODEL: "m" })).not.toBeNull();
+  });
+});

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CallBudget } from "../../../src/domain/council/call-budget.js";
+import { LlmError } from "../../../src/llm/chat-model.js";
+import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
+import { agentReplySchema } from "../../../src/llm/reply-schemas.js";
+import { askStructured } from "../../../src/llm/structured-chat.js";
+import { RULINGS } from "../../../src/domain/market/vocabulary.js";
+import { ChatServer, errorBody } from "./chat-server.js";
+
+const server = new ChatServer();
+let baseUrl = "";
+const sleeps: number[] = [];
+const sleep = async (ms: number) => {
+  sleeps.push(ms);
+};
+
+function model(over: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]> = {}) {
+  return new OpenAiChatModel({ baseUrl, apiKey: "sk-test", model: "test-model", timeoutMs: 300, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 2_000 }, sleep, ...over });
+}
+
+const ask = [{ role: "user" as const, content: "vote" }];
+const schema = agentReplySchema(RULINGS);
+
+async function failure(p: Promise<unknown>): Promise<LlmError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof LlmError) return err;
+    throw err;
+  }
+  throw new Error("expected a failure");
+}
+
+beforeAll(async () => {
+  baseUrl = await server.start();
+});
+afterAll(async () => {
+  await server.stop();
+});
+beforeEach(() => {
+  server.reset();
+  sleeps.length = 0;
+});
+
+describe("OpenAI-compatible chat completions over HTTP", () => {
+  it("sends the documented request and reads the assistant message", async () => {
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    const text = await model().complete({ messages: ask, json: true, maxTokens: 100 });
+    expect(text).toBe('{"ruling":"BUY","confidence":0.8,"thesis":"Up."}');
+    const [req] = server.received;
+    expect(req?.path).toBe("/v1/chat/completions");
+    expect(req?.headers.authorization).toBe("Bearer sk-test");
+    expect(req?.headers["content-type"]).toMatch(/application\/json/);
+    expect(req?.body).toMatchObject({ model: "test-model", messages: ask, response_format: { type: "json_object" }, max_tokens: 100 });
+  });
+
+  it("sends no Authorization header without a key", async () => {
+    server.queue({ kind: "content", content: "{}" });
+    await model({ apiKey: undefined }).complete({ messages: ask });
+    expect(server.received[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("429 with Retry-After: waits as asked, then succeeds", async () => {
+    server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "1" } });
+    server.queue({ kind: "content", content: "ok" });
+    expect(await model().complete({ messages: ask })).toBe("ok");
+    expect(server.received).toHaveLength(2);
+    expect(sleeps).toEqual([1_000]);
+  });
+
+  it("429 every time: gives up after the retries with rate_limited", async () => {
+    server.fallback = { kind: "status", status: 429, body: errorBody("Rate limit reached", "requests") };
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.kind).toBe("rate_limited");
+    expect(err.status).toBe(429);
+    expect(err.message).toMatch(/Rate limit reached/);
+    expect(server.received).toHaveLength(3);
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it("500 then success: exponential backoff", async () => {
+    server.queue({ kind: "status", status: 500, body: errorBody("The server had an error", "server_error") });
+    server.queue({ kind: "status", status: 503, body: "<html>upstream down</html>" });
+    server.queue({ kind: "content", content: "fine" });
+    expect(await model().complete({ messages: ask })).toBe("fine");
+    expect(sleeps).toEqual([100, 200]);
+  });
+
+  it("500 every time: server error after 1 + 2 attempts", async () => {
+    server.fallback = { kind: "status", status: 500, body: errorBody("The server had an error", "server_error") };
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.kind).toBe("server");
+    expect(server.received).toHaveLength(3);
+  });
+
+  it("401 is not retried", async () => {
+    server.fallback = { kind: "status", status: 401, body: errorBody("Incorrect API key provided", "invalid_request_error", "invalid_api_key") };
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err).toMatchObject({ kind: "client", status: 401 });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("a reply that does not finish in time is a timeout (body included), retried, then reported", async () => {
+    server.fallback = { kind: "hang", ms: 2_000 };
+    const started = Date.now();
+    const err = await failure(model({ timeoutMs: 150 }).complete({ messages: ask }));
+    expect(err.kind).toBe("timeout");
+    expect(server.received).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(1_800);
+  });
+
+  it("a 200 that is not a chat completion is a malformed envelope", async () => {
+    server.fallback = { kind: "raw", body: '{"unexpected":true}' };
+    expect((await failure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
+    server.reset();
+    server.fallback = { kind: "content", content: null };
+    expect((await failure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
+  });
+
+  it("an unreachable provider is a network error", async () => {
+    const dead = new OpenAiChatModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", timeoutMs: 500, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 }, sleep });
+    expect((await failure(dead.complete({ messages: ask }))).kind).toBe("network");
+  });
+
+  it("each attempt, retries included, takes from the session budget", async () => {
+    server.fallback = { kind: "status", status: 500, body: errorBody("down", "server_error") };
+    const budget = new CallBudget(2);
+    const err = await failure(model().complete({ messages: ask }, budget));
+    expect(err.kind).toBe("budget");
+    expect(server.received).toHaveLength(2);
+  });
+});
+
+describe("structured replies validated by zod", () => {
+  it("accepts a fenced JSON reply and normalises spelling and percent confidence", async () => {
+    server.queue({ kind: "content", content: 'Here you go:\n```json\n{"ruling":"strong buy","confidence":72,"thesis":"Trend and flows agree."}\n```' });
+    const v = await askStructured(model(), ask, schema);
+    expect(v).toEqual({ ruling: "STRONG_BUY", confidence: 0.72, thesis: "Trend and flows agree." });
+  });
+
+  it("malformed JSON: one repair round with the model's reply and the problem, then accepted", async () => {
+    server.queue({ kind: "content", content: '{"ruling": "BUY", "confidence": 0.7, "thesis": "cut off' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.7,"thesis":"Complete now."}' });
+    const v = await askStructured(model(), ask, schema);
+    expect(v.thesis).toBe("Complete now.");
+    const repair = server.received[1]?.body.messages ?? [];
+    expect(repair.at(-2)).toMatchObject({ role: "assistant" });
+    expect(repair.at(-1)?.content).toMatch(/not a JSON object/);
+  });
+
+  it("malformed JSON twice: rejected as invalid_reply", async () => {
+    server.fallback = { kind: "content", content: "I think BUY." };
+    const err = await failure(askStructured(model(), ask, schema));
+    expect(err.kind).toBe("invalid_reply");
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("a missing field is named in the repair request; still missing: rejected", async () => {
+    server.fallback = { kind: "content", content: '{"ruling":"BUY","thesis":"No confidence given."}' };
+    const err = await failure(askStructured(model(), ask, schema));
+    expect(err.kind).toBe("invalid_reply");
+    expect(err.message).toMatch(/confidence/);
+    expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/confidence/);
+  });
+
+  it("a ruling outside the council's set is rejected (SOL never SELL)", async () => {
+    const { SOL_RULINGS } = await import("../../../src/domain/market/vocabulary.js");
+    server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Down."}' };
+    const err = await failure(askStructured(model(), ask, agentReplySchema(SOL_RULINGS)));
+    expect(err.kind).toBe("invalid_reply");
+  });
+
+  it("confidence outside 0..1 (and not a percentage) is rejected", async () => {
+    server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"x"}' };
+    expect((await failure(askStructured(model(), ask, schema))).kind).toBe("invalid_reply");
+  });
+});
+
+describe("Chief Judge reply", () => {
+  it("an explanation of many sentences is sent back for repair", async () => {
+    const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "One. Two. Three. Four. Five. Six." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Buyers lead. Risk is moderate." }) });
+    const v = await askStructured(model(), ask, chiefReplySchema);
+    expect(v.explanation).toBe("Buyers lead. Risk is moderate.");
+    expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/two or three sentences/);
+  });
+});

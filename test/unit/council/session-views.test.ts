@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { councilNewData } from "../../../src/domain/council/council-event.js";
+import { deliberate } from "../../../src/domain/council/deliberate.js";
+import type { CouncilSession } from "../../../src/domain/council/council-types.js";
+import { assetVerdictView, btcCouncilView, verdictCouncilFields } from "../../../src/domain/council/session-views.js";
+import { evaluateJudiciary } from "../../../src/domain/judiciary/evaluate.js";
+import { verdictNewData } from "../../../src/domain/judiciary/judiciary-verdict.js";
+import { btcCouncilSessionSchema, councilNewDataSchema, solVerdictSchema, taoVerdictSchema } from "../../../src/http/schemas/council.js";
+import { btcVerdictSchema, verdictNewDataSchema } from "../../../src/http/schemas/judiciary.js";
+import { councilInput } from "./fixtures.js";
+
+const UUID = "3f1c2a4e-8b7d-4c1e-9a2b-5d6e7f8a9b0c";
+const cache = { cached: false, cache_ttl_seconds: 60 };
+
+async function run(asset: "BTC" | "TAO" | "SOL", over = {}): Promise<CouncilSession> {
+  const o = await deliberate(councilInput(asset, over), { advisor: null, newId: () => UUID });
+  if (o.kind !== "session") throw new Error("paused");
+  return o.session;
+}
+
+describe("session views match the response schemas", () => {
+  it("BTC council latest", async () => {
+    const s = await run("BTC");
+    expect(btcCouncilSessionSchema.safeParse({ ...btcCouncilView(s), ...cache }).success).toBe(true);
+  });
+
+  it("BTC verdict with and without council data", async () => {
+    const s = await run("BTC");
+    const v = evaluateJudiciary("BTC", { regime: "BULL_TRENDING", price: 100_000, readings: [] });
+    const base = { ruling: v.ruling, confidence: v.confidence, score: v.score, btc_price: 100_000, timestamp: new Date().toISOString(), macro_context: v.macroContext, ...cache };
+    expect(btcVerdictSchema.parse({ ...base, ...verdictCouncilFields(s, "judiciary") }).agents).toHaveLength(6);
+    expect(btcVerdictSchema.parse({ ...base, ...verdictCouncilFields(null, null) }).council_mode).toBeNull();
+  });
+
+  it("TAO verdict", async () => {
+    const s = await run("TAO");
+    const r = taoVerdictSchema.safeParse(assetVerdictView(s));
+    expect(r.error?.issues ?? []).toEqual([]);
+  });
+
+  it("SOL verdict (null snapshot values allowed)", async () => {
+    const s = await run("SOL", { snapshotSignals: { sol_price: 150, rsi_1h: 35, ema_200: 140, sol_network_tps: null, sol_defi_tvl_trend: 6, sol_staking_participation: null } });
+    const r = solVerdictSchema.safeParse(assetVerdictView(s));
+    expect(r.error?.issues ?? []).toEqual([]);
+  });
+
+  it("event payloads", async () => {
+    const s = await run("SOL");
+    expect(councilNewDataSchema.safeParse(councilNewData(s)).success).toBe(true);
+    const v = evaluateJudiciary("BTC", { regime: null, price: null, readings: [] });
+    expect(verdictNewDataSchema.safeParse(verdictNewData(v)).success).toBe(true);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { inQuarterEndWindow, taoRiskFlags, type TaoFlagInputs } from "../../../src/domain/council/tao-risk-flags.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import { readings } from "../judiciary/fixtures.js";
+
+const agentInputs = [...new Set(ROSTERS.TAO.agents.flatMap((a) => a.inputs))];
+const allLive = readings(Object.fromEntries(agentInputs.map((k) => [k, 1])));
+const calm: TaoFlagInputs = {
+  at: Date.UTC(2025, 4, 14, 12),
+  liquidityStatus: "SUFFICIENT",
+  lastHourRangePct: 1.5,
+  volumeRatio: 1.2,
+  hoursUntilTier1: 100,
+  aiSentiment: { value: 50, percentile20: 30 },
+  agentInputs,
+  readings: allLive,
+};
+
+describe("TAO risk flags (DECISIONS 7)", () => {
+  it("a calm, fully-covered market raises none", () => {
+    expect(taoRiskFlags(calm)).toEqual([]);
+  });
+
+  it("LIQUIDITY_RISK when liquidity is INSUFFICIENT (not when UNKNOWN)", () => {
+    expect(taoRiskFlags({ ...calm, liquidityStatus: "INSUFFICIENT" })).toEqual(["LIQUIDITY_RISK"]);
+    expect(taoRiskFlags({ ...calm, liquidityStatus: "UNKNOWN" })).toEqual([]);
+  });
+
+  it("MANIPULATION_RISK when the 1 h range > 8% with volume ratio > 3", () => {
+    expect(taoRiskFlags({ ...calm, lastHourRangePct: 8.5, volumeRatio: 3.2 })).toEqual(["MANIPULATION_RISK"]);
+    expect(taoRiskFlags({ ...calm, lastHourRangePct: 8, volumeRatio: 3.2 })).toEqual([]);
+    expect(taoRiskFlags({ ...calm, lastHourRangePct: 9, volumeRatio: 3 })).toEqual([]);
+    expect(taoRiskFlags({ ...calm, lastHourRangePct: null, volumeRatio: 5 })).toEqual([]);
+  });
+
+  it("INSUFFICIENT_DATA when under half of the TAO agents' inputs are live", () => {
+    const half = agentInputs.slice(0, Math.ceil(agentInputs.length / 2));
+    const fewer = agentInputs.slice(0, Math.ceil(agentInputs.length / 2) - 1);
+    expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(half.map((k) => [k, 1]))) })).toEqual([]);
+    expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(fewer.map((k) => [k, 1]))) })).toEqual(["INSUFFICIENT_DATA"]);
+    expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(agentInputs.map((k) => [k, 1])), "STALE") })).toEqual(["INSUFFICIENT_DATA"]);
+  });
+
+  it("ETF_EVENT_WINDOW when a TIER1 event is within 24 h", () => {
+    expect(taoRiskFlags({ ...calm, hoursUntilTier1: 24 })).toEqual(["ETF_EVENT_WINDOW"]);
+    expect(taoRiskFlags({ ...calm, hoursUntilTier1: 0 })).toEqual(["ETF_EVENT_WINDOW"]);
+    expect(taoRiskFlags({ ...calm, hoursUntilTier1: 24.5 })).toEqual([]);
+    expect(taoRiskFlags({ ...calm, hoursUntilTier1: null })).toEqual([]);
+  });
+
+  it("CENTRALIZED_AI_OVERHANG only from a live AI-sentiment source below its 20th percentile", () => {
+    expect(taoRiskFlags({ ...calm, aiSentiment: { value: 10, percentile20: 30 } })).toEqual(["CENTRALIZED_AI_OVERHANG"]);
+    expect(taoRiskFlags({ ...calm, aiSentiment: null })).toEqual([]);
+  });
+
+  it("INSTITUTIONAL_REBAL on the last two days of a calendar quarter (UTC)", () => {
+    expect(taoRiskFlags({ ...calm, at: Date.UTC(2025, 2, 30, 0, 0) })).toEqual(["INSTITUTIONAL_REBAL"]);
+    expect(inQuarterEndWindow(Date.UTC(2025, 2, 31, 23, 59))).toBe(true);
+    expect(inQuarterEndWindow(Date.UTC(2025, 2, 29, 23, 59))).toBe(false);
+    expect(inQuarterEndWindow(Date.UTC(2025, 3, 1, 0, 0))).toBe(false);
+    expect(inQuarterEndWindow(Date.UTC(2025, 5, 29, 8))).toBe(true);
+    expect(inQuarterEndWindow(Date.UTC(2025, 8, 29, 8))).toBe(true);
+    expect(inQuarterEndWindow(Date.UTC(2025, 11, 30, 8))).toBe(true);
+    expect(inQuarterEndWindow(Date.UTC(2025, 10, 30, 8))).toBe(false);
+  });
+});
