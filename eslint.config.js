@@ -13,6 +13,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (build, CI checks) run outside TypeScript's view of globals.
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+  {
     files: ["eslint.config.js", "vitest.config.ts"],
     rules: { "no-restricted-syntax": "off" },
   },

@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
 import { startFerretDb, type RunningMongo } from "./ferretdb.js";
 
@@ -10,18 +12,40 @@ declare module "vitest" {
 
 let mongo: RunningMongo | undefined;
 
+const run = promisify(execFile);
+
+/**
+ * Builds the cached test tools (Dapr, Redis check, hmmlearn venv) before any suite starts: on a
+ * fresh machine this takes minutes, which no per-suite hook timeout should have to absorb. Each
+ * script is a no-op once its tool is cached; the suites call them again and get the path at once.
+ */
+async function prepareTools(): Promise<void> {
+  const scripts = ["scripts/ensure-dapr.sh", "scripts/ensure-redis.sh", "scripts/ensure-hmmlearn.sh"];
+  await Promise.all(
+    scripts.map((script) =>
+      run("bash", [script], { maxBuffer: 64 * 1024 * 1024 }).catch((err: unknown) => {
+        const stderr = typeof err === "object" && err !== null && "stderr" in err ? String(err.stderr).slice(-2000) : String(err);
+        throw new Error(`${script} failed: ${stderr}`);
+      }),
+    ),
+  );
+}
+
 /**
  * Integration suites talk to MongoDB: MONGODB_URL when set (a real MongoDB), else a FerretDB
  * started here for this run.
  */
 export async function setup(project: TestProject): Promise<void> {
+  const tools = prepareTools();
   const external = process.env.MONGODB_URL;
   if (external) {
+    await tools;
     project.provide("mongoUrl", external);
     project.provide("mongoIsReal", true);
     return;
   }
   mongo = await startFerretDb();
+  await tools;
   project.provide("mongoUrl", mongo.url);
   project.provide("mongoIsReal", false);
 }

@@ -56,12 +56,13 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
     expect(((await pro.json()) as Detail).detail).toMatchObject({ required_tier: "pro", current_tier: "basic" });
   });
 
-  it("lets a higher tier call lower-tier endpoints (placeholders answer 503 not_ready until their issue lands)", async () => {
+  it("lets a higher tier call lower-tier endpoints", async () => {
     const pro = await createKey(svc, "pro");
+    // Free, Basic and Pro routes: access control lets the Pro key through; what the route then
+    // answers (data, 422 for a missing query, 503 while warming up) is its own business.
     for (const path of ["/v1/verdict/latest", "/v1/signals/latest", "/v1/signals/history"]) {
       const res = await get(path, pro);
-      expect(res.status).toBe(503);
-      expect(((await res.json()) as Detail).detail.error).toBe("not_ready");
+      expect([401, 403, 429]).not.toContain(res.status);
     }
   });
 
@@ -183,7 +184,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and de
     const ok = await fetch(`${svc.url}/v1/probe-none`, { headers: { "x-api-key": apiKey } });
     expect(ok.status).toBe(404);
     const verdict = await fetch(`${svc.url}/v1/verdict/latest`, { headers: { "x-api-key": apiKey } });
-    expect(verdict.status).toBe(503);
+    expect([401, 403]).not.toContain(verdict.status);
   });
 
   it("requires both fields within their lengths and a valid e-mail", async () => {
@@ -223,7 +224,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and de
     expect(oldRes.status).toBe(401);
     expect(((await oldRes.json()) as Detail).detail.error).toBe("key_inactive");
     const newRes = await fetch(`${svc.url}/v1/signals/latest`, { headers: { "x-api-key": body.api_key } });
-    expect(newRes.status).toBe(503);
+    expect([401, 403]).not.toContain(newRes.status);
   });
 
   it("deactivates the calling key with DELETE /v1/keys/current", async () => {
