@@ -1,14 +1,23 @@
 import type { Store } from "../store.js";
 import { openMongo } from "./database.js";
 import { MongoApiKeys, MongoCounters, MongoNewsletter, MongoSlidingWindows } from "./access.js";
+import { MongoActorStateStore } from "./actor-state.js";
+import { ActorWriteQueue } from "./actor-write-queue.js";
+import { MongoOutbox } from "./outbox.js";
+import { MongoSignalHistory } from "./signal-history.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
+  // One queue for both: turns and outbox acknowledgements write the same actor documents.
+  const actorWrites = new ActorWriteQueue();
   const repos = {
     apiKeys: new MongoApiKeys(db),
     counters: new MongoCounters(db),
     slidingWindows: new MongoSlidingWindows(db),
     newsletter: new MongoNewsletter(db),
+    actorState: new MongoActorStateStore(db, actorWrites),
+    actorOutbox: new MongoOutbox(db, actorWrites),
+    signalHistory: new MongoSignalHistory(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

@@ -1,5 +1,7 @@
 import type { SqliteMigration } from "./migrate.js";
 import { accessMigrations } from "./access.js";
+import { actorRuntimeMigrations } from "./actor-state.js";
+import { signalHistoryMigrations } from "./signal-history.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations];

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../domain/time/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { EventEnvelope } from "../events/envelope.js";
+import type { Actor, ActorClass } from "./actor.js";
+import type { ActorContext, ActorReminders, ActorState, ActorTimers, ReminderSpec, TimerSpec } from "./actor-context.js";
+import type { ActorProxy } from "./actor-proxy.js";
+import type { Activation } from "./activation.js";
+import { fromJsonText, toJsonText, type Json } from "./json.js";
+import type { TurnChanges } from "./turn-changes.js";
+
+/** What a context needs from its host. */
+export interface ContextServices {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
+  /** A timestamp for an event of this type at `at`, strictly after the last one handed out. */
+  stamp(event: string, at: number): Promise<number>;
+  nextOutboxSeq(): number;
+  setTimer(activation: Activation, name: string, spec: TimerSpec, callback: () => Promise<void>): void;
+  deleteTimer(activation: Activation, name: string): void;
+}
+
+function runningTurn(activation: Activation): TurnChanges {
+  if (!activation.turn) throw new Error("actor used its context outside a turn (an un-awaited promise?)");
+  return activation.turn;
+}
+
+export function createActivationContext(activation: Activation, state: ActorState, services: ContextServices): ActorContext {
+  const { type, id } = activation.ref;
+  const reminders: ActorReminders = {
+    set(name: string, spec: ReminderSpec): void {
+      if (name.length === 0 || name.startsWith("__")) throw new Error(`invalid reminder name "${name}"`);
+      if (spec.periodMs !== undefined && !(spec.periodMs > 0)) throw new Error(`reminder ${name}: periodMs must be > 0`);
+      const dueAt = spec.dueAt ?? services.clock.now() + Math.max(0, spec.dueInMs ?? 0);
+      runningTurn(activation).setReminder({
+        actorType: type,
+        actorId: id,
+        name,
+        dueAt,
+        periodMs: spec.periodMs ?? null,
+        payload: toJsonText(spec.payload ?? null),
+      });
+    },
+    delete(name: string): void {
+      runningTurn(activation).deleteReminder(name);
+    },
+  };
+  const timers: ActorTimers = {
+    set(name, spec, callback) {
+      services.setTimer(activation, name, spec, callback);
+    },
+    delete(name) {
+      services.deleteTimer(activation, name);
+    },
+  };
+  return {
+    type,
+    id,
+    clock: services.clock,
+    logger: services.logger.child({ actorType: type, actorId: id }),
+    state,
+    reminders,
+    timers,
+    proxy: (cls, otherId) => services.proxy(cls, otherId),
+    async publish(event: string, data: Json): Promise<EventEnvelope> {
+      const turn = runningTurn(activation);
+      const stamp = await services.stamp(event, services.clock.now());
+      if (activation.turn !== turn) throw new Error("publish finished after its turn ended (await it)");
+      const envelope: EventEnvelope = {
+        id: randomUUID(),
+        event,
+        timestamp: new Date(stamp).toISOString(),
+        data: fromJsonText(toJsonText(data)) as Json,
+      };
+      turn.outbox.push({
+        id: envelope.id,
+        topic: event,
+        envelope: JSON.stringify(envelope),
+        actorType: type,
+        actorId: id,
+        seq: services.nextOutboxSeq(),
+      });
+      return envelope;
+    },
+  };
+}

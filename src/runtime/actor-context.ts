@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import type { Clock } from "../domain/time/clock.js";
+import type { Logger } from "../logging/logger.js";
+import type { EventEnvelope } from "../events/envelope.js";
+import type { Json } from "./json.js";
+import type { ActorClass, Actor } from "./actor.js";
+import type { ActorProxy } from "./actor-proxy.js";
+
+/**
+ * Durable state of one actor. Changes are buffered in the running turn and saved when it ends,
+ * all together, or dropped when it fails. Values go through JSON; `get` validates what it reads.
+ */
+export interface ActorState {
+  get<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined>;
+  set(key: string, value: Json): void;
+  delete(key: string): void;
+}
+
+export interface ReminderSpec {
+  /** Delay before the first firing, in the actor clock's milliseconds (market time in replay). */
+  readonly dueInMs?: number;
+  /** Absolute first firing on the actor clock; wins over dueInMs. */
+  readonly dueAt?: number;
+  /** Repeat interval; absent for a one-shot reminder. */
+  readonly periodMs?: number;
+  readonly payload?: Json;
+}
+
+/** Durable schedules: saved with the turn, survive restarts and deactivation. */
+export interface ActorReminders {
+  set(name: string, spec: ReminderSpec): void;
+  delete(name: string): void;
+}
+
+export interface TimerSpec {
+  readonly dueInMs: number;
+  readonly periodMs?: number;
+}
+
+/** Schedules that live only as long as the activation; each firing runs as a turn. */
+export interface ActorTimers {
+  set(name: string, spec: TimerSpec, callback: () => Promise<void>): void;
+  delete(name: string): void;
+}
+
+/** What the host hands an actor: its identity, its time, its durable parts and its neighbours. */
+export interface ActorContext {
+  readonly type: string;
+  readonly id: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly state: ActorState;
+  readonly reminders: ActorReminders;
+  readonly timers: ActorTimers;
+  /**
+   * Writes an event into this turn's outbox; it reaches the bus after the turn commits. The
+   * timestamp is this actor's clock, bumped so no two events of one type share a millisecond.
+   */
+  publish(event: string, data: Json): Promise<EventEnvelope>;
+  /** Another actor, called through the host (never call back into a caller: turns don't re-enter). */
+  proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
+}

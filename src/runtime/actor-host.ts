@@ -1,0 +1,29 @@
+import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "./actor.js";
+import type { ActorProxy } from "./actor-proxy.js";
+
+/**
+ * What the service needs from an actor runtime. The in-process host and the Dapr host both
+ * implement it, so actor classes and their callers never know which one runs them.
+ */
+export interface ActorHost {
+  /** Makes a class callable; the factory lets an actor take dependencies beyond its context. */
+  register<A extends Actor>(cls: ActorConstructor<A>): void;
+  register<A extends Actor>(cls: ActorClass<A>, factory: ActorFactory<A>): void;
+  /** A typed handle on one actor id; each method call is one turn of that actor. */
+  proxy<A extends Actor>(cls: ActorClass<A>, id: string): ActorProxy<A>;
+  /** Loads durable reminders and starts firing them and timers. */
+  start(): Promise<void>;
+  /**
+   * Stops firing reminders and timers, lets running and queued turns finish, deactivates every
+   * actor and flushes pending events; then refuses further calls.
+   */
+  shutdown(): Promise<void>;
+}
+
+/** Thrown to callers of a host that has shut down. */
+export class ActorHostStoppedError extends Error {
+  constructor(type: string, id: string) {
+    super(`actor host is stopped; call to ${type}/${id} refused`);
+    this.name = "ActorHostStoppedError";
+  }
+}

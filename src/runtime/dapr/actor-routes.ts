@@ -1,0 +1,46 @@
+import express, { type Request, type Response, type Router } from "express";
+import type { DaprActorHost, DaprReply } from "./dapr-host.js";
+
+function send(res: Response, answer: DaprReply): void {
+  res.status(answer.status).type("application/json").send(answer.body);
+}
+
+function param(req: Request, name: string): string {
+  const value = req.params[name];
+  return typeof value === "string" ? value : "";
+}
+
+function bodyText(req: Request): string {
+  return typeof req.body === "string" ? req.body : "";
+}
+
+/**
+ * Dapr's documented app-side actor API, served on our own Express app (DECISIONS 6: the SDK's
+ * server crashes the process on a deactivation of an actor it never had). Every handler answers;
+ * none can throw.
+ */
+export function daprActorRouter(host: DaprActorHost): Router {
+  const router = express.Router();
+  // daprd sends JSON (or nothing) with varying content types: take the raw text and parse it here.
+  router.use("/actors", express.text({ type: () => true, limit: "4mb" }));
+  router.get("/dapr/config", (_req, res) => {
+    res.json(host.config());
+  });
+  router.get("/healthz", (_req, res) => {
+    res.status(200).send("ok");
+  });
+  router.put("/actors/:type/:id/method/remind/:name", async (req, res) => {
+    send(res, await host.handleReminder(param(req, "type"), param(req, "id"), param(req, "name"), bodyText(req)));
+  });
+  // Our timers live in the app (they run closures); Dapr timers are never registered.
+  router.put("/actors/:type/:id/method/timer/:name", (_req, res) => {
+    res.status(200).json(null);
+  });
+  router.put("/actors/:type/:id/method/:method", async (req, res) => {
+    send(res, await host.handleCall(param(req, "type"), param(req, "id"), param(req, "method"), bodyText(req)));
+  });
+  router.delete("/actors/:type/:id", async (req, res) => {
+    send(res, await host.handleDeactivate(param(req, "type"), param(req, "id")));
+  });
+  return router;
+}

@@ -1,0 +1,388 @@
+import { z } from "zod";
+import type { Clock } from "../../domain/time/clock.js";
+import type { Logger } from "../../logging/logger.js";
+import type { EventBus } from "../../events/event-bus.js";
+import { eventEnvelopeSchema } from "../../events/envelope.js";
+import { EventStamps } from "../../events/event-stamps.js";
+import type { OutboxRecord } from "../../store/ports/actor-state.js";
+import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
+import type { TimerSpec } from "../actor-context.js";
+import { ActorHostStoppedError, type ActorHost } from "../actor-host.js";
+import { buildProxy, type ActorProxy } from "../actor-proxy.js";
+import { activationKey, type Activation } from "../activation.js";
+import { ActivationTable, callMethod, within } from "../activation-table.js";
+import { createActivationContext, type ContextServices } from "../activation-context.js";
+import { fromJsonText, toJsonText } from "../json.js";
+import { Registrations, type Registration } from "../registrations.js";
+import { StateView } from "../state-view.js";
+import type { TurnChanges } from "../turn-changes.js";
+import { runTurn, type TurnDeps } from "../turn-runner.js";
+import { DaprError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
+
+export interface DaprHostOptions {
+  readonly sidecar: SidecarClient;
+  /** The service clock; reminder due times are converted from it to the sidecar's wall time. */
+  readonly clock: Clock;
+  /**
+   * Service-clock milliseconds per wall-clock millisecond (REPLAY_SPEED in replay, 1 live):
+   * Dapr schedules on wall time, so reminder delays and periods are divided by it.
+   */
+  readonly clockRate?: number;
+  readonly logger: Logger;
+  /** Receives the events actors publish, after their turn committed; absent: kept pending. */
+  readonly bus?: EventBus;
+  /** Told to Dapr in /dapr/config; Dapr deactivates idle actors itself. */
+  readonly idleTimeoutMs?: number;
+  readonly shutdownTimeoutMs?: number;
+}
+
+/** What the app answers daprd. */
+export interface DaprReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** The host's own state key: events written with a turn, removed once the bus took them. */
+const OUTBOX_KEY = "__outbox";
+
+const outboxSchema = z.array(
+  z.object({
+    id: z.string(),
+    topic: z.string(),
+    envelope: z.string(),
+    actorType: z.string(),
+    actorId: z.string(),
+    seq: z.number(),
+  }),
+);
+
+/** Our reminder data inside Dapr's: the payload as JSON text and the period, for coalescing. */
+const reminderDataSchema = z.object({ payload: z.string(), periodMs: z.number().nullable() });
+const remindBodySchema = z.object({ data: z.unknown().optional() }).loose();
+
+type Phase = "running" | "stopping" | "stopped";
+
+/**
+ * Runs the same actor classes on Dapr. Daprd places each actor on one replica and calls this
+ * app's actor API (see actor-routes.ts); here every call becomes a turn on a local activation,
+ * whose state is read from and written to the sidecar (one transactional request per turn) and
+ * whose reminders are Dapr reminders. No message from daprd throws out of this class: every
+ * answer is a DaprReply, so nothing daprd sends can crash the process.
+ */
+export class DaprActorHost implements ActorHost {
+  private readonly registrations = new Registrations();
+  private readonly activations = new ActivationTable();
+  private readonly outboxes = new Map<string, OutboxRecord[]>();
+  /** Per activation: when each reminder last fired here, to coalesce Dapr's backlog. */
+  private readonly lastFired = new Map<string, Map<string, number>>();
+  private readonly timerHandles = new Map<string, NodeJS.Timeout>();
+  private readonly stamps = new EventStamps();
+  private readonly services: ContextServices;
+  private readonly turnDeps: TurnDeps;
+  private phase: Phase = "running";
+  private stopping: Promise<void> | null = null;
+  private lastOutboxSeq = 0;
+
+  constructor(private readonly options: DaprHostOptions) {
+    this.services = {
+      clock: options.clock,
+      logger: options.logger,
+      proxy: (cls, id) => this.proxy(cls, id),
+      stamp: (event, at) => Promise.resolve(this.stamps.next(event, at)),
+      nextOutboxSeq: () => {
+        this.lastOutboxSeq = Math.max(Date.now() * 1000, this.lastOutboxSeq + 1);
+        return this.lastOutboxSeq;
+      },
+      setTimer: (activation, name, spec, callback) => this.setTimer(activation, name, spec, callback),
+      deleteTimer: (activation, name) => this.deleteTimer(activation, name),
+    };
+    this.turnDeps = {
+      clock: options.clock,
+      logger: options.logger,
+      sink: {
+        commit: (activation, turn) => this.commit(activation, turn),
+        committed: (activation, turn) => this.committed(activation, turn),
+      },
+    };
+  }
+
+  register<A extends Actor>(cls: ActorConstructor<A>): void;
+  register<A extends Actor>(cls: ActorClass<A>, factory: ActorFactory<A>): void;
+  register<A extends Actor>(cls: ActorClass<A> | ActorConstructor<A>, factory?: ActorFactory<A>): void {
+    this.registrations.add(cls, factory);
+  }
+
+  proxy<A extends Actor>(cls: ActorClass<A>, id: string): ActorProxy<A> {
+    const type = cls.actorType;
+    return buildProxy(cls, async (method, arg) => {
+      if (this.phase === "stopped") throw new ActorHostStoppedError(type, id);
+      const argText = arg === undefined ? undefined : toJsonText(arg);
+      const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText));
+      return body.length === 0 ? undefined : fromJsonText(body);
+    });
+  }
+
+  /** Dapr pulls the types and timeouts from /dapr/config when the app is up: nothing to do here. */
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    this.stopping ??= this.stop();
+    return this.stopping;
+  }
+
+  private async stop(): Promise<void> {
+    this.phase = "stopping";
+    const drain = async (): Promise<void> => {
+      await this.activations.settled();
+      for (const activation of this.activations.all()) void this.deactivate(activation);
+      await this.activations.settled();
+    };
+    const outcome = await within(drain(), this.options.shutdownTimeoutMs ?? 8000);
+    if (outcome === "timeout") this.options.logger.warn({ busy: this.activations.busy }, "dapr actor host shutdown timed out with turns still running");
+    this.phase = "stopped";
+  }
+
+  /** Ids of the actors of a type activated on this replica, for tests and diagnostics. */
+  activeIds(type: string): string[] {
+    return this.activations.all().filter((a) => a.instance && a.ref.type === type).map((a) => a.ref.id);
+  }
+
+  /** GET /dapr/config */
+  config(): Record<string, unknown> {
+    return {
+      entities: this.registrations.types(),
+      actorIdleTimeout: goDuration(this.options.idleTimeoutMs ?? 60 * 60 * 1000),
+      drainOngoingCallTimeout: "10s",
+      drainRebalancedActors: true,
+    };
+  }
+
+  /** PUT /actors/{type}/{id}/method/{method} */
+  async handleCall(type: string, id: string, method: string, bodyText: string): Promise<DaprReply> {
+    try {
+      if (this.phase === "stopped") return reply(503, { error: "actor host is stopped" });
+      const registration = this.registrations.get(type);
+      if (!registration) return reply(404, { error: `actor type ${type} is not hosted here` });
+      if (!registration.methods.has(method)) return reply(404, { error: `${type} has no method ${method}` });
+      const args = bodyText.trim().length === 0 ? [] : [fromJsonText(bodyText)];
+      const activation = this.activations.entry(type, id);
+      const result = await this.activations.enqueue(activation, async () => {
+        const instance = await this.ensureActive(activation, registration);
+        return runTurn(this.turnDeps, activation, registration, method, () => callMethod(instance, type, method, args));
+      });
+      return { status: 200, body: toJsonText(result) };
+    } catch (err) {
+      // Logged by runTurn when the actor failed; the caller gets the message, never a stack.
+      return reply(500, { error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** PUT /actors/{type}/{id}/method/remind/{name} */
+  async handleReminder(type: string, id: string, name: string, bodyText: string): Promise<DaprReply> {
+    const registration = this.registrations.get(type);
+    if (!registration || this.phase === "stopped") return reply(404, { error: `actor type ${type} is not hosted here` });
+    let data: z.infer<typeof reminderDataSchema>;
+    try {
+      const body = remindBodySchema.parse(bodyText.trim() ? JSON.parse(bodyText) : {});
+      data = reminderDataSchema.parse(typeof body.data === "string" ? JSON.parse(body.data) : body.data);
+    } catch (err) {
+      // Not set through this host (or corrupted): it would fail the same way every time.
+      this.options.logger.warn({ err, actorType: type, actorId: id, reminder: name }, "ignored a reminder with unreadable data");
+      return reply(200, null);
+    }
+    try {
+      const key = activationKey(type, id);
+      const fired = this.lastFired.get(key) ?? new Map<string, number>();
+      this.lastFired.set(key, fired);
+      const now = this.options.clock.now();
+      const last = fired.get(name);
+      // After downtime Dapr replays missed firings back to back (dapr/dapr#4500): one is enough.
+      if (data.periodMs !== null && last !== undefined && now - last < data.periodMs / 2) {
+        this.options.logger.debug({ actorType: type, actorId: id, reminder: name }, "coalesced a backlogged reminder firing");
+        return reply(200, null);
+      }
+      fired.set(name, now);
+      const activation = this.activations.entry(type, id);
+      await this.activations.enqueue(activation, async () => {
+        const instance = await this.ensureActive(activation, registration);
+        await runTurn(this.turnDeps, activation, registration, `reminder ${name}`, () =>
+          instance.receiveReminder(name, fromJsonText(data.payload)),
+        );
+      });
+      return reply(200, null);
+    } catch {
+      // A failed reminder turn is logged and rolled back; answering 200 keeps Dapr's schedule
+      // (and its period) as it is instead of retrying at once.
+      return reply(200, null);
+    }
+  }
+
+  /** DELETE /actors/{type}/{id}: also sent for actors this replica never had (placement rebalance). */
+  async handleDeactivate(type: string, id: string): Promise<DaprReply> {
+    const activation = this.activations.find(type, id);
+    if (activation && this.registrations.get(type)) await this.deactivate(activation);
+    return reply(200, null);
+  }
+
+  private async ensureActive(activation: Activation, registration: Registration): Promise<Actor> {
+    if (activation.instance) return activation.instance;
+    const { type, id } = activation.ref;
+    // State is read key by key on first use: an actor may own more than a turn touches.
+    activation.view = new StateView(new Map(), false, (key) => this.options.sidecar.getState(type, id, key));
+    const stored = await this.options.sidecar.getState(type, id, OUTBOX_KEY);
+    this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
+    const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
+    activation.instance = instance;
+    try {
+      await runTurn(this.turnDeps, activation, registration, "onActivate", () => instance.onActivate());
+    } catch (err) {
+      activation.instance = null;
+      activation.view = null;
+      throw err;
+    }
+    registration.metrics.active.inc();
+    // Events a crash left between commit and publish go out now.
+    await this.flushOutbox(activation);
+    return instance;
+  }
+
+  private async commit(activation: Activation, turn: TurnChanges): Promise<void> {
+    const { type, id } = activation.ref;
+    const ops: StateOperation[] = [];
+    for (const [key, text] of turn.upserts) ops.push({ operation: "upsert", request: { key, value: fromJsonText(text) } });
+    for (const key of turn.deletes) ops.push({ operation: "delete", request: { key } });
+    if (turn.outbox.length > 0) {
+      const pending = [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox];
+      ops.push({ operation: "upsert", request: { key: OUTBOX_KEY, value: pending } });
+    }
+    if (ops.length > 0) await this.options.sidecar.transact(type, id, ops);
+    if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
+  }
+
+  /**
+   * Reminders are Dapr's, outside the state transaction: they are registered after the state
+   * committed, so a rolled-back turn never leaves a reminder behind.
+   */
+  private async committed(activation: Activation, turn: TurnChanges): Promise<void> {
+    const { type, id } = activation.ref;
+    const now = this.options.clock.now();
+    const rate = this.options.clockRate ?? 1;
+    for (const r of turn.reminderUpserts.values()) {
+      await this.guard(activation, `reminder ${r.name}`, () =>
+        this.options.sidecar.setReminder(type, id, r.name, {
+          dueTime: goDuration((r.dueAt - now) / rate),
+          ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
+          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs }),
+        }),
+      );
+    }
+    for (const name of turn.reminderDeletes) {
+      await this.guard(activation, `reminder ${name}`, () => this.options.sidecar.deleteReminder(type, id, name));
+    }
+    if (turn.outbox.length > 0) await this.flushOutbox(activation);
+  }
+
+  /** Hands pending events to the bus in order, then drops the delivered ones from the actor's state. */
+  private async flushOutbox(activation: Activation): Promise<void> {
+    const bus = this.options.bus;
+    const pending = this.outboxes.get(activation.key) ?? [];
+    if (!bus || pending.length === 0) return;
+    let delivered = 0;
+    await this.guard(activation, "outbox", async () => {
+      for (const record of pending) {
+        await bus.publish(record.topic, eventEnvelopeSchema.parse(JSON.parse(record.envelope)));
+        delivered += 1;
+      }
+    });
+    if (delivered === 0) return;
+    const rest = pending.slice(delivered);
+    const { type, id } = activation.ref;
+    const op: StateOperation =
+      rest.length === 0 ? { operation: "delete", request: { key: OUTBOX_KEY } } : { operation: "upsert", request: { key: OUTBOX_KEY, value: rest } };
+    await this.guard(activation, "outbox", () => this.options.sidecar.transact(type, id, [op]));
+    this.outboxes.set(activation.key, rest);
+  }
+
+  /** Work after the commit cannot roll the turn back: its failure is logged, not thrown. */
+  private async guard(activation: Activation, what: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.options.logger.error({ err, actorType: activation.ref.type, actorId: activation.ref.id, what }, "actor post-commit step failed");
+    }
+  }
+
+  private setTimer(activation: Activation, name: string, spec: TimerSpec, callback: () => Promise<void>): void {
+    if (spec.periodMs !== undefined && !(spec.periodMs > 0)) throw new Error(`timer ${name}: periodMs must be > 0`);
+    this.deleteTimer(activation, name);
+    const key = `${activation.key}\u0000${name}`;
+    const registration = this.registrations.require(activation.ref.type);
+    const fire = (): void => {
+      this.timerHandles.delete(key);
+      void this.activations.enqueue(activation, async () => {
+        if (!activation.instance) return;
+        await runTurn(this.turnDeps, activation, registration, `timer ${name}`, callback).catch(() => undefined);
+      }).finally(() => {
+        if (spec.periodMs !== undefined && activation.instance && !this.timerHandles.has(key) && activation.timers.has(name)) {
+          this.timerHandles.set(key, setTimeout(fire, spec.periodMs / (this.options.clockRate ?? 1)));
+        }
+      });
+    };
+    activation.timers.set(name, { activation, name, dueAt: this.options.clock.now() + spec.dueInMs, periodMs: spec.periodMs, callback });
+    // Timers run in this process on wall time: service-clock delays are scaled like reminders.
+    this.timerHandles.set(key, setTimeout(fire, Math.max(0, spec.dueInMs) / (this.options.clockRate ?? 1)));
+  }
+
+  private deleteTimer(activation: Activation, name: string): void {
+    const key = `${activation.key}\u0000${name}`;
+    const handle = this.timerHandles.get(key);
+    if (handle) clearTimeout(handle);
+    this.timerHandles.delete(key);
+    activation.timers.delete(name);
+  }
+
+  private deactivate(activation: Activation): Promise<void> {
+    const registration = this.registrations.require(activation.ref.type);
+    return this.activations.enqueue(activation, async () => {
+      const instance = activation.instance;
+      if (!instance) return;
+      try {
+        await runTurn(this.turnDeps, activation, registration, "onDeactivate", () => instance.onDeactivate());
+      } catch {
+        // Logged by runTurn; the activation goes away all the same.
+      } finally {
+        for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
+        activation.instance = null;
+        activation.view = null;
+        this.outboxes.delete(activation.key);
+        this.lastFired.delete(activation.key);
+        registration.metrics.active.dec();
+        this.activations.release(activation);
+      }
+    }).catch(() => undefined);
+  }
+}
+
+function reply(status: number, value: unknown): DaprReply {
+  return { status, body: JSON.stringify(value) };
+}
+
+/**
+ * Errors daprd gives while placement moves an actor (a replica joined or left): the call was
+ * refused before the method ran, so trying again is safe and soon lands on the new owner.
+ */
+const MOVING = /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)/i;
+const MOVING_RETRIES = 20;
+
+async function retryWhileMoving(call: () => Promise<string>): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof DaprError) || !MOVING.test(err.body) || attempt >= MOVING_RETRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
+    }
+  }
+}

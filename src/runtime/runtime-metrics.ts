@@ -1,0 +1,59 @@
+import { Counter, Gauge, Histogram } from "prom-client";
+import { metricsRegistry } from "../observability/metrics.js";
+
+/** Created once per process: every host (tests start several) shares these collectors. */
+export const runtimeMetrics = {
+  activeActors: new Gauge({
+    name: "mis_actor_active",
+    help: "Actors currently activated in this process, by type",
+    labelNames: ["type"] as const,
+    registers: [metricsRegistry],
+  }),
+  turns: new Counter({
+    name: "mis_actor_turns_total",
+    help: "Actor turns run, by type and outcome (ok or failed)",
+    labelNames: ["type", "outcome"] as const,
+    registers: [metricsRegistry],
+  }),
+  failedTurns: new Counter({
+    name: "mis_actor_failed_turns_total",
+    help: "Actor turns that failed and were rolled back, by type",
+    labelNames: ["type"] as const,
+    registers: [metricsRegistry],
+  }),
+  turnSeconds: new Histogram({
+    name: "mis_actor_turn_duration_seconds",
+    help: "Duration of actor turns including the state commit, by type",
+    labelNames: ["type"] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [metricsRegistry],
+  }),
+  reminderLagSeconds: new Histogram({
+    name: "mis_actor_reminder_lag_seconds",
+    help: "Delay between a reminder's due time and the start of its turn, in actor-clock seconds",
+    labelNames: ["type"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60],
+    registers: [metricsRegistry],
+  }),
+};
+
+/** Label-bound children, resolved once per actor type: the hot path skips label hashing. */
+export interface TypeMetrics {
+  readonly active: Gauge.Internal<"type">;
+  readonly ok: Counter.Internal;
+  readonly failed: Counter.Internal;
+  readonly failedTurns: Counter.Internal;
+  readonly turnSeconds: Histogram.Internal<"type">;
+  readonly reminderLag: Histogram.Internal<"type">;
+}
+
+export function metricsForType(type: string): TypeMetrics {
+  return {
+    active: runtimeMetrics.activeActors.labels(type),
+    ok: runtimeMetrics.turns.labels(type, "ok"),
+    failed: runtimeMetrics.turns.labels(type, "failed"),
+    failedTurns: runtimeMetrics.failedTurns.labels(type),
+    turnSeconds: runtimeMetrics.turnSeconds.labels(type),
+    reminderLag: runtimeMetrics.reminderLagSeconds.labels(type),
+  };
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wallClock } from "../../../src/domain/time/clock.js";
+import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
+import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { DaprEventBus } from "../../../src/events/dapr-bus.js";
+import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { CounterActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";
+import { startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
+
+/**
+ * The same sample actors as the local host's suites, on a real Dapr 1.16.2: placement,
+ * scheduler, Redis as the actor state store and two app replicas with one app id, each with
+ * its own daprd. Dapr runs on wall time, so these tests wait (with generous bounds) where the
+ * local suites move a ManualClock.
+ */
+describe("dapr actor host", () => {
+  let plane: ControlPlane;
+  const replicas: Replica[] = [];
+  const log = captureLogger();
+  // Events that came back through Dapr pub/sub, with the replica that received each.
+  const received: Array<{ replica: string; event: EventEnvelope }> = [];
+  const subscriber = (replicaName: string) => (bus: DaprEventBus) => {
+    bus.subscribe("test.event", async (event) => {
+      received.push({ replica: replicaName, event });
+    });
+  };
+  const journal: string[] = [];
+  const setup = (host: DaprActorHost): void => {
+    host.register(CounterActor);
+    host.register(ReminderActor);
+    host.register(LifecycleActor, (ctx) => new LifecycleActor(ctx, journal));
+    host.register(PublisherActor, (ctx) => new PublisherActor(ctx, Promise.resolve()));
+  };
+
+  beforeAll(async () => {
+    plane = await startControlPlane();
+    replicas.push(await startReplica(plane, "a", setup, { clock: wallClock, logger: log.logger, subscribe: subscriber("a") }));
+    replicas.push(await startReplica(plane, "b", setup, { clock: wallClock, logger: log.logger, subscribe: subscriber("b") }));
+  }, 180_000);
+
+  afterAll(async () => {
+    if (process.env.DEBUG_DAPR_TEST) for (const l of log.lines.filter((x) => Number(x.level) >= 40)) console.log(JSON.stringify(l).slice(0, 400));
+    for (const r of replicas) await r.stop();
+    await plane?.stop();
+  }, 60_000);
+
+  function replica(i: number): Replica {
+    const r = replicas[i];
+    if (!r) throw new Error(`no replica ${i}`);
+    return r;
+  }
+
+  it("reaches actors through either replica, one turn at a time", async () => {
+    const viaA = replica(0).host.proxy(CounterActor, "dapr-c1");
+    const results = await Promise.all(Array.from({ length: 100 }, () => viaA.add(1)));
+    expect([...results].sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    // Written through one replica, read through the other.
+    expect(await replica(1).host.proxy(CounterActor, "dapr-c1").value()).toBe(100);
+    // One activation in the whole cluster (once placement has settled on both sidecars).
+    const everywhere = (): string[] => [...replica(0).host.activeIds("Counter"), ...replica(1).host.activeIds("Counter")];
+    await expect.poll(everywhere, { timeout: 15_000, interval: 100 }).toEqual(["dapr-c1"]);
+  });
+
+  it("rolls back a failed turn and reports the failure to the caller", async () => {
+    const counter = replica(1).host.proxy(CounterActor, "dapr-r1");
+    await counter.add(5);
+    await expect(counter.addThenFail(3)).rejects.toThrow(/boom after writing/);
+    expect(await replica(0).host.proxy(CounterActor, "dapr-r1").value()).toBe(5);
+    expect(log.lines.some((l) => l.actorId === "dapr-r1" && l.turn === "addThenFail")).toBe(true);
+  });
+
+  it("fires a reminder on schedule and with its period", async () => {
+    const actor = replica(0).host.proxy(ReminderActor, "dapr-p1");
+    const setAt = Date.now();
+    await actor.schedule({ name: "every", dueInMs: 1000, periodMs: 1000, payload: { k: 1 } });
+    await expect.poll(async () => (await actor.firings()).length, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    const firings = await actor.firings();
+    expect(firings[0]).toMatchObject({ name: "every", payload: { k: 1 } });
+    expect(firings[0]!.at).toBeGreaterThanOrEqual(setAt + 900);
+    await actor.cancel("every");
+  }, 30_000);
+
+  it("keeps a failing reminder on its period and rolls back its turns", async () => {
+    const actor = replica(1).host.proxy(ReminderActor, "dapr-f1");
+    await actor.failing(true);
+    await actor.schedule({ name: "flaky", dueInMs: 500, periodMs: 1000 });
+    const failures = (): number => log.lines.filter((l) => l.actorId === "dapr-f1" && l.turn === "reminder flaky").length;
+    await expect.poll(failures, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    expect(await actor.firings()).toEqual([]);
+    await actor.failing(false);
+    await expect.poll(async () => (await actor.firings()).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    await actor.cancel("flaky");
+  }, 40_000);
+
+  it("delivers an event published in a turn through Dapr pub/sub, once", async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push(await replica(1).host.proxy(PublisherActor, `dapr-pub${n}`).emit({ n }));
+    await expect.poll(() => ids.every((id) => received.some((r) => r.event.id === id)), { timeout: 15_000, interval: 100 }).toBe(true);
+    // Both replicas subscribe under one app id: each event reaches one of them.
+    for (const id of ids) expect(received.filter((r) => r.event.id === id)).toHaveLength(1);
+    expect(received.find((r) => r.event.id === ids[0])?.event).toMatchObject({ event: "test.event", data: { n: 0 } });
+  });
+
+  it("answers deactivations of actors this replica never had without crashing", async () => {
+    const answer = await replica(0).host.handleDeactivate("Counter", "never-activated-here");
+    expect(answer.status).toBe(200);
+    const unknownType = await replica(0).host.handleDeactivate("NoSuchType", "x");
+    expect(unknownType.status).toBe(200);
+  });
+
+  it("moves a killed replica's actors to the other with state intact; its return crashes nothing", async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `dapr-m${i}`);
+    await Promise.all(ids.map((id, i) => replica(0).host.proxy(CounterActor, id).add(i + 1)));
+    const onB = replica(1).host.activeIds("Counter").filter((id) => ids.includes(id));
+    expect(onB.length).toBeGreaterThan(0);
+    // A reminder pending on an actor of the replica that is about to die.
+    const remindedId = onB[0]!;
+    const reminded = replica(0).host.proxy(ReminderActor, remindedId);
+    await reminded.schedule({ name: "later", dueInMs: 4000, payload: "p" });
+
+    const b = replicas.splice(1, 1)[0]!;
+    await b.kill();
+    // Placement moves b's actors to a; their state comes from the store.
+    for (const [i, id] of ids.entries()) {
+      await expect.poll(() => replica(0).host.proxy(CounterActor, id).value().catch(() => -1), { timeout: 30_000, interval: 250 }).toBe(i + 1);
+    }
+    await expect.poll(async () => (await reminded.firings().catch(() => [])).length, { timeout: 30_000, interval: 250 }).toBe(1);
+
+    // b comes back: placement rebalances and sends deactivations for actors b2 never had.
+    replicas.push(await startReplica(plane, "b2", setup, { clock: wallClock, logger: log.logger, subscribe: subscriber("b2") }));
+    for (const [i, id] of ids.entries()) {
+      await expect.poll(() => replica(1).host.proxy(CounterActor, id).add(0).catch(() => -1), { timeout: 30_000, interval: 250 }).toBe(i + 1);
+    }
+    expect(replica(0).daprd.process.exitCode).toBeNull();
+    expect(replica(1).daprd.process.exitCode).toBeNull();
+  }, 120_000);
+});

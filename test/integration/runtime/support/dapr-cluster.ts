@@ -1,0 +1,202 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import { z } from "zod";
+import type { Clock } from "../../../../src/domain/time/clock.js";
+import type { Logger } from "../../../../src/logging/logger.js";
+import { DaprEventBus } from "../../../../src/events/dapr-bus.js";
+import { daprEventRouter } from "../../../../src/events/dapr-bus-routes.js";
+import { DaprActorHost } from "../../../../src/runtime/dapr/dapr-host.js";
+import { daprActorRouter } from "../../../../src/runtime/dapr/actor-routes.js";
+import { SidecarClient } from "../../../../src/runtime/dapr/sidecar-client.js";
+import { freePort, startChild, waitUntil, type Child } from "./processes.js";
+
+const APP_ID = "mis-test";
+
+/** Builds (first time only) and locates daprd, placement and scheduler (DECISIONS 6). */
+function daprBin(): string {
+  return execFileSync("bash", ["scripts/ensure-dapr.sh"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+function redisBin(): string {
+  return execFileSync("bash", ["scripts/ensure-redis.sh"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+export interface ControlPlane {
+  readonly bin: string;
+  readonly dir: string;
+  readonly placementPort: number;
+  readonly schedulerPort: number;
+  readonly redisPort: number;
+  stop(): Promise<void>;
+}
+
+/** Redis, placement and scheduler on free loopback ports, with their data in a temp dir. */
+export async function startControlPlane(): Promise<ControlPlane> {
+  const bin = daprBin();
+  const dir = mkdtempSync(join(tmpdir(), "dapr-"));
+  const [redisPort, placementPort, placementRaft, placementHealth, placementMetrics] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [schedulerPort, schedulerHealth, schedulerMetrics, etcdClient, etcdPeer] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const children: Child[] = [];
+  const redis = startChild("redis", redisBin(), ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
+  children.push(redis);
+  const placement = startChild("placement", join(bin, "placement"), [
+    "--port", String(placementPort),
+    "--healthz-port", String(placementHealth),
+    "--metrics-port", String(placementMetrics),
+    "--id", "dapr-placement-0",
+    "--initial-cluster", `dapr-placement-0=127.0.0.1:${placementRaft}`,
+    "--log-level", "warn",
+  ]);
+  children.push(placement);
+  const scheduler = startChild("scheduler", join(bin, "scheduler"), [
+    "--port", String(schedulerPort),
+    "--healthz-port", String(schedulerHealth),
+    "--metrics-port", String(schedulerMetrics),
+    "--etcd-data-dir", join(dir, "etcd"),
+    "--etcd-client-port", String(etcdClient),
+    "--etcd-initial-cluster", `dapr-scheduler-server-0=http://127.0.0.1:${etcdPeer}`,
+    "--id", "dapr-scheduler-server-0",
+    "--listen-address", "127.0.0.1",
+    "--override-broadcast-host-port", `127.0.0.1:${schedulerPort}`,
+    "--log-level", "warn",
+  ]);
+  children.push(scheduler);
+  const healthy = (port: number) => async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+  await waitUntil("placement", healthy(placementHealth), 30_000, placement);
+  await waitUntil("scheduler", healthy(schedulerHealth), 60_000, scheduler);
+  const components = join(dir, "components");
+  writeFileSync(join(dir, ".keep"), "");
+  execFileSync("mkdir", ["-p", components]);
+  writeFileSync(
+    join(components, "actorstate.yaml"),
+    `apiVersion: dapr.io/v1alpha1
+kind: Component
+metadata:
+  name: actorstate
+spec:
+  type: state.redis
+  version: v1
+  metadata:
+    - name: redisHost
+      value: "127.0.0.1:${redisPort}"
+    - name: redisPassword
+      value: ""
+    - name: actorStateStore
+      value: "true"
+`,
+  );
+  writeFileSync(
+    join(components, "pubsub.yaml"),
+    `apiVersion: dapr.io/v1alpha1
+kind: Component
+metadata:
+  name: pubsub
+spec:
+  type: pubsub.redis
+  version: v1
+  metadata:
+    - name: redisHost
+      value: "127.0.0.1:${redisPort}"
+    - name: redisPassword
+      value: ""
+`,
+  );
+  return {
+    bin,
+    dir,
+    placementPort,
+    schedulerPort,
+    redisPort,
+    stop: async () => {
+      for (const child of children.reverse()) await child.stop();
+    },
+  };
+}
+
+export interface Replica {
+  readonly name: string;
+  readonly host: DaprActorHost;
+  readonly sidecar: SidecarClient;
+  readonly bus: DaprEventBus;
+  readonly daprd: Child;
+  /** Stops daprd and the app (a graceful stop; `kill` for a crash). */
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+const metadataSchema = z
+  .object({
+    actorRuntime: z.object({ runtimeStatus: z.string(), hostReady: z.boolean().optional(), placement: z.string().optional() }).loose().optional(),
+  })
+  .loose();
+
+/** One app replica: an Express app serving the actor API for `host`, and its own daprd. */
+export async function startReplica(
+  plane: ControlPlane,
+  name: string,
+  setup: (host: DaprActorHost) => void,
+  deps: { clock: Clock; logger: Logger; subscribe?: (bus: DaprEventBus) => void },
+): Promise<Replica> {
+  const [httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const sidecar = new SidecarClient(httpPort);
+  const logger = deps.logger.child({ replica: name });
+  const bus = new DaprEventBus(sidecar, "pubsub", logger);
+  deps.subscribe?.(bus);
+  const host = new DaprActorHost({ sidecar, clock: deps.clock, logger, bus, idleTimeoutMs: 60 * 60 * 1000 });
+  setup(host);
+  const app = express();
+  app.use(daprActorRouter(host));
+  app.use(daprEventRouter(bus));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const address = server.address();
+  const appPort = typeof address === "object" && address ? address.port : 0;
+  const daprd = startChild(`daprd-${name}`, join(plane.bin, "daprd"), [
+    "--app-id", APP_ID,
+    "--app-port", String(appPort),
+    "--app-protocol", "http",
+    "--app-channel-address", "127.0.0.1",
+    "--dapr-http-port", String(httpPort),
+    "--dapr-grpc-port", String(grpcPort),
+    "--dapr-internal-grpc-port", String(internalPort),
+    "--dapr-listen-addresses", "127.0.0.1",
+    "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
+    "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
+    "--resources-path", join(plane.dir, "components"),
+    "--metrics-port", String(metricsPort),
+    "--log-level", "warn",
+  ]);
+  await waitUntil(
+    `daprd ${name}`,
+    async () => {
+      const meta = metadataSchema.parse(await sidecar.metadata());
+      return meta.actorRuntime?.runtimeStatus === "RUNNING" && meta.actorRuntime.hostReady === true && (meta.actorRuntime.placement ?? "").includes("connected");
+    },
+    60_000,
+    daprd,
+  );
+  const closeApp = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    name,
+    host,
+    sidecar,
+    bus,
+    daprd,
+    stop: async () => {
+      await host.shutdown();
+      await daprd.stop();
+      server.closeAllConnections();
+      await closeApp();
+    },
+    kill: async () => {
+      await daprd.stop("SIGKILL");
+      server.closeAllConnections();
+      await closeApp();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
+import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
+import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { OutboxRecord } from "../../../src/store/ports/actor-state.js";
+import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
+import { captureLogger } from "./fixtures/capture-logger.js";
+import { makeHost } from "./fixtures/harness.js";
+import { CounterActor } from "./fixtures/sample-actors.js";
+
+function record(id: string, seq: number): OutboxRecord {
+  const envelope: EventEnvelope = { id, event: "t.e", timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString(), data: { seq } };
+  return { id, seq, topic: "t.e", envelope: JSON.stringify(envelope), actorType: "T", actorId: "a" };
+}
+
+describe("outbox dispatcher", () => {
+  let store: Store;
+  beforeEach(() => {
+    store = openSqliteStore(":memory:");
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it("keeps events a subscriber refused and delivers them, in order, on the next attempt", async () => {
+    await store.actorState.commit({
+      actor: { type: "T", id: "a" },
+      upserts: new Map(),
+      deletes: new Set(),
+      reminderUpserts: [],
+      reminderDeletes: [],
+      outbox: [record("e1", 1), record("e2", 2), record("e3", 3)],
+    });
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    let refuse = true;
+    bus.subscribe("t.e", async (e) => {
+      if (e.id === "e2" && refuse) throw new Error("receiver down");
+      seen.push(e.id);
+    });
+    const log = captureLogger();
+    const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
+    await dispatcher.flush();
+    expect(seen).toEqual(["e1"]);
+    expect((await store.actorOutbox.pending(10)).map((r) => r.id)).toEqual(["e2", "e3"]);
+    expect(log.lines.some((l) => l.msg === "outbox delivery failed; will retry")).toBe(true);
+    refuse = false;
+    await dispatcher.stop();
+    expect(seen).toEqual(["e1", "e2", "e3"]);
+    expect(await store.actorOutbox.pending(10)).toEqual([]);
+  });
+});
+
+describe("runtime metrics", () => {
+  it("counts turns, failures and active actors per type", async () => {
+    const store = openSqliteStore(":memory:");
+    const h = makeHost(store);
+    await h.host.start();
+    const counter = h.host.proxy(CounterActor, "metrics");
+    await counter.add(1);
+    await expect(counter.addThenFail(1)).rejects.toThrow();
+    const text = await metricsRegistry.metrics();
+    expect(text).toMatch(/mis_actor_turns_total\{type="Counter",outcome="ok"\} \d+/);
+    expect(text).toMatch(/mis_actor_failed_turns_total\{type="Counter"\} [1-9]/);
+    expect(text).toMatch(/mis_actor_active\{type="Counter"\} [1-9]/);
+    expect(text).toContain("mis_actor_turn_duration_seconds_bucket");
+    await h.host.shutdown();
+    await store.close();
+  });
+});
