@@ -12,8 +12,9 @@ import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier
 import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
 import { tierLimitsFrom, type AppDeps } from "../http/app-deps.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { openMarket } from "./open-market.js";
+import { openMarket, type LiveSources } from "./open-market.js";
 import { ReplayMarketClock } from "../domain/time/market-clock.js";
+import { SignalRecorder, scheduleSignalRecording, type RecorderSchedule } from "../services/signal-recorder.js";
 
 export interface Service {
   readonly config: Config;
@@ -35,13 +36,15 @@ export interface ServiceOverrides {
   readonly routeSets?: readonly RouteSet[];
   /** An already loaded feed (tests share one replay dataset instead of parsing it per service). */
   readonly feed?: MarketFeed;
+  /** MARKET_FEED=live: where the live adapters fetch from (tests point them at local servers). */
+  readonly live?: LiveSources;
 }
 
 /** The composition root: the one place adapters are chosen and wired. */
 export async function buildService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.wallClock ?? wallClock;
-  const market = await openMarket(config, clock, overrides.feed);
+  const market = await openMarket(config, clock, overrides.feed, overrides.live);
   const store = await openStore(config.STORE_URL);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
@@ -60,6 +63,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   };
   const built = createApp(deps, overrides.routeSets ?? []);
   let server: Server | undefined;
+  // Interim: a market-data actor reminder should drive recording once the actor host lands.
+  const recorder = new SignalRecorder(market.feed, store.signalHistory);
+  let recording: RecorderSchedule | undefined;
   let stopping: Promise<void> | undefined;
   const sweep = setInterval(() => {
     store.counters.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "counter sweep failed"));
@@ -76,6 +82,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       await newsletter.resumePending();
       // No warm-up schedule yet: market time starts running at REPLAY_START straight away.
       if (market.clock instanceof ReplayMarketClock) market.clock.run();
+      recording = scheduleSignalRecording(recorder, market.clock, logger);
+      // The history endpoint has content from the first request on (DECISIONS 1 warm-up).
+      await recording.ready;
       return new Promise<number>((resolve, reject) => {
         const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
           if (err) return reject(err);
@@ -97,6 +106,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
             s.closeIdleConnections();
           });
         }
+        await recording?.stop();
+        await market.stop();
         await newsletter.drain();
         mailer.close();
         await store.close();

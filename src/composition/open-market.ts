@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Config } from "../config/env.js";
 import type { Clock } from "../domain/time/clock.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
@@ -5,22 +6,122 @@ import { LiveMarketClock, ReplayMarketClock, type MarketClock } from "../domain/
 import { ReplayMarketFeed } from "../feeds/replay/replay-feed.js";
 import { defaultReplayStart } from "../feeds/replay/replay-start.js";
 import { ASSETS } from "../domain/signals/signal-keys.js";
+import { CATALOGUE_IN_ORDER } from "../domain/signals/catalogue.js";
+import { parseCalendar } from "../feeds/replay/calendar-file.js";
+import { readGzText } from "../feeds/replay/csv-table.js";
+import { CALENDAR_FILE } from "../feeds/replay/dataset-files.js";
+import { LiveMarketFeed } from "../feeds/live/live-market-feed.js";
+import { DEFAULT_RESILIENCE, ResilientProvider, type PollResult, type ResilienceOptions } from "../feeds/live/resilient-provider.js";
+import type { ReadingProvider } from "../feeds/live/reading-provider.js";
+import { AlternativeMeProvider, ALTERNATIVE_ME_URL } from "../feeds/live/alternative-me.js";
+import { CoinGeckoDominanceProvider, COINGECKO_URL } from "../feeds/live/coingecko.js";
+import { CoinMetricsProvider, COINMETRICS_URL } from "../feeds/live/coinmetrics.js";
+import { DefiLlamaStablecoinProvider, DEFILLAMA_STABLECOINS_URL } from "../feeds/live/defillama.js";
+import { DeribitProvider, DERIBIT_URL } from "../feeds/live/deribit.js";
+import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
+import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
 
 export interface Market {
   readonly feed: MarketFeed;
   readonly clock: MarketClock;
+  /** Stops background polling (live mode); resolves once no poll is in flight. */
+  stop(): Promise<void>;
+}
+
+/** Where the live adapters fetch from: the public APIs by default; tests point them at local servers. */
+export interface LiveSources {
+  readonly baseUrls?: {
+    readonly alternativeMe?: string;
+    readonly coingecko?: string;
+    readonly coinmetrics?: string;
+    readonly defillama?: string;
+    readonly deribit?: string;
+  };
+  /** Spot candles (default: ccxt binance). */
+  readonly spot?: OhlcvExchange;
+  /** Funding and open interest (default: ccxt binanceusdm). */
+  readonly futures?: DerivativesExchange;
+  readonly resilience?: ResilienceOptions;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Poll period of a provider: a twelfth of the shortest refresh interval among the signals it
+ * sources (so a new value shows up well inside the 2x-refresh LIVE window), between 1 min and 1 h.
+ * Interim wall-clock timers: a market-data actor's reminders are meant to drive this (issue 5 item 8).
+ */
+function pollEvery(provider: string): number {
+  const refresh = CATALOGUE_IN_ORDER.flatMap((d) => (d.sources.live?.provider === provider ? [d.sources.live.refreshMs] : []));
+  return Math.min(HOUR, Math.max(MINUTE, Math.min(...refresh, 12 * HOUR) / 12));
+}
+
+async function openLive(config: Config, wall: Clock, sources: LiveSources): Promise<Market> {
+  const urls = sources.baseUrls ?? {};
+  const ccxt = sources.spot && sources.futures ? null : await import("ccxt");
+  const spot = sources.spot ?? (ccxt ? new ccxt.binance({ enableRateLimit: true }) : null);
+  const futures = sources.futures ?? (ccxt ? new ccxt.binanceusdm({ enableRateLimit: true }) : null);
+  if (!spot || !futures) throw new Error("ccxt exchanges unavailable");
+  // The US calendar is a schedule, not market data: the bundled file serves live mode too.
+  const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));
+  const feed = new LiveMarketFeed(wall, new CcxtCandleSource("binance", spot), calendar);
+  const providers: ReadingProvider[] = [
+    new AlternativeMeProvider(urls.alternativeMe ?? ALTERNATIVE_ME_URL),
+    new CoinGeckoDominanceProvider(urls.coingecko ?? COINGECKO_URL),
+    new CoinMetricsProvider(wall, urls.coinmetrics ?? COINMETRICS_URL),
+    new DefiLlamaStablecoinProvider(urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
+    new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
+    new CcxtDerivativesProvider("binance", futures),
+  ];
+  const pollers: [string, number, () => Promise<PollResult>][] = [
+    ...providers.map((p): [string, number, () => Promise<PollResult>] => {
+      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      return [p.id, pollEvery(p.id), () => feed.pollProvider(resilient)];
+    }),
+    // Hourly bars close on the hour: poll every minute (each call asks only for newer bars).
+    ...ASSETS.map((a): [string, number, () => Promise<PollResult>] => [`candles:${a}`, MINUTE, () => feed.pollCandles(a)]),
+  ];
+  const inFlight = new Set<Promise<unknown>>();
+  const timers = pollers.map(([, every, poll]) => {
+    let running: Promise<unknown> | null = null;
+    const tick = () => {
+      // A poll still retrying is not doubled up; failures are recorded by the provider, never thrown.
+      if (running) return;
+      running = poll().finally(() => {
+        if (running) inFlight.delete(running);
+        running = null;
+      });
+      inFlight.add(running);
+    };
+    tick();
+    const t = setInterval(tick, every);
+    t.unref();
+    return t;
+  });
+  return {
+    feed,
+    clock: new LiveMarketClock(wall),
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+    },
+  };
 }
 
 /** The market the engines read: the bundled history on a replay clock, or live data on wall time. */
-export async function openMarket(config: Config, wall: Clock, preloaded?: MarketFeed): Promise<Market> {
+export async function openMarket(config: Config, wall: Clock, preloaded?: MarketFeed, live: LiveSources = {}): Promise<Market> {
+  const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
-    if (!preloaded) throw new Error("MARKET_FEED=live: the live feed is not wired yet (issue 5)");
-    return { feed: preloaded, clock: new LiveMarketClock(wall) };
+    // A preloaded feed (tests) is used as it is, without pollers.
+    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), stop: idle };
+    return openLive(config, wall, live);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
   const span = feed.span();
   const ends = ASSETS.map((a) => span.lastBarClose[a]).filter((e): e is number => e !== null);
   const end = Math.max(...ends);
   const start = config.REPLAY_START ? Date.parse(`${config.REPLAY_START}T00:00:00Z`) : defaultReplayStart(span);
-  return { feed, clock: new ReplayMarketClock(wall, start, config.REPLAY_SPEED, end) };
+  return { feed, clock: new ReplayMarketClock(wall, start, config.REPLAY_SPEED, end), stop: idle };
 }

@@ -17,6 +17,7 @@ import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
 import { notReadyRoutes } from "./routes/not-ready.js";
+import { signalRoutes } from "./routes/signals.js";
 
 export interface BuiltApp {
   readonly app: Express;
@@ -34,7 +35,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.set("etag", false);
 
   const cache = new ResponseCache(deps.wallClock);
-  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
+  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...signalRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
   const implementedKeys = new Set(implemented.map((r) => `${r.method} ${r.path}`));
   const routes = [...implemented, ...notReadyRoutes(implementedKeys)];
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);

@@ -18,7 +18,8 @@ export interface SignalItem {
 /** The snapshot body without the response-cache fields, which the route adds. */
 export interface SignalsSnapshot {
   readonly signals: readonly SignalItem[];
-  readonly total_signals: number;
+  /** 27: the catalogue size, typed as such so the response schema's literal checks at compile time. */
+  readonly total_signals: typeof SIGNAL_KEYS.length;
   readonly live_count: number;
   readonly stale_count: number;
   readonly dead_count: number;

@@ -108,7 +108,14 @@ export const candlesResponseSchema = z
     asset: z.enum(["BTC", "ETH", "SOL", "TAO"]),
     interval: z.enum(["1h", "4h", "1d"]),
     candles: z.array(
-      z.object({ t: z.number().int(), o: z.number(), h: z.number(), l: z.number(), c: z.number(), v: z.number() }),
+      z.object({
+        t: z.number().int().meta({ description: "Bar open time, Unix epoch seconds (UTC)" }),
+        o: z.number(),
+        h: z.number(),
+        l: z.number(),
+        c: z.number(),
+        v: z.number().meta({ description: "Volume in the base asset" }),
+      }),
     ),
     ...cacheFields,
   })

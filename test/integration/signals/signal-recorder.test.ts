@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import type { SignalHistoryPoint, SignalHistoryRepository } from "../../../src/store/ports/signal-history.js";
+import { SignalRecorder } from "../../../src/services/signal-recorder.js";
+import { defaultReplayStart } from "../../../src/feeds/replay/replay-start.js";
+import { signalSource } from "../../../src/domain/signals/catalogue.js";
+import { SIGNAL_KEYS, type SignalKey } from "../../../src/domain/signals/signal-keys.js";
+import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { freshStoreUrl, type StoreKind } from "../../support/service.js";
+
+const H = 3_600_000;
+const DAY = 24 * H;
+
+/** A store that dies half-way through a write, as a process killed mid-batch would. */
+function crashingAfter(inner: SignalHistoryRepository, keep: number): SignalHistoryRepository {
+  return {
+    latestRecordedAt: (k) => inner.latestRecordedAt(k),
+    page: (q) => inner.page(q),
+    pruneBefore: (c) => inner.pruneBefore(c),
+    async append(points: readonly SignalHistoryPoint[]) {
+      await inner.append(points.slice(0, keep));
+      throw new Error("crashed mid-write");
+    },
+  };
+}
+
+async function everything(store: Store, key: SignalKey, asOf: number): Promise<[number, number][]> {
+  const p = await store.signalHistory.page({ signalKey: key, asOf, page: 1, perPage: 500 });
+  return p.items.map((i) => [i.recordedAt, i.value]);
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("SignalRecorder on %s", (kind) => {
+  let store: Store;
+  let feed: ReplayMarketFeed;
+  let start: number;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "recorder"));
+    feed = await sharedReplayFeed();
+    start = defaultReplayStart(feed.span());
+  });
+  afterAll(() => store.close());
+
+  const expected = (key: SignalKey, from: number, to: number) =>
+    feed.readingsBetween(key, from, to).map((r): [number, number] => [r.observedAt, r.value]).reverse();
+
+  it("backfills the first run and records only signals with a real source in the mode", async () => {
+    const recorder = new SignalRecorder(feed, store.signalHistory, { backfillMs: 2 * DAY });
+    // Crash first, after 10 points of the batch: the rerun must leave no gap and no duplicate.
+    await expect(new SignalRecorder(feed, crashingAfter(store.signalHistory, 10), { backfillMs: 2 * DAY }).recordUpTo(start)).rejects.toThrow(
+      "crashed mid-write",
+    );
+    const first = await recorder.recordUpTo(start);
+    expect(first.written).toBeGreaterThan(40);
+    for (const key of SIGNAL_KEYS) {
+      const stored = await everything(store, key, start);
+      if (!signalSource(key, "replay")) expect(stored, key).toEqual([]);
+      else expect(stored, key).toEqual(expected(key, start - 2 * DAY, start));
+    }
+    // Both ends included: bars closing at start − 48 h, …, start.
+    expect((await everything(store, "BTC_RSI", start)).length).toBe(49);
+  });
+
+  it("is idempotent and resumes from the newest recorded instant", async () => {
+    const recorder = new SignalRecorder(feed, store.signalHistory, { backfillMs: 2 * DAY });
+    expect((await recorder.recordUpTo(start)).written).toBe(0);
+    const later = start + 5 * H;
+    const r = await recorder.recordUpTo(later);
+    // 5 hourly bars for each of the 5 candle signals, plus whatever daily/8-hourly rows fell due.
+    expect(r.written).toBeGreaterThanOrEqual(25);
+    expect(await everything(store, "BTC_RSI", later)).toEqual(expected("BTC_RSI", start - 2 * DAY, later));
+  });
+
+  it("serializes overlapping runs (a timer tick racing a reminder) without error or duplicate", async () => {
+    const recorder = new SignalRecorder(feed, store.signalHistory, { backfillMs: 2 * DAY });
+    const to = start + 12 * H;
+    const [a, b] = await Promise.all([recorder.recordUpTo(to), recorder.recordUpTo(to)]);
+    expect(b.written).toBe(0);
+    expect(a.written).toBeGreaterThanOrEqual(35);
+    expect(await everything(store, "BTC_RSI", to)).toEqual(expected("BTC_RSI", start - 2 * DAY, to));
+  });
+
+  it("prunes what falls out of retention", async () => {
+    const recorder = new SignalRecorder(feed, store.signalHistory, { backfillMs: 2 * DAY, retentionMs: DAY });
+    const to = start + 12 * H;
+    const r = await recorder.recordUpTo(to);
+    expect(r.pruned).toBeGreaterThan(0);
+    const left = await everything(store, "BTC_RSI", to);
+    expect(left.at(-1)?.[0]).toBeGreaterThanOrEqual(to - DAY);
+    expect(left).toEqual(expected("BTC_RSI", to - DAY, to));
+  });
+});
