@@ -1,0 +1,34 @@
+import type { Asset } from "../signals/signal-keys.js";
+
+/**
+ * Per-asset entry thresholds (SPEC "TAO status" gates; DECISIONS 7 for BTC, ETH, SOL). Only the
+ * council threshold and the weekend block differ between assets; the rest is TAO's form.
+ */
+export interface AssetRules {
+  readonly asset: Asset;
+  /** Minimum council confidence; null: the asset has no council gate (ETH), the gate passes. */
+  readonly councilMinConfidence: number | null;
+  readonly weekendBlock: boolean;
+  readonly minDepthUsd: number;
+  readonly minVolumeRatio: number;
+  readonly emaProximityMinPct: number;
+  readonly emaProximityMaxPct: number;
+  readonly minQualityScore: number;
+  readonly minRsi1h: number;
+}
+
+const TAO_FORM = {
+  minDepthUsd: 50_000,
+  minVolumeRatio: 1.5,
+  emaProximityMinPct: 0.3,
+  emaProximityMaxPct: 3.5,
+  minQualityScore: 65.0,
+  minRsi1h: 45,
+} as const;
+
+export const ASSET_RULES: Readonly<Record<Asset, AssetRules>> = {
+  TAO: { asset: "TAO", councilMinConfidence: 0.72, weekendBlock: true, ...TAO_FORM },
+  BTC: { asset: "BTC", councilMinConfidence: 0.65, weekendBlock: false, ...TAO_FORM },
+  SOL: { asset: "SOL", councilMinConfidence: 0.65, weekendBlock: true, ...TAO_FORM },
+  ETH: { asset: "ETH", councilMinConfidence: null, weekendBlock: false, ...TAO_FORM },
+};
