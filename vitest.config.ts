@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
-          include: ["test/integration/**/*.test.ts", "test/contract/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/contract/**/*.test.ts", "test/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,

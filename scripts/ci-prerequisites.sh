@@ -11,6 +11,7 @@ python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 command -v go >/dev/null || need+=(golang)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v openssl >/dev/null || need+=(openssl)
+command -v chromium >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   echo "ci-prerequisites: installing ${need[*]}" >&2
   if [ "$(id -u)" -ne 0 ]; then

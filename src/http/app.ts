@@ -17,6 +17,7 @@ import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
 import { notReadyRoutes } from "./routes/not-ready.js";
+import { mountPages } from "./routes/pages.js";
 import { signalRoutes } from "./routes/signals.js";
 
 export interface BuiltApp {
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
   };
   for (const route of routes) mountRoute(app, route, routerDeps);
+  mountPages(app);
   const fallback = methodNotAllowedOrNotFound([
     ...routes,
     { method: "get", path: "/v1/openapi.json" } as Route,

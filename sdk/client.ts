@@ -1,0 +1,201 @@
+import { errorFromBody } from "./errors.js";
+import { backoffMs, isRetryable, parseRetryAfter } from "./retry.js";
+import { ENDPOINTS } from "./endpoints.js";
+import type {
+  Asset,
+  Candles,
+  ChartingSignal,
+  CouncilSession,
+  GhostStats,
+  Health,
+  IssuedKey,
+  MacroCorrelation,
+  RegimeCurrent,
+  RegimeHistory,
+  SignalHistoryPage,
+  SignalWeights,
+  SignalsSnapshot,
+  SolCouncil,
+  TaoCouncil,
+  TaoStatus,
+  TrackRecord,
+  Verdict,
+} from "./types.js";
+
+export interface ClientOptions {
+  /** e.g. https://api.example.com (no trailing /v1). An empty string means same origin (browsers). */
+  readonly baseUrl: string;
+  /** Sent as X-API-Key. Keep it out of source code and logs. */
+  readonly apiKey?: string | null;
+  /** Attempts after the first one for retryable failures (default 2). */
+  readonly maxRetries?: number;
+  /** A Retry-After longer than this is not waited for: the error is thrown at once (default 60). */
+  readonly maxRetryAfterSeconds?: number;
+  /** Per-attempt timeout (default 15 000 ms). */
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+  /** Injected in tests to observe waits without sleeping. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+type Query = Readonly<Record<string, string | number | undefined>>;
+
+interface RequestOptions {
+  readonly query?: Query;
+  readonly body?: unknown;
+  readonly signal?: AbortSignal;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Typed client of the Market Intelligence API; works in Node 20+ and browsers (fetch only). */
+export class MarketIntelClient {
+  private readonly baseUrl: string;
+  private readonly doFetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    // Bound so that browsers do not throw "Illegal invocation" for a detached window.fetch.
+    this.doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** The key this client sends, so callers can tell clients apart (e.g. to share a request). */
+  get apiKey(): string | null {
+    return this.options.apiKey ?? null;
+  }
+
+  /** A client identical to this one but sending another key (or none). */
+  withKey(apiKey: string | null): MarketIntelClient {
+    return new MarketIntelClient({ ...this.options, apiKey });
+  }
+
+  async request<T>(method: "GET" | "POST" | "DELETE" | "PATCH", path: string, opts: RequestOptions = {}): Promise<T> {
+    const url = this.url(path, opts.query);
+    const maxRetries = this.options.maxRetries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      let status: number | null = null;
+      let retryAfter: number | null = null;
+      let failure: unknown;
+      try {
+        const res = await this.attempt(method, url, opts);
+        if (res.ok) return (await res.json()) as T;
+        status = res.status;
+        retryAfter = parseRetryAfter(res.headers.get("retry-after"));
+        failure = errorFromBody(res.status, await readBody(res), retryAfter);
+      } catch (err) {
+        // A caller's own abort is final; anything else here is a network failure or our timeout.
+        if (opts.signal?.aborted) throw err;
+        failure = err;
+      }
+      const maxWait = this.options.maxRetryAfterSeconds ?? 60;
+      const canRetry = attempt < maxRetries && isRetryable(status, retryAfter) && (retryAfter === null || retryAfter <= maxWait);
+      if (!canRetry) throw failure;
+      await this.sleep(retryAfter !== null ? retryAfter * 1000 : backoffMs(attempt, 500));
+    }
+  }
+
+  health(): Promise<Health> {
+    return this.get(ENDPOINTS.health.path);
+  }
+
+  /** Free key; shown once, so store it at once (5 per client IP per hour). */
+  generateKey(input: { readonly name: string; readonly email: string }): Promise<IssuedKey> {
+    return this.request("POST", ENDPOINTS.generateKey.path, { body: input });
+  }
+
+  verdict(): Promise<Verdict> {
+    return this.get(ENDPOINTS.verdict.path);
+  }
+
+  regime(): Promise<RegimeCurrent> {
+    return this.get(ENDPOINTS.regime.path);
+  }
+
+  regimeHistory(query: { readonly page?: number; readonly per_page?: number } = {}): Promise<RegimeHistory> {
+    return this.get(ENDPOINTS.regimeHistory.path, query);
+  }
+
+  candles(query: { readonly asset: Asset; readonly interval?: "1h" | "4h" | "1d"; readonly limit?: number }): Promise<Candles> {
+    return this.get(ENDPOINTS.candles.path, query);
+  }
+
+  chartingSignal(): Promise<ChartingSignal> {
+    return this.get(ENDPOINTS.chartingSignal.path);
+  }
+
+  signals(): Promise<SignalsSnapshot> {
+    return this.get(ENDPOINTS.signals.path);
+  }
+
+  signalHistory(query: { readonly signal_key?: string; readonly page?: number; readonly per_page?: number } = {}): Promise<SignalHistoryPage> {
+    return this.get(ENDPOINTS.signalHistory.path, query);
+  }
+
+  signalWeights(query: { readonly regime?: string } = {}): Promise<SignalWeights> {
+    return this.get(ENDPOINTS.signalWeights.path, query);
+  }
+
+  macroCorrelation(): Promise<MacroCorrelation> {
+    return this.get(ENDPOINTS.macroCorrelation.path);
+  }
+
+  council(): Promise<CouncilSession> {
+    return this.get(ENDPOINTS.council.path);
+  }
+
+  solCouncil(): Promise<SolCouncil> {
+    return this.get(ENDPOINTS.solCouncil.path);
+  }
+
+  taoCouncil(): Promise<TaoCouncil> {
+    return this.get(ENDPOINTS.taoCouncil.path);
+  }
+
+  taoStatus(): Promise<TaoStatus> {
+    return this.get(ENDPOINTS.taoStatus.path);
+  }
+
+  trackRecord(asset: Asset): Promise<TrackRecord> {
+    return this.get(`/v1/${asset.toLowerCase()}/track-record`);
+  }
+
+  ghostStats(): Promise<GhostStats> {
+    return this.get(ENDPOINTS.ghostStats.path);
+  }
+
+  private get<T>(path: string, query?: Query): Promise<T> {
+    return this.request<T>("GET", path, query ? { query } : {});
+  }
+
+  private url(path: string, query: Query | undefined): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
+  }
+
+  private attempt(method: string, url: string, opts: RequestOptions): Promise<Response> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.options.apiKey) headers["x-api-key"] = this.options.apiKey;
+    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    return this.doFetch(url, {
+      method,
+      headers,
+      signal,
+      ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    });
+  }
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

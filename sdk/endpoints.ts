@@ -1,0 +1,89 @@
+import type { Tier } from "./types.js";
+
+export type Access = "public" | Tier;
+
+export interface EndpointInfo {
+  readonly method: "get" | "post";
+  readonly path: string;
+  readonly access: Access;
+  /** Top-level fields of the 200 body, checked against /v1/openapi.json by the SDK tests. */
+  readonly fields: readonly string[];
+}
+
+const cache = ["cached", "cache_ttl_seconds"] as const;
+
+/** Every endpoint the client calls, with the access rule of DECISIONS 3. */
+export const ENDPOINTS = {
+  health: { method: "get", path: "/v1/health", access: "public", fields: ["status", "version", "environment", "timestamp"] },
+  generateKey: {
+    method: "post",
+    path: "/v1/keys/generate",
+    access: "public",
+    fields: ["api_key", "key_prefix", "tier", "daily_limit", "name", "email", "created_at", "message"],
+  },
+  verdict: {
+    method: "get",
+    path: "/v1/verdict/latest",
+    access: "free",
+    fields: ["ruling", "confidence", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_consensus", "council_explanation", "council_mode", "agents", "macro_context", ...cache],
+  },
+  regime: {
+    method: "get",
+    path: "/v1/regime/current",
+    access: "free",
+    fields: ["regime", "confidence", "btc_price", "detected_at", "strength", "sub_regime", "volatility_state", "chop_score", "breakout_imminent", "compatible_strategies", "incompatible_strategies", "transition_probabilities", "regime_age_hours", ...cache],
+  },
+  candles: { method: "get", path: "/v1/market/candles", access: "free", fields: ["asset", "interval", "candles", ...cache] },
+  chartingSignal: {
+    method: "get",
+    path: "/v1/charting/signal",
+    access: "free",
+    fields: ["verdict", "confidence", "regime", "dark_pool", "rsi", "ema_200", "btc_price", "ghost_status", "timestamp"],
+  },
+  signals: {
+    method: "get",
+    path: "/v1/signals/latest",
+    access: "basic",
+    fields: ["signals", "total_signals", "live_count", "stale_count", "dead_count", "coverage_pct", "macro_calendar", "timestamp", ...cache],
+  },
+  regimeHistory: { method: "get", path: "/v1/regime/history", access: "basic", fields: ["regimes", "total", "page", "per_page", ...cache] },
+  macroCorrelation: {
+    method: "get",
+    path: "/v1/macro/correlation",
+    access: "basic",
+    fields: ["signals", "risk_off_score", "fed_hawkishness", "assessment", "alerts", "timestamp", ...cache],
+  },
+  signalHistory: { method: "get", path: "/v1/signals/history", access: "pro", fields: ["items", "total", "page", "per_page", ...cache] },
+  signalWeights: {
+    method: "get",
+    path: "/v1/signals/weights",
+    access: "pro",
+    fields: ["regime", "weights", "avg_accuracy", "window_size", "last_updated", ...cache],
+  },
+  council: {
+    method: "get",
+    path: "/v1/council/latest",
+    access: "pro",
+    fields: ["ruling", "confidence", "consensus", "score", "agents", "agents_failed", "session_at", ...cache],
+  },
+  solCouncil: { method: "get", path: "/v1/sol/council", access: "pro", fields: ["verdict", "nextRefreshMinutes"] },
+  taoCouncil: { method: "get", path: "/v1/tao/council", access: "pro", fields: ["success", "verdict", "detail"] },
+  taoStatus: {
+    method: "get",
+    path: "/v1/tao/status",
+    access: "public",
+    fields: ["status", "currentTrade", "latestVerdict", "regime", "rsi1h", "ema200", "taoPrice", "networkHealth", "liquidityStatus", "liquidityDepthUsd", "paperTradesValidated", "paperMode", "generatedAt", "gates"],
+  },
+  btcTrackRecord: { method: "get", path: "/v1/btc/track-record", access: "public", fields: ["trades", "stats"] },
+  ethTrackRecord: { method: "get", path: "/v1/eth/track-record", access: "public", fields: ["trades", "stats"] },
+  solTrackRecord: { method: "get", path: "/v1/sol/track-record", access: "public", fields: ["trades", "stats"] },
+  taoTrackRecord: { method: "get", path: "/v1/tao/track-record", access: "public", fields: ["trades", "stats"] },
+  ghostStats: {
+    method: "get",
+    path: "/v1/ghost/stats",
+    access: "public",
+    fields: ["validated_trades", "since", "total_pnl", "win_rate", "sprint", "tests_passing"],
+  },
+} as const satisfies Record<string, EndpointInfo>;
+
+export type EndpointName = keyof typeof ENDPOINTS;

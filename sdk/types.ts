@@ -1,0 +1,294 @@
+/**
+ * Response types of the Market Intelligence API, written from SPEC.md and DECISIONS.md.
+ * test/integration/sdk/openapi-conformance.test.ts checks them against /v1/openapi.json, so a
+ * drift between these and the served schemas fails a test instead of a customer's build.
+ */
+
+export type Tier = "free" | "basic" | "pro";
+export type Ruling = "STRONG_BUY" | "BUY" | "ACCUMULATE" | "HOLD" | "REDUCE" | "SELL" | "STRONG_SELL";
+export type TaoRuling = Ruling | "AVOID";
+export type SolRuling = "STRONG_BUY" | "BUY" | "ACCUMULATE" | "HOLD" | "REDUCE" | "AVOID";
+export type Regime =
+  | "BULL_TRENDING"
+  | "BEAR_TRENDING"
+  | "HIGH_VOLATILITY"
+  | "DISTRIBUTION"
+  | "WHALE_ACCUMULATION"
+  | "RISK_ON"
+  | "LOW_VOLATILITY"
+  | "ACCUMULATION";
+export type Asset = "BTC" | "ETH" | "SOL" | "TAO";
+
+export interface CacheInfo {
+  readonly cached: boolean;
+  readonly cache_ttl_seconds: number;
+}
+
+export interface Health {
+  readonly status: string;
+  readonly version: string;
+  readonly environment: string;
+  readonly timestamp: string;
+}
+
+export interface IssuedKey {
+  readonly api_key: string;
+  readonly key_prefix: string;
+  readonly tier: Tier;
+  readonly daily_limit: number;
+  readonly name: string;
+  readonly email: string | null;
+  readonly created_at: string;
+  readonly message: string;
+}
+
+export interface AgentVote {
+  readonly name: string;
+  readonly vote: Ruling;
+  readonly confidence: number;
+  readonly reasoning: string | null;
+}
+
+export interface MacroContext {
+  readonly assessment: string;
+  readonly key_driver: string;
+  readonly primary_risk: string;
+}
+
+export interface Verdict extends CacheInfo {
+  readonly ruling: Ruling;
+  readonly confidence: number;
+  readonly score: number;
+  readonly btc_price: number;
+  readonly timestamp: string;
+  readonly council_ruling: Ruling | null;
+  readonly council_confidence: number | null;
+  readonly council_consensus: string | null;
+  readonly council_explanation: string | null;
+  readonly council_mode: "council" | "judiciary" | null;
+  readonly agents: readonly AgentVote[] | null;
+  readonly macro_context: MacroContext | null;
+}
+
+export interface RegimeCurrent extends CacheInfo {
+  readonly regime: Regime;
+  readonly confidence: number;
+  readonly btc_price: number | null;
+  readonly detected_at: string | null;
+  readonly strength: string | null;
+  readonly sub_regime: string | null;
+  readonly volatility_state: string | null;
+  readonly chop_score: number | null;
+  readonly breakout_imminent: boolean | null;
+  readonly compatible_strategies: readonly string[] | null;
+  readonly incompatible_strategies: readonly string[] | null;
+  readonly transition_probabilities: Readonly<Record<string, number>> | null;
+  readonly regime_age_hours: number | null;
+}
+
+export interface RegimeHistory extends CacheInfo {
+  readonly regimes: readonly { readonly regime: Regime; readonly confidence: number; readonly recorded_at: string }[];
+  readonly total: number;
+  readonly page: number;
+  readonly per_page: number;
+}
+
+export interface MacroCalendar {
+  readonly tier: "NONE" | "TIER1" | "TIER2" | "TIER3";
+  readonly event_name: string | null;
+  readonly hours_until: number;
+  readonly is_active: boolean;
+  readonly status: "CLEAR" | "WATCH" | "WARNING" | "BLACKOUT";
+}
+
+export interface SignalItem {
+  readonly key: string;
+  readonly display_name: string;
+  readonly category?: string;
+  readonly value: number | null;
+  readonly status: "LIVE" | "STALE" | "DEAD";
+  readonly last_updated: string | null;
+}
+
+export interface SignalsSnapshot extends CacheInfo {
+  readonly signals: readonly SignalItem[];
+  readonly total_signals: number;
+  readonly live_count: number;
+  readonly stale_count: number;
+  readonly dead_count: number;
+  readonly coverage_pct: number;
+  readonly macro_calendar: MacroCalendar;
+  readonly timestamp: string;
+}
+
+export interface SignalHistoryPage extends CacheInfo {
+  readonly items: readonly { readonly recorded_at: string; readonly signal_key: string; readonly display_name: string; readonly value: number }[];
+  readonly total: number;
+  readonly page: number;
+  readonly per_page: number;
+}
+
+export interface CouncilSession extends CacheInfo {
+  readonly ruling: Ruling;
+  readonly confidence: number;
+  readonly consensus: string;
+  readonly score: number;
+  readonly agents: readonly { readonly agent: string; readonly ruling: Ruling; readonly confidence: number; readonly thesis: string }[];
+  readonly agents_failed: number;
+  readonly session_at: string;
+}
+
+export interface AgentVoteSummary {
+  readonly ruling: string;
+  readonly confidence: number;
+}
+
+export interface CouncilVerdict {
+  readonly id: string;
+  readonly ruling: string;
+  readonly confidence: number;
+  readonly agentVotes: Readonly<Record<string, AgentVoteSummary>>;
+  readonly riskFlags?: readonly string[];
+  readonly chiefRationale: string | null;
+  readonly plainExplanation: string | null;
+  readonly snapshotSignals: Readonly<Record<string, number | null>>;
+  readonly createdAt: string;
+}
+
+export interface SolCouncil {
+  readonly verdict: CouncilVerdict | null;
+  readonly nextRefreshMinutes: number;
+}
+
+export interface TaoCouncil {
+  readonly success: boolean;
+  readonly verdict: CouncilVerdict | null;
+  readonly detail: string | null;
+}
+
+export interface TaoGates {
+  readonly liquidity: boolean;
+  readonly liquidityStatus: string;
+  readonly judiciary: boolean;
+  readonly council: boolean;
+  readonly emaProximity: boolean;
+  readonly regime: boolean;
+  readonly quality: boolean;
+  readonly momentum: boolean;
+  readonly session: boolean;
+  readonly gatesMet: number;
+  readonly trigger: string | null;
+}
+
+export interface TaoStatus {
+  readonly status: "WAITING" | "IN_TRADE";
+  readonly currentTrade: Readonly<Record<string, unknown>> | null;
+  readonly latestVerdict: { readonly ruling: string; readonly confidence: number; readonly createdAt: string } | null;
+  readonly regime: string | null;
+  readonly rsi1h: number | null;
+  readonly ema200: number | null;
+  readonly taoPrice: number | null;
+  readonly networkHealth: string;
+  readonly liquidityStatus: string;
+  readonly liquidityDepthUsd: number | null;
+  readonly paperTradesValidated: number;
+  readonly paperMode: boolean;
+  readonly generatedAt: string;
+  readonly gates: TaoGates;
+}
+
+export interface Trade {
+  readonly id: string;
+  readonly entryTime: string;
+  readonly exitTime: string;
+  readonly entryPrice: number;
+  readonly exitPrice: number;
+  readonly pnlUsd: number;
+  readonly pnlPct: number;
+  readonly tp1PnlUsd: number | null;
+  readonly result: "WIN" | "LOSS";
+  readonly mode: "A" | "B" | "C";
+}
+
+export interface TrackRecordStats {
+  readonly totalTrades: number;
+  readonly winRate: number;
+  readonly totalPnl: number;
+  readonly avgHoldMinutes: number;
+  readonly bestTrade: number;
+  readonly worstTrade: number;
+}
+
+export interface TrackRecord {
+  readonly trades: readonly Trade[];
+  readonly stats: TrackRecordStats;
+}
+
+export interface GhostStats {
+  readonly validated_trades: number;
+  readonly since: string;
+  readonly total_pnl: number;
+  readonly win_rate: number;
+  readonly sprint: number;
+  readonly tests_passing: number;
+}
+
+export interface Candle {
+  /** Unix epoch seconds of the candle open. */
+  readonly t: number;
+  readonly o: number;
+  readonly h: number;
+  readonly l: number;
+  readonly c: number;
+  readonly v: number;
+}
+
+export interface Candles extends CacheInfo {
+  readonly asset: Asset;
+  readonly interval: "1h" | "4h" | "1d";
+  readonly candles: readonly Candle[];
+}
+
+export interface ChartingSignal {
+  readonly verdict: Ruling | "PENDING";
+  readonly confidence: number;
+  readonly regime: string;
+  readonly dark_pool: number;
+  readonly rsi: number;
+  readonly ema_200: number;
+  readonly btc_price: number;
+  readonly ghost_status: "WAITING" | "READY" | "IN_POSITION";
+  readonly timestamp: number;
+}
+
+export interface SignalWeights extends CacheInfo {
+  readonly regime: string;
+  readonly weights: readonly {
+    readonly signal_key: string;
+    readonly regime: string;
+    readonly multiplier: number;
+    readonly accuracy: number;
+    readonly data_points: number;
+    readonly last_updated: string;
+  }[];
+  readonly avg_accuracy: number;
+  readonly window_size: number;
+  readonly last_updated: string;
+}
+
+export interface MacroCorrelation extends CacheInfo {
+  readonly signals: readonly {
+    readonly key: string;
+    readonly display_name: string;
+    readonly value: number | null;
+    readonly change_24h_pct: number | null;
+    readonly correlation_30d: number | null;
+    readonly status: string;
+    readonly last_updated: string | null;
+  }[];
+  readonly risk_off_score: number;
+  readonly fed_hawkishness: number;
+  readonly assessment: string;
+  readonly alerts: readonly unknown[];
+  readonly timestamp: string;
+}

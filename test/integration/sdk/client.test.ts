@@ -1,0 +1,142 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MarketIntelClient } from "../../../sdk/client.js";
+import { ApiRequestError } from "../../../sdk/errors.js";
+import { createKey, startService, type RunningService } from "../../support/service.js";
+
+let svc: RunningService;
+
+beforeAll(async () => {
+  svc = await startService({ RATE_LIMIT_FREE_PER_MINUTE: "3" });
+});
+
+afterAll(async () => {
+  await svc?.stop();
+});
+
+/** Data endpoints either answer typed data or, until their capability lands, 503 not_ready. */
+async function dataOrNotReady<T>(call: () => Promise<T>, check: (data: T) => void): Promise<void> {
+  try {
+    check(await call());
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiRequestError);
+    expect(err).toMatchObject({ status: 503, code: "not_ready" });
+  }
+}
+
+describe("SDK against the running service", () => {
+  it("reads health and generates a free key that then works", async () => {
+    const client = new MarketIntelClient({ baseUrl: svc.url });
+    expect(await client.health()).toMatchObject({ status: "ok", version: "1.0.0" });
+    const issued = await client.generateKey({ name: "SDK test", email: "sdk@example.com" });
+    expect(issued).toMatchObject({ tier: "free", daily_limit: 100 });
+    expect(issued.api_key).toMatch(/^svc_free_[A-Za-z0-9]{20}$/);
+    const keyed = client.withKey(issued.api_key);
+    expect(keyed.apiKey).toBe(issued.api_key);
+    await dataOrNotReady(
+      () => keyed.candles({ asset: "BTC", interval: "1h", limit: 5 }),
+      (c) => {
+        expect(c.asset).toBe("BTC");
+        expect(c.candles.length).toBeLessThanOrEqual(5);
+        expect(typeof c.cache_ttl_seconds).toBe("number");
+      },
+    );
+  });
+
+  it("returns typed public data or a typed not_ready error", async () => {
+    const client = new MarketIntelClient({ baseUrl: svc.url });
+    await dataOrNotReady(() => client.ghostStats(), (s) => expect(typeof s.win_rate).toBe("number"));
+    await dataOrNotReady(() => client.taoStatus(), (s) => expect(s.gates.gatesMet).toBeGreaterThanOrEqual(0));
+    for (const asset of ["BTC", "ETH", "SOL", "TAO"] as const) {
+      await dataOrNotReady(() => client.trackRecord(asset), (r) => expect(Array.isArray(r.trades)).toBe(true));
+    }
+  });
+
+  it("lifts access errors out of the detail envelope", async () => {
+    const anonymous = new MarketIntelClient({ baseUrl: svc.url });
+    await expect(anonymous.verdict()).rejects.toMatchObject({ status: 401, code: "missing_api_key" });
+    const free = anonymous.withKey(await createKey(svc, "free"));
+    const err = await free.signals().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiRequestError);
+    expect(err).toMatchObject({ status: 403, code: "tier_required", requiredTier: "basic" });
+    await expect(anonymous.withKey("svc_free_AAAAAAAAAAAAAAAAAAAA").verdict()).rejects.toMatchObject({ status: 401, code: "invalid_api_key" });
+  });
+
+  it("surfaces Retry-After from a real per-minute limit and does not wait longer than allowed", async () => {
+    const sleeps: number[] = [];
+    const client = new MarketIntelClient({ baseUrl: svc.url, apiKey: await createKey(svc, "free"), maxRetryAfterSeconds: 0, sleep: async (ms) => void sleeps.push(ms) });
+    let limited: unknown;
+    for (let i = 0; i < 5 && !limited; i++) {
+      limited = await client.candles({ asset: "BTC", limit: 1 }).then(
+        () => undefined,
+        (e: unknown) => (e instanceof ApiRequestError && e.status === 429 ? e : undefined),
+      );
+    }
+    expect(limited).toMatchObject({ status: 429, code: "rate_limit_exceeded" });
+    expect((limited as ApiRequestError).retryAfterSeconds).toBeGreaterThan(0);
+    // Retry-After above maxRetryAfterSeconds: thrown at once, never slept on.
+    expect(sleeps).toEqual([]);
+  });
+});
+
+describe("SDK retries", () => {
+  let server: Server;
+  let baseUrl: string;
+  let hits = 0;
+  let script: { status: number; headers?: Record<string, string>; body: unknown }[] = [];
+
+  beforeAll(async () => {
+    // A scripted HTTP server: the only way to make the service answer 429-then-200 on cue.
+    server = createServer((_req, res) => {
+      const next = script[Math.min(hits, script.length - 1)];
+      hits++;
+      res.writeHead(next?.status ?? 500, { "content-type": "application/json", ...(next?.headers ?? {}) });
+      res.end(JSON.stringify(next?.body ?? {}));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const health = { status: "ok", version: "1.0.0", environment: "test", timestamp: "2026-01-01T00:00:00Z" };
+  const limited = (retryAfter?: string) => ({
+    status: 429,
+    ...(retryAfter ? { headers: { "retry-after": retryAfter } } : {}),
+    body: { detail: { error: "rate_limit_exceeded", message: "Slow down." } },
+  });
+
+  it("waits exactly Retry-After seconds, then succeeds", async () => {
+    hits = 0;
+    script = [limited("2"), limited("1"), { status: 200, body: health }];
+    const sleeps: number[] = [];
+    const client = new MarketIntelClient({ baseUrl, sleep: async (ms) => void sleeps.push(ms) });
+    expect(await client.health()).toEqual(health);
+    expect(sleeps).toEqual([2000, 1000]);
+    expect(hits).toBe(3);
+  });
+
+  it("honours an HTTP-date Retry-After", async () => {
+    hits = 0;
+    // HTTP dates have whole seconds, so "two seconds from now" is 1 to 2 seconds away.
+    script = [limited(new Date(Date.now() + 2000).toUTCString()), { status: 200, body: health }];
+    const sleeps: number[] = [];
+    expect(await new MarketIntelClient({ baseUrl, sleep: async (ms) => void sleeps.push(ms) }).health()).toEqual(health);
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(1000);
+    expect(sleeps[0]).toBeLessThanOrEqual(2000);
+    expect(hits).toBe(2);
+  });
+
+  it("does not retry a 429 or 503 without Retry-After, and gives up after maxRetries", async () => {
+    hits = 0;
+    script = [limited()];
+    await expect(new MarketIntelClient({ baseUrl, sleep: async () => undefined }).health()).rejects.toMatchObject({ status: 429 });
+    expect(hits).toBe(1);
+    hits = 0;
+    script = [limited("1")];
+    await expect(new MarketIntelClient({ baseUrl, maxRetries: 2, sleep: async () => undefined }).health()).rejects.toMatchObject({ status: 429, retryAfterSeconds: 1 });
+    expect(hits).toBe(3);
+  });
+});

@@ -1,0 +1,68 @@
+import { MarketIntelClient } from "../../sdk/client.js";
+import { ApiRequestError } from "../../sdk/errors.js";
+import { byId, el } from "./dom.js";
+import { tierName, type KeySession } from "./key-session.js";
+
+/** Wires the key form and the free-key generator to the in-memory session. */
+export function mountKeyBar(session: KeySession, baseUrl: string): void {
+  const keyForm = byId<HTMLFormElement>("key-form");
+  const keyInput = byId<HTMLInputElement>("api-key");
+  const forget = byId<HTMLButtonElement>("forget-key");
+  const status = byId<HTMLElement>("key-status");
+  const genForm = byId<HTMLFormElement>("generate-form");
+  const genButton = byId<HTMLButtonElement>("generate-submit");
+  const issued = byId<HTMLElement>("issued-key");
+
+  const showStatus = () => {
+    const tier = session.tier;
+    status.textContent = session.key
+      ? `Using a ${tier ? tierName(tier) : "key of unknown tier"} key, held in this page's memory only: reloading the page forgets it.`
+      : "No key: showing the public panels only.";
+    forget.hidden = session.key === null;
+  };
+  session.onChange(showStatus);
+  showStatus();
+
+  keyForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    session.set(keyInput.value);
+    // The field is cleared so the key is not left in the DOM for extensions or screenshots.
+    keyInput.value = "";
+  });
+  forget.addEventListener("click", () => {
+    session.set(null);
+    issued.replaceChildren();
+    keyInput.focus();
+  });
+
+  genForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(genForm);
+    const name = String(data.get("name") ?? "").trim();
+    const email = String(data.get("email") ?? "").trim();
+    genButton.disabled = true;
+    issued.replaceChildren(el("p", {}, "Generating…"));
+    new MarketIntelClient({ baseUrl, maxRetries: 0 })
+      .generateKey({ name, email })
+      .then((key) => {
+        session.set(key.api_key);
+        const code = el("code", { id: "issued-key-value" }, key.api_key);
+        const copy = el("button", { type: "button" }, "Copy key");
+        copy.addEventListener("click", () => {
+          void navigator.clipboard?.writeText(key.api_key).then(() => (copy.textContent = "Copied"));
+        });
+        issued.replaceChildren(
+          el("p", { role: "status" }, `Your free key (${key.daily_limit} calls a day) — it is shown once and cannot be recovered, so copy it now:`),
+          el("p", {}, code, " ", copy),
+        );
+        genForm.reset();
+      })
+      .catch((err: unknown) => {
+        const text = err instanceof ApiRequestError ? (err.status === 422 ? "Please enter a name and a valid e-mail address." : err.message) : "Could not reach the service.";
+        issued.replaceChildren(el("p", { role: "alert", class: "error" }, `Key not generated: ${text}`));
+      })
+      .finally(() => {
+        genButton.disabled = false;
+      });
+  });
+}

@@ -1,0 +1,59 @@
+import type { CouncilSession, CouncilVerdict, SolCouncil, TaoCouncil } from "../../../sdk/types.js";
+import { el, facts } from "../dom.js";
+import { label, num, pct01, when } from "../format.js";
+import type { PanelDef } from "../panel.js";
+import { rulingPill } from "./verdict.js";
+
+// DECISIONS 2: SOL and TAO council answers are cached 60 s; their envelopes carry no TTL.
+const ALT_COUNCIL_TTL_S = 60;
+
+export const btcCouncilPanel: PanelDef<CouncilSession> = {
+  id: "btc-council",
+  title: "BTC council session",
+  access: "pro",
+  load: async (client) => {
+    const data = await client.council();
+    return { data, ttlSeconds: data.cache_ttl_seconds };
+  },
+  render: (body, c) => {
+    body.append(
+      el("p", { class: "headline" }, rulingPill(c.ruling), ` ${pct01(c.confidence)} · ${c.consensus} · score ${num(c.score, 1)}`),
+      facts([
+        ["Session", when(c.session_at)],
+        ["Agents failed", String(c.agents_failed)],
+      ]),
+    );
+    const list = el("ul", { class: "agents" });
+    for (const a of c.agents) list.append(el("li", {}, el("strong", {}, a.agent), " ", rulingPill(a.ruling), ` ${pct01(a.confidence)} — ${a.thesis}`));
+    body.append(list);
+  },
+};
+
+function renderCouncilVerdict(body: HTMLElement, v: CouncilVerdict | null, emptyText: string): void {
+  if (!v) {
+    body.append(el("p", { class: "muted" }, emptyText));
+    return;
+  }
+  body.append(el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} · ${when(v.createdAt)}`));
+  if (v.plainExplanation) body.append(el("p", { class: "explanation" }, v.plainExplanation));
+  const list = el("ul", { class: "agents" });
+  for (const [agent, vote] of Object.entries(v.agentVotes)) list.append(el("li", {}, el("strong", {}, label(agent)), " ", rulingPill(vote.ruling), ` ${pct01(vote.confidence)}`));
+  body.append(list);
+  if (v.riskFlags && v.riskFlags.length > 0) body.append(el("p", {}, `Risk flags: ${v.riskFlags.map(label).join(", ")}`));
+}
+
+export const solCouncilPanel: PanelDef<SolCouncil> = {
+  id: "sol-council",
+  title: "SOL council",
+  access: "pro",
+  load: async (client) => ({ data: await client.solCouncil(), ttlSeconds: ALT_COUNCIL_TTL_S }),
+  render: (body, s) => renderCouncilVerdict(body, s.verdict, `No SOL verdict yet; the council refreshes every ${s.nextRefreshMinutes} minutes.`),
+};
+
+export const taoCouncilPanel: PanelDef<TaoCouncil> = {
+  id: "tao-council",
+  title: "TAO council",
+  access: "pro",
+  load: async (client) => ({ data: await client.taoCouncil(), ttlSeconds: ALT_COUNCIL_TTL_S }),
+  render: (body, t) => renderCouncilVerdict(body, t.verdict, t.detail ?? "No TAO verdict yet."),
+};

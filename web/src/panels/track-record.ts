@@ -1,0 +1,54 @@
+import { LineSeries, type UTCTimestamp } from "lightweight-charts";
+import type { Asset, TrackRecord } from "../../../sdk/types.js";
+import { chartIn, COLORS } from "../charts.js";
+import { el, facts } from "../dom.js";
+import { money, num, pct, toUnixSeconds } from "../format.js";
+import type { PanelDef } from "../panel.js";
+
+// DECISIONS 2: track records are cached 300 s; the envelope has no cache fields of its own.
+const TRACK_RECORD_TTL_S = 300;
+
+/** Cumulative P&L at each exit; equal exit seconds are nudged apart because the chart needs strictly rising times. */
+export function equityPoints(record: TrackRecord): { time: UTCTimestamp; value: number }[] {
+  const points: { time: UTCTimestamp; value: number }[] = [];
+  let total = 0;
+  let last = -Infinity;
+  const trades = [...record.trades].sort((a, b) => Date.parse(a.exitTime) - Date.parse(b.exitTime));
+  for (const t of trades) {
+    total += t.pnlUsd;
+    const time = Math.max(toUnixSeconds(t.exitTime), last + 1);
+    last = time;
+    points.push({ time: time as UTCTimestamp, value: Math.round(total * 100) / 100 });
+  }
+  return points;
+}
+
+export function trackRecordPanel(asset: Asset): PanelDef<TrackRecord> {
+  return {
+    id: `track-${asset.toLowerCase()}`,
+    title: `${asset} track record`,
+    access: "public",
+    load: async (client) => ({ data: await client.trackRecord(asset), ttlSeconds: TRACK_RECORD_TTL_S }),
+    render: (body, record) => {
+      const s = record.stats;
+      body.append(
+        facts([
+          ["Closed trades", String(s.totalTrades)],
+          ["Win rate", pct(s.winRate)],
+          ["Total P&L", money(s.totalPnl)],
+          ["Best / worst", `${money(s.bestTrade)} / ${money(s.worstTrade)}`],
+          ["Average hold", `${num(s.avgHoldMinutes / 60, 1)} h`],
+        ]),
+      );
+      if (record.trades.length === 0) {
+        body.append(el("p", { class: "muted" }, "No closed validated trades yet, so there is no equity curve to draw."));
+        return;
+      }
+      const { chart, cleanup } = chartIn(body, `${asset} equity curve: cumulative paper P&L in USD over ${record.trades.length} trades`, 160);
+      const series = chart.addSeries(LineSeries, { color: COLORS.line, lineWidth: 2 });
+      series.setData(equityPoints(record));
+      chart.timeScale().fitContent();
+      return cleanup;
+    },
+  };
+}

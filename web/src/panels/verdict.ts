@@ -1,0 +1,39 @@
+import type { Verdict } from "../../../sdk/types.js";
+import { el, facts } from "../dom.js";
+import { label, money, num, pct01, tone, when } from "../format.js";
+import type { PanelDef } from "../panel.js";
+
+export function rulingPill(code: string | null): HTMLElement {
+  return el("span", { class: `pill ${tone(code)}` }, label(code));
+}
+
+export const verdictPanel: PanelDef<Verdict> = {
+  id: "verdict",
+  title: "BTC verdict and council",
+  access: "free",
+  load: async (client) => {
+    const data = await client.verdict();
+    return { data, ttlSeconds: data.cache_ttl_seconds };
+  },
+  render: (body, v) => {
+    body.append(
+      el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} confidence · score ${num(v.score, 1)}`),
+      facts([
+        ["BTC price", money(v.btc_price)],
+        ["Council", v.council_ruling ? el("span", {}, rulingPill(v.council_ruling), ` ${pct01(v.council_confidence)} · ${v.council_consensus ?? "—"}`) : "No recent council verdict"],
+        ["Mode", v.council_mode === "judiciary" ? "Judiciary fallback (no language model; reduced consensus)" : (v.council_mode ?? "—")],
+        ["Macro", v.macro_context ? `${label(v.macro_context.assessment)} — driver ${v.macro_context.key_driver}` : "—"],
+        ["As of", when(v.timestamp)],
+      ]),
+    );
+    if (v.council_explanation) body.append(el("p", { class: "explanation" }, v.council_explanation));
+    if (v.macro_context?.primary_risk) body.append(el("p", { class: "muted" }, `Primary risk: ${v.macro_context.primary_risk}`));
+    if (v.agents && v.agents.length > 0) {
+      const table = el("table", {}, el("caption", {}, "Agent votes"), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, "Vote"), el("th", { scope: "col" }, "Confidence"), el("th", { scope: "col" }, "Reasoning"))));
+      const tbody = el("tbody");
+      for (const a of v.agents) tbody.append(el("tr", {}, el("th", { scope: "row" }, a.name), el("td", {}, rulingPill(a.vote)), el("td", {}, pct01(a.confidence)), el("td", {}, a.reasoning ?? "—")));
+      table.append(tbody);
+      body.append(el("div", { class: "table-wrap" }, table));
+    }
+  },
+};
