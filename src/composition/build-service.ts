@@ -10,20 +10,29 @@ import { NewsletterService, type NewsletterOptions } from "../services/newslette
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
 import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
-import { tierLimitsFrom, type AppDeps } from "../http/app-deps.js";
+import { tierLimitsFrom } from "../http/app-deps.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { openMarket, type LiveSources } from "./open-market.js";
+import { openMarket, type LiveSources, type Market } from "./open-market.js";
 import { ReplayMarketClock } from "../domain/time/market-clock.js";
-import { SignalRecorder, scheduleSignalRecording, type RecorderSchedule } from "../services/signal-recorder.js";
+import { openActors, type OpenedActors } from "./open-actors.js";
+import { CAPABILITIES } from "./capabilities.js";
+import type { Capability, CapabilityContext } from "./capability.js";
+import { warmUp } from "./warm-up.js";
+import { MarketDataActor } from "../actors/market-data-actor.js";
 
 export interface Service {
   readonly config: Config;
   readonly logger: Logger;
   readonly store: Store;
   readonly built: BuiltApp;
-  readonly deps: AppDeps;
-  /** Starts listening; resolves with the bound port. */
+  readonly deps: CapabilityContext;
+  readonly actors: OpenedActors;
+  /**
+   * Starts the actors and listening; resolves with the bound port once HTTP is up. Warm-up
+   * (replay) then runs in the background: `warmedUp` resolves when market time runs.
+   */
   listen(): Promise<number>;
+  readonly warmedUp: Promise<void>;
   /** Drains HTTP, finishes background work, closes the store. Idempotent. */
   stop(): Promise<void>;
 }
@@ -38,6 +47,8 @@ export interface ServiceOverrides {
   readonly feed?: MarketFeed;
   /** MARKET_FEED=live: where the live adapters fetch from (tests point them at local servers). */
   readonly live?: LiveSources;
+  /** The capabilities to run (default: all of CAPABILITIES; tests of the foundation run fewer). */
+  readonly capabilities?: readonly Capability[];
 }
 
 /** The composition root: the one place adapters are chosen and wired. */
@@ -49,7 +60,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);
-  const deps: AppDeps = {
+  const actors = openActors(config, store, market.clock, logger);
+  const deps: CapabilityContext = {
     config,
     store,
     logger,
@@ -60,13 +72,19 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     tierLimits: tierLimitsFrom(config),
     feed: market.feed,
     marketClock: market.clock,
+    host: actors.host,
+    bus: actors.bus,
   };
-  const built = createApp(deps, overrides.routeSets ?? []);
+  const capabilities = overrides.capabilities ?? CAPABILITIES;
+  for (const capability of capabilities) capability.registerActors(deps);
+  const capabilityRoutes: RouteSet[] = capabilities.map((c) => () => c.routes(deps));
+  const built = createApp(deps, [...capabilityRoutes, ...(overrides.routeSets ?? [])], actors.routers);
   let server: Server | undefined;
-  // Interim: a market-data actor reminder should drive recording once the actor host lands.
-  const recorder = new SignalRecorder(market.feed, store.signalHistory);
-  let recording: RecorderSchedule | undefined;
   let stopping: Promise<void> | undefined;
+  let cancelled = false;
+  let markWarm: () => void = () => undefined;
+  const warmedUp = new Promise<void>((resolve) => (markWarm = resolve));
+  let warming: Promise<void> = Promise.resolve();
   const sweep = setInterval(() => {
     store.counters.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "counter sweep failed"));
   }, 60_000);
@@ -78,13 +96,17 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     store,
     built,
     deps,
+    actors,
+    warmedUp,
     async listen() {
       await newsletter.resumePending();
-      // No warm-up schedule yet: market time starts running at REPLAY_START straight away.
-      if (market.clock instanceof ReplayMarketClock) market.clock.run();
-      recording = scheduleSignalRecording(recorder, market.clock, logger);
-      // The history endpoint has content from the first request on (DECISIONS 1 warm-up).
-      await recording.ready;
+      await actors.host.start();
+      for (const capability of capabilities) await capability.start(deps);
+      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled).then(markWarm, (err: unknown) => {
+        logger.error({ err }, "warm-up failed; market time runs from where it stopped");
+        if (market.clock instanceof ReplayMarketClock) market.clock.run();
+        markWarm();
+      });
       return new Promise<number>((resolve, reject) => {
         const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
           if (err) return reject(err);
@@ -106,7 +128,10 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
             s.closeIdleConnections();
           });
         }
-        await recording?.stop();
+        cancelled = true;
+        await warming;
+        // Turns in flight finish and commit before the store they write to closes.
+        await actors.host.shutdown();
         await market.stop();
         await newsletter.drain();
         mailer.close();
@@ -115,4 +140,24 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       return stopping;
     },
   };
+}
+
+/**
+ * Replay: resumes where a previous run of this store stopped, else warms up over the span before
+ * REPLAY_START, then lets market time run. The Dapr host cannot be fast-forwarded (Dapr fires
+ * reminders on its own wall-clock schedule), so there the replay runs from where it stands.
+ */
+async function startMarketTime(market: Market, actors: OpenedActors, capabilities: readonly Capability[], logger: Logger, cancelled: () => boolean): Promise<void> {
+  const clock = market.clock;
+  if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
+  const recordedUpTo = capabilities.some((c) => c.name === "market-data") ? await actors.host.proxy(MarketDataActor, MarketDataActor.ID).position() : null;
+  if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
+  if (actors.kind === "local") {
+    const result = await warmUp(clock, actors.host, Math.max(market.runFrom, clock.now()), logger, cancelled);
+    if (cancelled()) return;
+    logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
+  } else {
+    logger.warn("ACTOR_RUNTIME=dapr: no warm-up fast-forward; the replay runs from where it stands");
+  }
+  clock.run();
 }

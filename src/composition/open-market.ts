@@ -24,6 +24,11 @@ import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-
 export interface Market {
   readonly feed: MarketFeed;
   readonly clock: MarketClock;
+  /**
+   * Replay only: the market instant where the replay starts running at REPLAY_SPEED. The clock
+   * itself starts REPLAY_WARMUP_DAYS earlier; warm-up fast-forwards over that span first.
+   */
+  readonly runFrom: number | null;
   /** Stops background polling (live mode); resolves once no poll is in flight. */
   stop(): Promise<void>;
 }
@@ -46,6 +51,7 @@ export interface LiveSources {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+
 
 /**
  * Poll period of a provider: a twelfth of the shortest refresh interval among the signals it
@@ -102,6 +108,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
   return {
     feed,
     clock: new LiveMarketClock(wall),
+    runFrom: null,
     async stop() {
       for (const t of timers) clearInterval(t);
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
@@ -115,7 +122,7 @@ export async function openMarket(config: Config, wall: Clock, preloaded?: Market
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
-    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), stop: idle };
+    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, stop: idle };
     return openLive(config, wall, live);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
@@ -123,5 +130,7 @@ export async function openMarket(config: Config, wall: Clock, preloaded?: Market
   const ends = ASSETS.map((a) => span.lastBarClose[a]).filter((e): e is number => e !== null);
   const end = Math.max(...ends);
   const start = config.REPLAY_START ? Date.parse(`${config.REPLAY_START}T00:00:00Z`) : defaultReplayStart(span);
-  return { feed, clock: new ReplayMarketClock(wall, start, config.REPLAY_SPEED, end), stop: idle };
+  const runFrom = Math.min(start, end);
+  const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
+  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, stop: idle };
 }

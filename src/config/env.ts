@@ -28,6 +28,7 @@ export const envSchema = z.object({
   MARKET_FEED: z.enum(["replay", "live"]).default("replay"),
   REPLAY_SPEED: z.coerce.number().positive("must be > 0").default(60),
   REPLAY_START: z.iso.date("must be an ISO date (YYYY-MM-DD)").optional(),
+  REPLAY_WARMUP_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(60).default(14),
   LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),

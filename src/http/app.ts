@@ -1,4 +1,4 @@
-import express, { type Express } from "express";
+import express, { type Express, type Router } from "express";
 import helmet from "helmet";
 import type { AppDeps } from "./app-deps.js";
 import type { Route } from "./route.js";
@@ -18,7 +18,6 @@ import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
 import { notReadyRoutes } from "./routes/not-ready.js";
 import { mountPages } from "./routes/pages.js";
-import { signalRoutes } from "./routes/signals.js";
 
 export interface BuiltApp {
   readonly app: Express;
@@ -29,18 +28,24 @@ export interface BuiltApp {
 /** Capability route sets beyond the foundation, supplied by the composition root. */
 export type RouteSet = (deps: AppDeps) => Route[];
 
-export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = []): BuiltApp {
+/**
+ * @param routers mounted ahead of the API pipeline (Dapr's actor and pub/sub callbacks, which
+ * daprd calls on the app port).
+ */
+export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [], routers: readonly Router[] = []): BuiltApp {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.set("etag", false);
 
   const cache = new ResponseCache(deps.wallClock);
-  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...signalRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
+  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
   const implementedKeys = new Set(implemented.map((r) => `${r.method} ${r.path}`));
   const routes = [...implemented, ...notReadyRoutes(implementedKeys)];
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
 
+  // Ahead of the API pipeline: daprd's callbacks carry their own body formats and no API key.
+  for (const router of routers) app.use(router);
   app.use(requestId);
   app.use(accessLog(deps.logger));
   app.use(httpMetrics);

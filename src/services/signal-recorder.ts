@@ -1,8 +1,6 @@
 import { signalSource } from "../domain/signals/catalogue.js";
 import { SIGNAL_KEYS } from "../domain/signals/signal-keys.js";
-import type { Clock } from "../domain/time/clock.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import type { Logger } from "../logging/logger.js";
 import type { SignalHistoryPoint, SignalHistoryRepository } from "../store/ports/signal-history.js";
 
 const DAY = 86_400_000;
@@ -68,38 +66,4 @@ export class SignalRecorder {
     const pruned = await this.history.pruneBefore(upTo - this.retentionMs);
     return { upTo, written, pruned };
   }
-}
-
-export interface RecorderSchedule {
-  /** Resolves once the first run (the warm-up backfill) has finished. */
-  readonly ready: Promise<void>;
-  /** Stops the timer and waits for a run in flight. */
-  stop(): Promise<void>;
-}
-
-/**
- * Interim schedule for the composition root: one run at once, then one every `everyMs` of wall
- * time on an unref'd timer. A market-data actor's reminder is meant to replace it, so the
- * schedule is the same on the local host and on Dapr. A failed run is logged and retried by the
- * next tick (resuming is safe, see SignalRecorder).
- */
-export function scheduleSignalRecording(recorder: SignalRecorder, marketClock: Clock, logger: Logger, everyMs = 60_000): RecorderSchedule {
-  let inFlight: Promise<void> = Promise.resolve();
-  const tick = () => {
-    inFlight = recorder.recordUpTo(marketClock.now()).then(
-      (r) => logger.debug({ written: r.written, pruned: r.pruned, up_to: new Date(r.upTo).toISOString() }, "signal history recorded"),
-      (err: unknown) => logger.warn({ err: String(err) }, "signal history recording failed"),
-    );
-    return inFlight;
-  };
-  const ready = tick();
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
-  return {
-    ready,
-    async stop() {
-      clearInterval(timer);
-      await inFlight;
-    },
-  };
 }

@@ -15,7 +15,7 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   const port = await freePort();
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { ...process.env, LOG_LEVEL: "warn", REPLAY_WARMUP_DAYS: "0", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));

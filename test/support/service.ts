@@ -20,11 +20,16 @@ export function freshStoreUrl(kind: StoreKind, prefix = "svc"): string {
   return `sqlite:${join(mkdtempSync(join(tmpdir(), `${prefix}-`)), "mis.sqlite")}`;
 }
 
-/** The real service, in this process, on an ephemeral loopback port. */
+/**
+ * The real service, in this process, on an ephemeral loopback port, resolved once warm-up is
+ * over. Warm-up is off unless a suite asks for it (REPLAY_WARMUP_DAYS): suites about the HTTP
+ * foundation need no market history, and suites about the engines say how much they need.
+ */
 export async function startService(env: Record<string, string> = {}, overrides: ServiceOverrides = {}): Promise<RunningService> {
-  const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite"), LOG_LEVEL: "silent", ...env, PORT: "0", HOST: "127.0.0.1" });
+  const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite"), LOG_LEVEL: "silent", REPLAY_WARMUP_DAYS: "0", ...env, PORT: "0", HOST: "127.0.0.1" });
   const service = await buildService(config, { feed: await sharedReplayFeed(), ...overrides });
   const port = await service.listen();
+  await service.warmedUp;
   return { url: `http://127.0.0.1:${port}`, service, stop: () => service.stop() };
 }
 

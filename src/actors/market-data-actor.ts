@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { SignalRecorder } from "../services/signal-recorder.js";
+
+const MINUTE = 60_000;
+const SCHEDULE_VERSION = 1;
+
+/**
+ * Records what the market feed observed into the signal history, once a market minute. One
+ * instance ("market"); its reminder is what makes recording run on the same schedule on the
+ * local host and on Dapr. Its state also remembers how far market time has been recorded, which
+ * is where a restarted replay resumes.
+ */
+export class MarketDataActor extends Actor {
+  static readonly actorType = "MarketData";
+  static readonly ID = "market";
+
+  constructor(
+    ctx: ActorContext,
+    private readonly recorder: SignalRecorder,
+  ) {
+    super(ctx);
+  }
+
+  /** Sets the recording reminder unless this version of it is already set. */
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    this.ctx.reminders.set("record", { dueInMs: 0, periodMs: MINUTE });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  /** Market time recorded up to, or null before the first run. */
+  async position(): Promise<number | null> {
+    return (await this.ctx.state.get("recordedUpTo", z.number())) ?? null;
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== "record") return;
+    const result = await this.recorder.recordUpTo(this.ctx.clock.now());
+    this.ctx.state.set("recordedUpTo", result.upTo);
+    if (result.written > 0) this.ctx.logger.debug({ written: result.written, pruned: result.pruned }, "signal history recorded");
+  }
+}

@@ -1,0 +1,8 @@
+import type { Capability } from "./capability.js";
+import { marketDataCapability } from "./capabilities/market-data.js";
+
+/**
+ * Every capability the service runs, in dependency order: warm-up and start-up go down this
+ * list, so a capability may read what the ones above it have produced.
+ */
+export const CAPABILITIES: readonly Capability[] = [marketDataCapability];

@@ -1,0 +1,28 @@
+import type { ActorHost } from "../runtime/actor-host.js";
+import type { EventBus } from "../events/event-bus.js";
+import type { AppDeps } from "../http/app-deps.js";
+import type { Route } from "../http/route.js";
+
+/** What a capability is wired from: the HTTP dependencies plus the actor host and the event bus. */
+export interface CapabilityContext extends AppDeps {
+  readonly host: ActorHost;
+  readonly bus: EventBus;
+}
+
+/**
+ * One slice of the product (regime, judiciary and councils, ghost traders, webhooks, ...) as the
+ * composition root sees it. Each lives in src/composition/capabilities/<name>.ts and is listed
+ * once in capabilities.ts; nothing else in the composition knows its actors or routes.
+ */
+export interface Capability {
+  readonly name: string;
+  /** Registers the capability's actor classes (factories close over ctx). Runs before host.start(). */
+  registerActors(ctx: CapabilityContext): void;
+  /**
+   * Runs after host.start() and before warm-up: makes sure the schedules exist, idempotently
+   * (typically one proxy call per actor id whose handler sets its reminders if missing).
+   */
+  start(ctx: CapabilityContext): Promise<void>;
+  /** The HTTP routes the capability serves; they read from the store, not from the actors. */
+  routes(ctx: CapabilityContext): Route[];
+}

@@ -1,0 +1,44 @@
+import type { Router } from "express";
+import type { Config } from "../config/env.js";
+import type { Logger } from "../logging/logger.js";
+import type { Store } from "../store/store.js";
+import type { MarketClock } from "../domain/time/market-clock.js";
+import type { ActorHost } from "../runtime/actor-host.js";
+import type { EventBus } from "../events/event-bus.js";
+import { LocalActorHost } from "../runtime/local/local-host.js";
+import { OutboxDispatcher } from "../events/outbox-dispatcher.js";
+import { InProcessEventBus } from "../events/in-process-bus.js";
+import { DaprActorHost } from "../runtime/dapr/dapr-host.js";
+import { SidecarClient } from "../runtime/dapr/sidecar-client.js";
+import { daprActorRouter } from "../runtime/dapr/actor-routes.js";
+import { DaprEventBus } from "../events/dapr-bus.js";
+import { daprEventRouter } from "../events/dapr-bus-routes.js";
+
+/** The pub/sub component name in components/ (docker-compose and the Dapr test set-up). */
+export const DAPR_PUBSUB = "pubsub";
+
+export type OpenedActors =
+  | { readonly kind: "local"; readonly host: LocalActorHost; readonly bus: EventBus; readonly routers: readonly Router[] }
+  | { readonly kind: "dapr"; readonly host: ActorHost; readonly bus: EventBus; readonly routers: readonly Router[] };
+
+/**
+ * The actor runtime ACTOR_RUNTIME names. Actors run on market time: in replay the Dapr host
+ * converts reminder periods to wall time at REPLAY_SPEED, since Dapr schedules on the wall clock.
+ */
+export function openActors(config: Config, store: Store, clock: MarketClock, logger: Logger): OpenedActors {
+  if (config.ACTOR_RUNTIME === "dapr") {
+    const sidecar = new SidecarClient(config.DAPR_HTTP_PORT, config.DAPR_HOST);
+    const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
+    const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
+    const host = new DaprActorHost({ sidecar, clock, clockRate, logger, bus });
+    return { kind: "dapr", host, bus, routers: [daprActorRouter(host), daprEventRouter(bus)] };
+  }
+  const bus = new InProcessEventBus();
+  const host = new LocalActorHost({
+    store: store.actorState,
+    clock,
+    logger,
+    dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger),
+  });
+  return { kind: "local", host, bus, routers: [] };
+}

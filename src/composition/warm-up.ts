@@ -1,0 +1,48 @@
+import type { Logger } from "../logging/logger.js";
+import type { ReplayMarketClock } from "../domain/time/market-clock.js";
+import type { LocalActorHost } from "../runtime/local/local-host.js";
+
+/** The shortest schedule (verdicts every 5 market minutes): warm-up never steps over a firing. */
+export const WARM_UP_STEP_MS = 5 * 60_000;
+
+export interface WarmUpResult {
+  readonly from: number;
+  readonly to: number;
+  readonly steps: number;
+  readonly wallMs: number;
+}
+
+/**
+ * Fast-forwards the replay clock to `until` in fixed steps, firing every reminder that falls due
+ * and waiting for its turns before the next step, so the actors produce the same history they
+ * would have produced running at REPLAY_SPEED (DECISIONS 1 warm-up). Runs before the clock runs.
+ */
+export async function warmUp(
+  clock: ReplayMarketClock,
+  host: LocalActorHost,
+  until: number,
+  logger: Logger,
+  /** Polled between steps: a shutdown during warm-up stops it at the next step. */
+  cancelled: () => boolean,
+  stepMs = WARM_UP_STEP_MS,
+): Promise<WarmUpResult> {
+  const started = Date.now();
+  const from = clock.now();
+  let steps = 0;
+  let lastLog = started;
+  for (let t = from + stepMs; t < until; t += stepMs) {
+    if (cancelled()) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+    clock.advanceTo(t);
+    await host.runDue();
+    steps += 1;
+    if (Date.now() - lastLog > 5_000) {
+      lastLog = Date.now();
+      logger.info({ market_time: new Date(t).toISOString(), until: new Date(until).toISOString() }, "warming up");
+    }
+  }
+  if (cancelled()) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+  clock.advanceTo(until);
+  await host.runDue();
+  steps += 1;
+  return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+}
