@@ -6,7 +6,10 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+COPY web ./web
+COPY scripts/build-web.mjs ./scripts/
+# The dashboard bundle (esbuild, a dev dependency) is built before dev dependencies are pruned.
+RUN npm run build && npm run build:web && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app

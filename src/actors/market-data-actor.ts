@@ -2,6 +2,8 @@ import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import type { SignalRecorder } from "../services/signal-recorder.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import { macroCorrelationAt } from "../services/macro-now.js";
 
 const MINUTE = 60_000;
 const SCHEDULE_VERSION = 1;
@@ -10,7 +12,8 @@ const SCHEDULE_VERSION = 1;
  * Records what the market feed observed into the signal history, once a market minute. One
  * instance ("market"); its reminder is what makes recording run on the same schedule on the
  * local host and on Dapr. Its state also remembers how far market time has been recorded, which
- * is where a restarted replay resumes.
+ * is where a restarted replay resumes. It also watches the macro breakdown and publishes
+ * `macro.alert` when an alert starts (not on every minute it stays raised).
  */
 export class MarketDataActor extends Actor {
   static readonly actorType = "MarketData";
@@ -19,6 +22,7 @@ export class MarketDataActor extends Actor {
   constructor(
     ctx: ActorContext,
     private readonly recorder: SignalRecorder,
+    private readonly feed: MarketFeed,
   ) {
     super(ctx);
   }
@@ -41,5 +45,16 @@ export class MarketDataActor extends Actor {
     const result = await this.recorder.recordUpTo(this.ctx.clock.now());
     this.ctx.state.set("recordedUpTo", result.upTo);
     if (result.written > 0) this.ctx.logger.debug({ written: result.written, pruned: result.pruned }, "signal history recorded");
+    await this.watchMacro(result.upTo);
+  }
+
+  private async watchMacro(at: number): Promise<void> {
+    const raised = (await this.ctx.state.get("macroAlerts", z.array(z.string()))) ?? [];
+    const alerts = macroCorrelationAt(this.feed, at).alerts;
+    for (const alert of alerts) {
+      if (!raised.includes(alert.alert)) await this.ctx.publish("macro.alert", { ...alert });
+    }
+    const now = alerts.map((a) => a.alert);
+    if (now.length !== raised.length || now.some((a) => !raised.includes(a))) this.ctx.state.set("macroAlerts", now);
   }
 }

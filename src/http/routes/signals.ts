@@ -9,10 +9,9 @@ import {
   signalsSnapshotSchema,
 } from "../schemas/signals.js";
 import { buildSignalsSnapshot } from "../../domain/signals/snapshot.js";
-import { buildMacroCorrelation } from "../../domain/signals/macro-correlation.js";
+import { macroCorrelationAt } from "../../services/macro-now.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import { SIGNAL_CATALOGUE } from "../../domain/signals/catalogue.js";
-import { MACRO_SERIES_KEYS, type MacroSeriesKey, type MacroSeriesPoint } from "../../domain/signals/macro-series.js";
 
 /** TTLs: SPEC.md Limits (signals 30 s, signal history 300 s), DECISIONS 2 (macro 300 s), DECISIONS 7 (candles 60 s). */
 const TTL = { latest: 30, history: 300, macro: 300, candles: 60 } as const;
@@ -82,12 +81,7 @@ export function signalRoutes(deps: AppDeps): Route[] {
       response: macroCorrelationSchema,
       cacheTtlSeconds: TTL.macro,
       handler: async () => {
-        const at = marketClock.now();
-        const series = Object.fromEntries(MACRO_SERIES_KEYS.map((k) => [k, feed.macroSeries(k, at)])) as Record<
-          MacroSeriesKey,
-          MacroSeriesPoint | null
-        >;
-        const macro = buildMacroCorrelation({ mode: feed.mode, at, series, btcNasdaqCorr: feed.latestReadings(at).get("BTC_NASDAQ_CORR") ?? null });
+        const macro = macroCorrelationAt(feed, marketClock.now());
         return { ...macro, signals: [...macro.signals], alerts: [...macro.alerts] };
       },
     }),
