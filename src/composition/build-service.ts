@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Config } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { openStore } from "../store/open-store.js";
@@ -74,6 +74,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     marketClock: market.clock,
     host: actors.host,
     bus: actors.bus,
+    marketPollers: market.pollers,
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;
   for (const capability of capabilities) capability.registerActors(deps);
@@ -99,24 +100,29 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     actors,
     warmedUp,
     async listen() {
+      const bind = () =>
+        new Promise<number>((resolve, reject) => {
+          const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
+            if (err) return reject(err);
+            const addr = s.address();
+            resolve(typeof addr === "object" && addr ? addr.port : config.PORT);
+          });
+          s.keepAliveTimeout = 5_000;
+          s.requestTimeout = 30_000;
+          server = s;
+        });
       await newsletter.resumePending();
       await actors.host.start();
+      // On Dapr every actor call goes through daprd, which only hosts our actor types once it
+      // has read GET /dapr/config from this app: the app must listen before capabilities call actors.
+      const port = actors.kind === "dapr" ? await bind() : undefined;
       for (const capability of capabilities) await capability.start(deps);
       warming = startMarketTime(market, actors, capabilities, logger, () => cancelled).then(markWarm, (err: unknown) => {
         logger.error({ err }, "warm-up failed; market time runs from where it stopped");
         if (market.clock instanceof ReplayMarketClock) market.clock.run();
         markWarm();
       });
-      return new Promise<number>((resolve, reject) => {
-        const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
-          if (err) return reject(err);
-          const addr = s.address();
-          resolve(typeof addr === "object" && addr ? addr.port : config.PORT);
-        });
-        s.keepAliveTimeout = 5_000;
-        s.requestTimeout = 30_000;
-        server = s;
-      });
+      return port ?? bind();
     },
     stop() {
       stopping ??= (async () => {
@@ -124,6 +130,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         if (server) {
           const s = server;
           await new Promise<void>((resolve) => {
+            // Keep-alive clients that go on sending (daprd delivers reminders on its pooled
+            // connections) would hold close() open: answers during the drain end their connection.
+            s.on("request", (_req: IncomingMessage, res: ServerResponse) => res.setHeader("connection", "close"));
             s.close(() => resolve());
             s.closeIdleConnections();
           });

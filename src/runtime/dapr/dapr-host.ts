@@ -376,11 +376,27 @@ function reply(status: number, value: unknown): DaprReply {
 const MOVING = /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)/i;
 const MOVING_RETRIES = 20;
 
+/**
+ * How long a call waits for a sidecar that refuses connections: app and daprd start side by side
+ * (compose, start-dapr.sh), and the service calls its actors right after it listens.
+ */
+const SIDECAR_START_MS = 60_000;
+
+/** A connection the sidecar refused never reached it: nothing ran, so a retry is safe. */
+function refused(err: unknown): boolean {
+  return err instanceof Error && (err as NodeJS.ErrnoException).code === "ECONNREFUSED";
+}
+
 async function retryWhileMoving(call: () => Promise<string>): Promise<string> {
+  const startDeadline = Date.now() + SIDECAR_START_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (err) {
+      if (refused(err) && Date.now() < startDeadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      }
       if (!(err instanceof DaprError) || !MOVING.test(err.body) || attempt >= MOVING_RETRIES) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
     }

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore } from "../../../src/store/open-store.js";
+import { KeyIssuer } from "../../../src/services/key-issuer.js";
+import { wallClock } from "../../../src/domain/time/clock.js";
+import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
+import { startControlPlane, type ControlPlane } from "./support/dapr-cluster.js";
+import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
+
+/**
+ * The real service (src/main.ts, as an operator runs it) with ACTOR_RUNTIME=dapr behind a real
+ * daprd, placement, scheduler and Redis state store, in replay. Under Dapr there is no warm-up
+ * fast-forward, so market time runs at a high REPLAY_SPEED: the MarketData reminder (one market
+ * minute) then fires every 50 ms of wall time through Dapr's scheduler.
+ */
+const REPLAY_SPEED = 1200;
+
+describe("the service on Dapr (ACTOR_RUNTIME=dapr)", () => {
+  let plane: ControlPlane;
+  let service: Child;
+  let daprd: Child;
+  let url: string;
+  let pro: string;
+  let exited: Promise<number | null>;
+
+  beforeAll(async () => {
+    plane = await startControlPlane();
+    const storeUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-service-")), "mis.sqlite")}`;
+    // The key is issued on the service's store before it starts, as `npm run cli -- keys create` would.
+    const store = await openStore(storeUrl);
+    pro = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "dapr-test", null)).apiKey;
+    await store.close();
+
+    const [appPort, httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    url = `http://127.0.0.1:${appPort}`;
+    service = startChild("service", process.execPath, ["--import", "tsx", "src/main.ts"], {
+      ...process.env,
+      LOG_LEVEL: "info",
+      PORT: String(appPort),
+      HOST: "127.0.0.1",
+      STORE_URL: storeUrl,
+      ACTOR_RUNTIME: "dapr",
+      DAPR_HTTP_PORT: String(httpPort),
+      MARKET_FEED: "replay",
+      REPLAY_SPEED: String(REPLAY_SPEED),
+    });
+    exited = new Promise((resolve) => service.process.once("exit", (code) => resolve(code)));
+    daprd = startChild("daprd", join(plane.bin, "daprd"), [
+      "--app-id", "mis-service-test",
+      "--app-port", String(appPort),
+      "--app-protocol", "http",
+      "--app-channel-address", "127.0.0.1",
+      "--dapr-http-port", String(httpPort),
+      "--dapr-grpc-port", String(grpcPort),
+      "--dapr-internal-grpc-port", String(internalPort),
+      "--dapr-listen-addresses", "127.0.0.1",
+      "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
+      "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
+      "--resources-path", join(plane.dir, "components"),
+      "--config", "dapr/config.yaml",
+      "--metrics-port", String(metricsPort),
+      "--log-level", "warn",
+    ]);
+    await waitUntil("the service to answer /v1/health", async () => (await fetch(`${url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
+      throw new Error(`${String(err)}\n--- daprd:\n${daprd.output()}`);
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await service?.stop("SIGKILL");
+    await daprd?.stop();
+    await plane?.stop();
+  });
+
+  // The history route caches a page for 300 s: each read asks for a different page size.
+  let reads = 0;
+  const history = async () => {
+    const res = await fetch(`${url}/v1/signals/history?signal_key=BTC_RSI&per_page=${100 + reads++}`, { headers: { "x-api-key": pro } });
+    expect(res.status).toBe(200);
+    return signalHistoryPageSchema.parse(await res.json());
+  };
+
+  it("records signals from the MarketData actor's Dapr reminder, and the history grows", async () => {
+    let first = 0;
+    await waitUntil("recorded signal history", async () => (first = (await history()).total) > 0, 60_000, service);
+    const page = await history();
+    expect(page.items.length).toBeGreaterThan(0);
+    for (const item of page.items) {
+      expect(item.signal_key).toBe("BTC_RSI");
+      expect(item.value).toBeGreaterThan(0);
+      expect(item.value).toBeLessThan(100);
+    }
+    // BTC_RSI is hourly: at 1200x a market hour passes every 3 s of wall time.
+    await waitUntil("the history to grow", async () => (await history()).total > first, 30_000, service);
+    expect(service.output()).not.toMatch(/"level":(50|60)/);
+  }, 120_000);
+
+  it("exits 0 within 10 s of SIGTERM", async () => {
+    const started = Date.now();
+    service.process.kill("SIGTERM");
+    const code = await exited;
+    if (code !== 0) throw new Error(`exit code ${String(code)}; the service said:\n${service.output().split("\n").slice(-30).join("\n")}`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 20_000);
+});
