@@ -2,11 +2,14 @@ import type { ActorHost } from "../runtime/actor-host.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { Route } from "../http/route.js";
+import type { MarketPoller } from "../feeds/live/market-poller.js";
 
 /** What a capability is wired from: the HTTP dependencies plus the actor host and the event bus. */
 export interface CapabilityContext extends AppDeps {
   readonly host: ActorHost;
   readonly bus: EventBus;
+  /** MARKET_FEED=live: the polls the market-data capability schedules on actor reminders. */
+  readonly marketPollers?: readonly MarketPoller[];
 }
 
 /**

@@ -20,6 +20,7 @@ import { DefiLlamaStablecoinProvider, DEFILLAMA_STABLECOINS_URL } from "../feeds
 import { DeribitProvider, DERIBIT_URL } from "../feeds/live/deribit.js";
 import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
+import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
 
 export interface Market {
   readonly feed: MarketFeed;
@@ -29,7 +30,12 @@ export interface Market {
    * itself starts REPLAY_WARMUP_DAYS earlier; warm-up fast-forwards over that span first.
    */
   readonly runFrom: number | null;
-  /** Stops background polling (live mode); resolves once no poll is in flight. */
+  /**
+   * Live mode: the polls to schedule (the market-data capability gives each a MarketPoller actor
+   * whose reminder runs it). Empty in replay. The Market starts no timers of its own.
+   */
+  readonly pollers: readonly MarketPoller[];
+  /** Waits (bounded) for polls still in flight (live mode); call after the actor host stopped. */
   stop(): Promise<void>;
 }
 
@@ -56,7 +62,7 @@ const HOUR = 60 * MINUTE;
 /**
  * Poll period of a provider: a twelfth of the shortest refresh interval among the signals it
  * sources (so a new value shows up well inside the 2x-refresh LIVE window), between 1 min and 1 h.
- * Interim wall-clock timers: a market-data actor's reminders are meant to drive this (issue 5 item 8).
+ * The MarketPoller actors' reminders fire at this period (issue 5 item 8).
  */
 function pollEvery(provider: string): number {
   const refresh = CATALOGUE_IN_ORDER.flatMap((d) => (d.sources.live?.provider === provider ? [d.sources.live.refreshMs] : []));
@@ -80,37 +86,22 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
     new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
     new CcxtDerivativesProvider("binance", futures),
   ];
-  const pollers: [string, number, () => Promise<PollResult>][] = [
-    ...providers.map((p): [string, number, () => Promise<PollResult>] => {
+  const inFlight = new Set<Promise<unknown>>();
+  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult>): MarketPoller => ({ id, everyMs, poll: singleFlight(poll, inFlight) });
+  const pollers: MarketPoller[] = [
+    ...providers.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return [p.id, pollEvery(p.id), () => feed.pollProvider(resilient)];
+      return poller(p.id, pollEvery(p.id), () => feed.pollProvider(resilient));
     }),
     // Hourly bars close on the hour: poll every minute (each call asks only for newer bars).
-    ...ASSETS.map((a): [string, number, () => Promise<PollResult>] => [`candles:${a}`, MINUTE, () => feed.pollCandles(a)]),
+    ...ASSETS.map((a) => poller(`candles:${a}`, MINUTE, () => feed.pollCandles(a))),
   ];
-  const inFlight = new Set<Promise<unknown>>();
-  const timers = pollers.map(([, every, poll]) => {
-    let running: Promise<unknown> | null = null;
-    const tick = () => {
-      // A poll still retrying is not doubled up; failures are recorded by the provider, never thrown.
-      if (running) return;
-      running = poll().finally(() => {
-        if (running) inFlight.delete(running);
-        running = null;
-      });
-      inFlight.add(running);
-    };
-    tick();
-    const t = setInterval(tick, every);
-    t.unref();
-    return t;
-  });
   return {
     feed,
     clock: new LiveMarketClock(wall),
     runFrom: null,
+    pollers,
     async stop() {
-      for (const t of timers) clearInterval(t);
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
     },
@@ -122,7 +113,7 @@ export async function openMarket(config: Config, wall: Clock, preloaded?: Market
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
-    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, stop: idle };
+    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], stop: idle };
     return openLive(config, wall, live);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
@@ -132,5 +123,5 @@ export async function openMarket(config: Config, wall: Clock, preloaded?: Market
   const start = config.REPLAY_START ? Date.parse(`${config.REPLAY_START}T00:00:00Z`) : defaultReplayStart(span);
   const runFrom = Math.min(start, end);
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
-  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, stop: idle };
+  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, pollers: [], stop: idle };
 }

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import { within } from "../runtime/activation-table.js";
+import type { MarketPoller } from "../feeds/live/market-poller.js";
+
+/**
+ * How long a poll turn waits for its poll. Provider timeouts and backoff can stretch a poll to
+ * tens of seconds; past this the poll finishes in the background (single-flight, so the next
+ * firing joins it instead of doubling it) and the turn ends, so shutdown stays within DECISIONS 1's 10 s.
+ */
+export const POLL_TURN_BUDGET_MS = 3_000;
+
+/**
+ * Live polling (MARKET_FEED=live): one actor per poller (id = provider id or `candles:<ASSET>`),
+ * whose "poll" reminder fires at the poller's period and calls it. One actor per poller, not one
+ * for all: a slow provider holds up only its own schedule, never the others' or the recorder's.
+ */
+export class MarketPollerActor extends Actor {
+  static readonly actorType = "MarketPoller";
+
+  constructor(
+    ctx: ActorContext,
+    /** Undefined when this process has no such poller (a store last run live, now replaying). */
+    private readonly poller: MarketPoller | undefined,
+  ) {
+    super(ctx);
+  }
+
+  /** Sets the poll reminder at the poller's period, unless it is already set at that period. */
+  async ensureScheduled(): Promise<void> {
+    if (!this.poller) return;
+    const every = await this.ctx.state.get("everyMs", z.number());
+    if (every === this.poller.everyMs) return;
+    this.ctx.reminders.set("poll", { dueInMs: 0, periodMs: this.poller.everyMs });
+    this.ctx.state.set("everyMs", this.poller.everyMs);
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== "poll") return;
+    if (!this.poller) {
+      // A schedule left over from a live run on this store: nothing to poll here, so drop it.
+      this.ctx.reminders.delete("poll");
+      this.ctx.state.delete("everyMs");
+      return;
+    }
+    const id = this.poller.id;
+    let outcome = "pending";
+    const work = this.poller.poll().then((r) => {
+      outcome = r.ok ? `ok, ${r.readings.length} readings` : `failed: ${r.error.kind}`;
+      if (!r.ok) this.ctx.logger.debug({ poller: id, kind: r.error.kind, err: r.error.message }, "live poll failed");
+    });
+    const waited = await within(work, POLL_TURN_BUDGET_MS);
+    if (waited === "timeout") this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
+    else this.ctx.logger.trace({ poller: id, outcome }, "live poll");
+  }
+}

@@ -1,0 +1,34 @@
+import type { PollResult } from "./resilient-provider.js";
+
+/**
+ * One live poll schedule: a provider (or one asset's candles) and its period. The Market only
+ * describes its pollers; the MarketPoller actors' reminders run them, so the schedule is the same
+ * on the local host and on Dapr (issue 5 item 8).
+ */
+export interface MarketPoller {
+  /** Provider id (`deribit`, ...) or `candles:<ASSET>`; also the poller actor's id. */
+  readonly id: string;
+  /** Poll period in wall-clock ms (live mode runs on wall time). */
+  readonly everyMs: number;
+  /** Never throws: a failure is a `{ok: false}` result. A call while one is in flight joins it. */
+  poll(): Promise<PollResult>;
+}
+
+/**
+ * Wraps a poll so calls never overlap: while one runs (a provider in backoff can take tens of
+ * seconds) later calls get the same promise instead of a second request. `inFlight` lets the
+ * owner wait for the running polls at shutdown.
+ */
+export function singleFlight(poll: () => Promise<PollResult>, inFlight: Set<Promise<unknown>>): () => Promise<PollResult> {
+  let running: Promise<PollResult> | null = null;
+  return () => {
+    if (running) return running;
+    const current = poll().finally(() => {
+      inFlight.delete(current);
+      running = null;
+    });
+    running = current;
+    inFlight.add(current);
+    return current;
+  };
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config/env.js";
+import { openMarket, type Market } from "../../../src/composition/open-market.js";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { MarketPollerActor, POLL_TURN_BUDGET_MS } from "../../../src/actors/market-poller-actor.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
+import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
+import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
+import { freshStoreUrl } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+
+const MINUTE = 60_000;
+const H = 60 * MINUTE;
+const DAY = 24 * H;
+/** Deribit's DVOL answers slower than a poll turn waits: its poll finishes in the background. */
+const DERIBIT_DELAY_MS = POLL_TURN_BUDGET_MS + 1_500;
+
+/** Documented payload shapes (as in the adapters' own tests); Coin Metrics is down (503). */
+function answer(path: string): FakeAnswer {
+  const now = Date.now();
+  const today = Math.floor(now / DAY) * DAY;
+  if (path.startsWith("/fng/")) return { body: { data: [{ value: "61", value_classification: "Greed", timestamp: String(today / 1000) }], metadata: { error: null } } };
+  if (path.startsWith("/api/v3/global")) return { body: { data: { market_cap_percentage: { btc: 58.5 }, updated_at: Math.floor(now / 1000) } } };
+  if (path.startsWith("/stablecoincharts/all")) {
+    return { body: Array.from({ length: 10 }, (_, d) => ({ date: String((today - (9 - d) * DAY) / 1000), totalCirculatingUSD: { peggedUSD: 250e9 + d * 1e8 } })) };
+  }
+  if (path.includes("get_volatility_index_data")) {
+    return { delayMs: DERIBIT_DELAY_MS, body: { jsonrpc: "2.0", result: { data: [[Math.floor(now / H) * H - H, 50, 51, 49, 50.5]], continuation: null } } };
+  }
+  if (path.includes("get_book_summary_by_currency")) {
+    return { body: { jsonrpc: "2.0", result: [{ instrument_name: "BTC-27MAR27-80000-C", open_interest: 200, creation_timestamp: now }] } };
+  }
+  return { status: 503, body: { error: "unavailable" } };
+}
+
+/** Counts each ccxt call, answering with a few recent hourly bars / the unified funding and OI shapes. */
+function exchanges(calls: { ohlcv: number; futures: number }): { spot: OhlcvExchange; futures: DerivativesExchange } {
+  return {
+    spot: {
+      async fetchOHLCV(_symbol: string, _tf?: string, since?: number) {
+        calls.ohlcv++;
+        const hour = Math.floor(Date.now() / H) * H;
+        return Array.from({ length: 30 }, (_, i) => hour - (29 - i) * H)
+          .filter((t) => since === undefined || t >= since)
+          .map((t, i) => [t, 100 + i, 101 + i, 99 + i, 100.5 + i, 10 + i]);
+      },
+    },
+    futures: {
+      async fetchFundingRateHistory() {
+        calls.futures++;
+        const settled = Math.floor(Date.now() / (8 * H)) * 8 * H;
+        return [{ fundingRate: 0.0001, timestamp: settled }];
+      },
+      async fetchOpenInterest() {
+        return { openInterestAmount: 80000, timestamp: Date.now() };
+      },
+    },
+  };
+}
+
+describe("live polling runs on MarketPoller actor reminders (local host, local provider servers)", () => {
+  let server: FakeProviderServer;
+  let store: Store;
+  let host: LocalActorHost;
+  let market: Market;
+  const calls = { ohlcv: 0, futures: 0 };
+  const clock = new ManualClock(Date.now());
+  const hits = (prefix: string) => server.requests.filter((p) => p.startsWith(prefix)).length;
+  const every = (id: string) => market.pollers.find((p) => p.id === id)?.everyMs ?? Number.NaN;
+
+  beforeAll(async () => {
+    server = await FakeProviderServer.start();
+    server.route(answer);
+    const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
+    market = await openMarket(config, clock, undefined, {
+      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url },
+      ...exchanges(calls),
+      resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
+    });
+    store = await openStore(freshStoreUrl("sqlite", "livepoll"));
+    host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    const byId = new Map(market.pollers.map((p) => [p.id, p]));
+    host.register(MarketPollerActor, (ctx) => new MarketPollerActor(ctx, byId.get(ctx.id)));
+    await host.start();
+    for (let round = 0; round < 2; round++) {
+      for (const p of market.pollers) await host.proxy(MarketPollerActor, p.id).ensureScheduled();
+    }
+  });
+  afterAll(async () => {
+    await host?.shutdown();
+    await market?.stop();
+    await store?.close();
+    await server?.close();
+  });
+
+  it("describes its pollers with their periods and starts no timers of its own", async () => {
+    expect(market.pollers.map((p) => p.id).sort()).toEqual(
+      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit"].sort(),
+    );
+    // A twelfth of the shortest refresh among the provider's signals, within 1 min..1 h.
+    expect(every("alternative.me")).toBe(H);
+    expect(every("coingecko")).toBe(5 * MINUTE);
+    expect(every("deribit")).toBe(5 * MINUTE);
+    expect(every("candles:BTC")).toBe(MINUTE);
+    // Reminders are set but nothing fires until the host runs them: no wall-clock timer polls.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.requests).toEqual([]);
+    expect(calls).toEqual({ ohlcv: 0, futures: 0 });
+  });
+
+  it("polls every provider once when the reminders first fire; a slow provider does not hold up the others", async () => {
+    // Providers stamp readings with their own (wall) time; keep the host clock on it.
+    clock.set(Date.now());
+    const started = Date.now();
+    await host.runDue();
+    const took = Date.now() - started;
+    // The slow Deribit poll's turn gave up waiting after the budget; the others were done by then.
+    expect(took).toBeLessThan(DERIBIT_DELAY_MS);
+    expect(hits("/fng/")).toBe(1);
+    expect(hits("/api/v3/global")).toBe(1);
+    expect(hits("/stablecoincharts/all")).toBe(1);
+    expect(calls.ohlcv).toBe(4);
+    expect(calls.futures).toBe(1);
+    const now = market.feed.latestReadings(Date.now());
+    expect(now.get("FEAR_GREED_INDEX")?.value).toBe(61);
+    expect(now.get("BTC_DOMINANCE")?.value).toBe(58.5);
+    expect(now.get("BTC_FUNDING_RATE")?.value).toBeCloseTo(0.01, 9);
+    expect(now.has("DVOL")).toBe(false);
+    // ... and lands when the provider answers, without another firing.
+    await waitFor(async () => market.feed.latestReadings(Date.now()).get("DVOL")?.value === 50.5, 10_000, "the background Deribit poll");
+    expect(hits("/api/v2/public/get_volatility_index_data")).toBe(1);
+  });
+
+  it("fires each poller again at its own period on the host clock", async () => {
+    const t0 = clock.now();
+    clock.set(t0 + MINUTE);
+    await host.runDue();
+    expect(calls.ohlcv).toBe(8);
+    expect(hits("/api/v3/global")).toBe(1);
+    expect(hits("/fng/")).toBe(1);
+
+    clock.set(t0 + 5 * MINUTE);
+    await host.runDue();
+    // Missed minutes coalesce into one firing per poller.
+    expect(calls.ohlcv).toBe(12);
+    expect(hits("/api/v3/global")).toBe(2);
+    expect(calls.futures).toBe(2);
+    expect(hits("/fng/")).toBe(1);
+
+    clock.set(t0 + H);
+    await host.runDue();
+    expect(hits("/fng/")).toBe(2);
+    expect(hits("/api/v3/global")).toBe(3);
+  });
+
+  it("stops polling when the host shuts down", async () => {
+    await host.shutdown();
+    await market.stop();
+    const before = { requests: server.requests.length, ...calls };
+    clock.set(clock.now() + 2 * H);
+    await new Promise((r) => setTimeout(r, 200));
+    expect({ requests: server.requests.length, ...calls }).toEqual(before);
+  });
+});
