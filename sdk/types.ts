@@ -155,12 +155,14 @@ export interface CouncilVerdict {
   readonly createdAt: string;
 }
 
-export interface SolCouncil {
+/** Cached 60 s (DECISIONS 2), so it carries the cache fields. */
+export interface SolCouncil extends CacheInfo {
   readonly verdict: CouncilVerdict | null;
   readonly nextRefreshMinutes: number;
 }
 
-export interface TaoCouncil {
+/** `GET /v1/tao/council`, cached 60 s (DECISIONS 2); `POST /v1/tao/council/run` has the same envelope without the cache fields. */
+export interface TaoCouncil extends Partial<CacheInfo> {
   readonly success: boolean;
   readonly verdict: CouncilVerdict | null;
   readonly detail: string | null;

@@ -5,6 +5,12 @@ import type { NewsletterRepository } from "./ports/newsletter.js";
 import type { ActorStateStore } from "./ports/actor-state.js";
 import type { OutboxStore } from "./ports/outbox.js";
 import type { SignalHistoryRepository } from "./ports/signal-history.js";
+import type { RegimeHistoryRepository } from "./ports/regime-history.js";
+import type { GhostLedgerRepository } from "./ports/ghost-ledger.js";
+import type { SignalWeightRepository } from "./ports/signal-weights.js";
+import type { WebhookRepository } from "./ports/webhooks.js";
+import type { VerdictPruning, VerdictRepository } from "./ports/verdicts.js";
+import type { CouncilSessionRepository } from "./ports/council-sessions.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -21,6 +27,18 @@ export interface Store {
   readonly actorOutbox: OutboxStore;
   /** Signal readings the recorder wrote, served by GET /v1/signals/history. */
   readonly signalHistory: SignalHistoryRepository;
+  /** Hourly regime evaluations written by the RegimeActor, served by the regime routes. */
+  readonly regimeHistory: RegimeHistoryRepository;
+  /** Ghost Traders: closed trades, latest status per asset, track-record sprints. */
+  readonly ghostLedger: GhostLedgerRepository;
+  /** Adaptive signal multipliers written by the WeightsActor. */
+  readonly signalWeights: SignalWeightRepository;
+  /** Webhook subscriptions and their bounded delivery log (written by the subscription actors). */
+  readonly webhooks: WebhookRepository;
+  /** Judiciary verdicts of the four assets (kept 30 days of market time), written by the VerdictActors. */
+  readonly verdicts: VerdictRepository & VerdictPruning;
+  /** Council sessions of BTC, TAO and SOL with every vote, written by the CouncilActors (kept). */
+  readonly councilSessions: CouncilSessionRepository;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

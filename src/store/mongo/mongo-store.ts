@@ -5,6 +5,10 @@ import { MongoActorStateStore } from "./actor-state.js";
 import { ActorWriteQueue } from "./actor-write-queue.js";
 import { MongoOutbox } from "./outbox.js";
 import { MongoSignalHistory } from "./signal-history.js";
+import { MongoWebhooks } from "./webhooks.js";
+import { MongoRegimeHistory } from "./regime-history.js";
+import { MongoGhostLedger, MongoSignalWeights } from "./ghost-ledger.js";
+import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
@@ -18,6 +22,12 @@ export async function openMongoStore(url: string): Promise<Store> {
     actorState: new MongoActorStateStore(db, actorWrites),
     actorOutbox: new MongoOutbox(db, actorWrites),
     signalHistory: new MongoSignalHistory(db),
+    webhooks: new MongoWebhooks(db),
+    regimeHistory: new MongoRegimeHistory(db),
+    ghostLedger: new MongoGhostLedger(db),
+    signalWeights: new MongoSignalWeights(db),
+    verdicts: new MongoVerdicts(db),
+    councilSessions: new MongoCouncilSessions(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

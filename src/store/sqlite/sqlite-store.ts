@@ -6,6 +6,10 @@ import { SqliteApiKeys, SqliteCounters, SqliteNewsletter, SqliteSlidingWindows }
 import { SqliteActorStateStore } from "./actor-state.js";
 import { SqliteOutbox } from "./outbox.js";
 import { SqliteSignalHistory } from "./signal-history.js";
+import { SqliteWebhooks } from "./webhooks.js";
+import { SqliteRegimeHistory } from "./regime-history.js";
+import { SqliteGhostLedger, SqliteSignalWeights } from "./ghost-ledger.js";
+import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -19,6 +23,12 @@ export function openSqliteStore(path: string): Store {
     actorState: new SqliteActorStateStore(db),
     actorOutbox: new SqliteOutbox(db),
     signalHistory: new SqliteSignalHistory(db),
+    webhooks: new SqliteWebhooks(db),
+    regimeHistory: new SqliteRegimeHistory(db),
+    ghostLedger: new SqliteGhostLedger(db),
+    signalWeights: new SqliteSignalWeights(db),
+    verdicts: new SqliteVerdicts(db),
+    councilSessions: new SqliteCouncilSessions(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

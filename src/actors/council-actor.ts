@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import type { CouncilAdvisor } from "../domain/council/advisor-port.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
+import { deliberate } from "../domain/council/deliberate.js";
+import { councilNewData } from "../domain/council/council-event.js";
+import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
+import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import { councilInputAt } from "../services/judiciary-inputs.js";
+
+const MINUTE = 60_000;
+/** SPEC: councils refresh every 30 minutes. */
+export const COUNCIL_PERIOD_MS = 30 * MINUTE;
+export const COUNCIL_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
+const SCHEDULE_VERSION = 1;
+
+export interface CouncilActorDeps {
+  readonly feed: MarketFeed;
+  readonly sessions: CouncilSessionRepository;
+  readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  /** The language-model port; null: judiciary mode (no provider configured). */
+  readonly advisor: CouncilAdvisor | null;
+  /**
+   * False while the replay warm-up fast-forwards: its ~2,000 historic sessions (14 days x 48 x 3)
+   * would mean ~14,000 provider calls and hours of start-up, so they run in judiciary mode.
+   */
+  readonly modelAllowed?: () => boolean;
+}
+
+/**
+ * Session id: a name-based UUID (version 5 layout) of asset and session time. SPEC types the TAO
+ * and SOL verdict ids as UUIDs; deriving it makes a retried turn write the same session again.
+ */
+export function councilSessionId(asset: CouncilAsset, at: number): string {
+  const h = createHash("sha1").update(`council:${asset}:${at}`).digest();
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x50;
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+function isCouncilAsset(id: string): id is CouncilAsset {
+  return (COUNCIL_ASSETS as readonly string[]).includes(id);
+}
+
+export interface RefreshResult {
+  /** "session": a session was stored; "paused": BLACKOUT; "fresh": the current slot already has one. */
+  readonly outcome: "session" | "paused" | "fresh";
+  readonly at: number;
+}
+
+/**
+ * One per council (id BTC, TAO or SOL): every 30 market minutes deliberates over the feed as of
+ * that time (with the model when configured, else in judiciary mode), stores the session with
+ * every vote and publishes `council.new`. On a macro-calendar BLACKOUT day no session runs.
+ */
+export class CouncilActor extends Actor {
+  static readonly actorType = "Council";
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: CouncilActorDeps,
+  ) {
+    super(ctx);
+  }
+
+  private get asset(): CouncilAsset {
+    if (!isCouncilAsset(this.ctx.id)) throw new Error(`Council actor id must be BTC, TAO or SOL, got ${this.ctx.id}`);
+    return this.ctx.id;
+  }
+
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    this.ctx.reminders.set("deliberate", { dueInMs: 0, periodMs: COUNCIL_PERIOD_MS });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  /**
+   * The "internal trigger" of SPEC 13: deliberates now unless the current 30-minute slot already
+   * has a session. Deliberation is slot-aligned, so nudges never add sessions beyond the schedule.
+   */
+  async refresh(): Promise<RefreshResult> {
+    return this.run();
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== "deliberate") return;
+    await this.run();
+  }
+
+  private async run(): Promise<RefreshResult> {
+    const asset = this.asset;
+    const at = Math.floor(this.ctx.clock.now() / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
+    const last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
+    if (last !== null && at <= last) return { outcome: "fresh", at: last };
+    const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
+    const input = councilInputAt(this.deps.feed, asset, at, regime);
+    const advisor = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
+    const outcome = await deliberate(input, { advisor, newId: () => councilSessionId(asset, at) });
+    if (outcome.kind === "paused") {
+      // Logged once per BLACKOUT day, not on each of its 48 slots.
+      const day = new Date(at).toISOString().slice(0, 10);
+      if ((await this.ctx.state.get("pausedDay", z.string())) !== day) {
+        this.ctx.logger.info({ asset, day, reason: outcome.reason }, "council paused");
+        this.ctx.state.set("pausedDay", day);
+      }
+      return { outcome: "paused", at };
+    }
+    await this.deps.sessions.save(outcome.session);
+    this.ctx.state.set("lastAt", at);
+    await this.ctx.publish("council.new", { ...councilNewData(outcome.session) });
+    return { outcome: "session", at };
+  }
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { Json } from "../runtime/json.js";
+import { ASSET_RULES } from "../domain/ghost/asset-rules.js";
+import type { LiquidityView } from "../domain/ghost/bar-input.js";
+import type { CostModel } from "../domain/ghost/costs.js";
+import { ackSignals, ghostStatus, initialGhostState, stepGhost, type GhostState } from "../domain/ghost/ghost-trader.js";
+import type { ClosedTrade } from "../domain/ghost/trade.js";
+import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
+import type { GhostBarSource } from "../services/ghost-bar-source.js";
+import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
+
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const SCHEDULE_VERSION = 1;
+/** Bars caught up in one turn after an outage: a week, the longest a position can stay open. */
+const MAX_CATCH_UP_BARS = 168;
+
+const REPLAY_LIQUIDITY: LiquidityView = { status: "UNKNOWN", depthUsd: null };
+
+/** USD depth within ±0.5 % of mid, or null when the probe failed. */
+export type LiquidityProbe = (asset: Asset) => Promise<number | null>;
+
+export interface GhostTraderDeps {
+  readonly source: GhostBarSource;
+  readonly ledger: GhostLedgerRepository;
+  readonly costs: CostModel;
+  /** Live mode only (DECISIONS 7): replay has no order book, so TAO's liquidity stays UNKNOWN. */
+  readonly liquidityProbe: LiquidityProbe | null;
+}
+
+const ghostStateSchema = z.custom<GhostState>(
+  (v) => typeof v === "object" && v !== null && "asset" in v && "lastBarT" in v && "position" in v,
+  "not a Ghost Trader state",
+);
+const liquiditySchema = z.object({ status: z.enum(["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"]), depthUsd: z.number().nullable() });
+
+/** SPEC TAO gate 0: depth at or above 50,000 USD is SUFFICIENT; a failed probe is UNKNOWN. */
+export function liquidityFromDepth(depthUsd: number | null): LiquidityView {
+  if (depthUsd === null) return { status: "UNKNOWN", depthUsd: null };
+  return { status: depthUsd >= ASSET_RULES.TAO.minDepthUsd ? "SUFFICIENT" : "INSUFFICIENT", depthUsd };
+}
+
+/**
+ * One Ghost Trader per asset (ids BTC, ETH, SOL, TAO). An hourly reminder at bar close (market
+ * time) applies every closed bar not applied yet to the pure state machine. Within one turn, and
+ * so before any `ghost.signal` leaves the outbox, it writes closed trades to the ledger (upsert by
+ * trade id: a failed turn that is retried writes the same rows) and the status snapshot the routes
+ * read; the state and the events then commit together. The step is idempotent per bar, so a
+ * reminder that fires twice never enters or exits twice.
+ */
+export class GhostTraderActor extends Actor {
+  static readonly actorType = "GhostTrader";
+  static readonly IDS: readonly Asset[] = ASSETS;
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: GhostTraderDeps,
+  ) {
+    super(ctx);
+  }
+
+  private get asset(): Asset {
+    const id = this.ctx.id;
+    const asset = ASSETS.find((a) => a === id);
+    if (asset === undefined) throw new RangeError(`no Ghost Trader for ${id}`);
+    return asset;
+  }
+
+  /** Sets the hourly bar-close reminder (and TAO's live liquidity probe) unless already set. */
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    const now = this.ctx.clock.now();
+    this.ctx.reminders.set("bar", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
+    if (this.asset === "TAO" && this.deps.liquidityProbe !== null) this.ctx.reminders.set("liquidity", { dueInMs: 0, periodMs: MINUTE });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name === "bar") await this.step();
+    else if (name === "liquidity") await this.probeLiquidity();
+  }
+
+  /** Applies every closed bar not applied yet; returns how many. Public so operators and tests can nudge it. */
+  async step(): Promise<{ applied: number; status: string }> {
+    const asset = this.asset;
+    const now = this.ctx.clock.now();
+    let state = (await this.ctx.state.get("ghost", ghostStateSchema)) ?? initialGhostState(asset, "live_paper");
+    const liquidity = await this.liquidity();
+    const bars = this.deps.source.bars(asset, now, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
+    // The first turn starts with the newest bar: a trader launched today does not trade history.
+    const todo = state.lastBarT === null ? bars.slice(-1) : bars;
+    const closed: ClosedTrade[] = [];
+    let lastInput = null;
+    for (const bar of todo) {
+      const input = await this.deps.source.input(asset, bar, liquidity);
+      const result = stepGhost(state, input, ASSET_RULES[asset], this.deps.costs);
+      state = result.state;
+      closed.push(...result.closed);
+      lastInput = input;
+    }
+    if (todo.length === 0) return { applied: 0, status: ghostStatus(state) };
+
+    // Ledger first, then the events: a reader told of an EXIT finds the trade already stored.
+    if (closed.length > 0) await this.deps.ledger.saveClosed(closed);
+    await this.deps.ledger.saveSnapshot({
+      asset,
+      at: now,
+      barT: state.lastBarT,
+      status: ghostStatus(state),
+      position: state.position,
+      gates: state.lastGates,
+      liquidity,
+      price: lastInput?.candle.c ?? null,
+      rsi1h: lastInput?.indicators.rsi1h ?? null,
+      ema200: lastInput?.indicators.ema200 ?? null,
+      regime: lastInput?.regime?.regime ?? null,
+    });
+    for (const s of state.outbox) {
+      const { at: _at, ...data } = s;
+      await this.ctx.publish("ghost.signal", data as unknown as Json);
+    }
+    // The actor outbox commits with this state, so the domain outbox is acknowledged at once.
+    state = ackSignals(state);
+    this.ctx.state.set("ghost", state as unknown as Json);
+    if (closed.length > 0) this.ctx.logger.info({ asset, closed: closed.length }, "ghost trades closed");
+    return { applied: todo.length, status: ghostStatus(state) };
+  }
+
+  private async liquidity(): Promise<LiquidityView> {
+    if (this.deps.liquidityProbe === null || this.asset !== "TAO") return REPLAY_LIQUIDITY;
+    return (await this.ctx.state.get("liquidity", liquiditySchema)) ?? REPLAY_LIQUIDITY;
+  }
+
+  private async probeLiquidity(): Promise<void> {
+    const probe = this.deps.liquidityProbe;
+    if (probe === null) return;
+    let depth: number | null = null;
+    try {
+      depth = await probe(this.asset);
+    } catch (err) {
+      this.ctx.logger.warn({ err }, "TAO liquidity probe failed");
+    }
+    this.ctx.state.set("liquidity", { ...liquidityFromDepth(depth) });
+  }
+}

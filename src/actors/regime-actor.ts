@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import { REGIMES } from "../domain/market/vocabulary.js";
+import { signalSource } from "../domain/signals/catalogue.js";
+import { signalStatus } from "../domain/signals/signal-status.js";
+import type { SignalKey } from "../domain/signals/signal-keys.js";
+import { FEATURE_WARMUP_BARS } from "../domain/regime/features.js";
+import type { FlowContext } from "../domain/regime/flow-context.js";
+import { evaluateHysteresis, INITIAL_HYSTERESIS, type HysteresisState } from "../domain/regime/hysteresis.js";
+import { evaluateRegime } from "../domain/regime/regime-evaluation.js";
+import {
+  MIN_TRAINING_ROWS,
+  regimeModelFromJson,
+  regimeModelToJson,
+  trainRegimeModel,
+  type RegimeModel,
+} from "../domain/regime/regime-model.js";
+import { regimeModelSchema } from "../domain/regime/model-schema.js";
+import { regimeReport } from "../domain/regime/regime-report.js";
+import { DEFAULT_WINDOW_BARS } from "../domain/regime/walk-forward.js";
+import { DEFAULT_RESTARTS } from "../domain/regime/fit-hmm.js";
+
+const HOUR = 3_600_000;
+/** Walk-forward refit interval (regime.md: weekly, warm-started). */
+export const REFIT_EVERY_MS = 7 * 24 * HOUR;
+/** Trailing training window: 180 days of feature rows plus the bars the features need first. */
+const TRAINING_BARS = DEFAULT_WINDOW_BARS + FEATURE_WARMUP_BARS;
+/** The first fit may start with less history (e.g. near the start of the data), never below this. */
+const MIN_TRAINING_BARS = MIN_TRAINING_ROWS + FEATURE_WARMUP_BARS;
+/** Bars filtered per evaluation: a week of lead (the filter forgets its start within days) plus the features' warm-up. */
+const FILTER_BARS = 2 * FEATURE_WARMUP_BARS;
+const SCHEDULE_VERSION = 1;
+
+const hysteresisSchema = z.object({
+  regime: z.enum(REGIMES).nullable(),
+  since: z.number().nullable(),
+  candidate: z.enum(REGIMES).nullable(),
+  candidateCount: z.number().int().nonnegative(),
+});
+
+export interface RegimeActorDeps {
+  readonly feed: MarketFeed;
+  readonly history: RegimeHistoryRepository;
+  /** Seeded restarts per fit (default 10; a full fit costs about 1 s, see docs/wip/regime-integration.md). */
+  readonly restarts?: number;
+}
+
+/** What the actor holds, for operators and tests (no model internals). */
+export interface RegimeActorStatus {
+  readonly lastBarClose: number | null;
+  readonly regime: string | null;
+  readonly candidate: string | null;
+  readonly modelTrainedAt: number | null;
+}
+
+/**
+ * BTC regime detection (issue 6). One instance ("BTC"). At every hourly bar close (market time)
+ * it filters the newest bar with the current HMM, applies DECISIONS 4's hysteresis, records the
+ * report in the regime history and publishes `regime.change` when the published regime moves.
+ * Once a week it refits on the trailing 180 days, warm-started from the model it replaces. State:
+ * the model JSON, the hysteresis state and the close time of the newest bar evaluated.
+ */
+export class RegimeActor extends Actor {
+  static readonly actorType = "Regime";
+  static readonly ID = "BTC";
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: RegimeActorDeps,
+  ) {
+    super(ctx);
+  }
+
+  /** Sets the hourly reminder, due at the next bar close, unless this version of it is set. */
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(this.ctx.clock.now() / HOUR) * HOUR, periodMs: HOUR });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  async status(): Promise<RegimeActorStatus> {
+    const hysteresis = await this.ctx.state.get("hysteresis", hysteresisSchema);
+    const model = await this.ctx.state.get("model", regimeModelSchema);
+    return {
+      lastBarClose: (await this.ctx.state.get("lastBarClose", z.number())) ?? null,
+      regime: hysteresis?.regime ?? null,
+      candidate: hysteresis?.candidate ?? null,
+      modelTrainedAt: model ? Date.parse(model.fit.trained_at) : null,
+    };
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== "evaluate") return;
+    await this.evaluate();
+  }
+
+  private async evaluate(): Promise<void> {
+    const now = this.ctx.clock.now();
+    const candles = this.deps.feed.candles("BTC", "1h", now, FILTER_BARS);
+    const newest = candles[candles.length - 1];
+    if (newest === undefined) return;
+    const barClose = newest.t + HOUR;
+    const lastBarClose = await this.ctx.state.get("lastBarClose", z.number());
+    // No bar closed since the last evaluation (end of the replay data): the hysteresis rule
+    // counts evaluations of distinct bars, so the same bar is never evaluated twice.
+    if (lastBarClose !== undefined && barClose <= lastBarClose) return;
+    const model = await this.currentModel(barClose);
+    if (model === null) return;
+    const evaluation = evaluateRegime(model, candles, flowContextAt(this.deps.feed, now));
+    const previous = (await this.ctx.state.get("hysteresis", hysteresisSchema)) ?? INITIAL_HYSTERESIS;
+    // The bar's close time is the detection time: state and report do not depend on how late
+    // after the close the reminder fired.
+    const step = evaluateHysteresis(previous, evaluation.probabilities, barClose);
+    const report = regimeReport(model, evaluation, step.state, candles, barClose);
+    // The store write is the turn's only side effect outside its commit: done first, and
+    // idempotent per bar, so a turn that fails after it rewrites the same row when retried.
+    await this.deps.history.record({ at: report.detectedAt, report });
+    this.ctx.state.set("hysteresis", toJson(step.state));
+    this.ctx.state.set("lastBarClose", barClose);
+    // The first adoption is no transition (SPEC.md's from_regime is a regime, never null).
+    if (step.change !== null && step.change.from !== null) {
+      await this.ctx.publish("regime.change", { from_regime: step.change.from, to_regime: step.change.to, confidence: report.confidence });
+      this.ctx.logger.info({ from: step.change.from, to: step.change.to, confidence: report.confidence, at: new Date(barClose).toISOString() }, "regime changed");
+    }
+  }
+
+  /**
+   * The stored model, refitted when a week old; the first call fits from the data as of `now`
+   * (the newest bar close, so a fit never depends on how late its reminder fired). Null: too
+   * little history yet.
+   */
+  private async currentModel(now: number): Promise<RegimeModel | null> {
+    const stored = await this.ctx.state.get("model", regimeModelSchema);
+    const previous = stored ? regimeModelFromJson(stored) : null;
+    if (previous !== null && now - previous.fit.trainedAt < REFIT_EVERY_MS) return previous;
+    const window = this.deps.feed.candles("BTC", "1h", now, TRAINING_BARS);
+    if (window.length < MIN_TRAINING_BARS) {
+      if (previous === null) this.ctx.logger.info({ bars: window.length, needed: MIN_TRAINING_BARS }, "regime model not fitted yet: too little BTC history");
+      return previous;
+    }
+    const restarts = this.deps.restarts ?? DEFAULT_RESTARTS;
+    const started = performance.now();
+    let model: RegimeModel;
+    try {
+      model = trainRegimeModel(window, { trainedAt: now, restarts, ...(previous !== null ? { previous } : {}) });
+    } catch (err) {
+      // A failed refit must not stop hourly detection: the previous model serves until the next hour retries.
+      if (previous === null) throw err;
+      this.ctx.logger.warn({ err: String(err) }, "regime refit failed; keeping the previous model");
+      return previous;
+    }
+    this.ctx.logger.info(
+      {
+        wall_ms: Math.round(performance.now() - started),
+        restarts,
+        bars: window.length,
+        iterations: model.fit.iterations,
+        warm_started: model.fit.warmStarted,
+        labels: model.labels,
+      },
+      "regime model fitted",
+    );
+    this.ctx.state.set("model", regimeModelToJson(model));
+    return model;
+  }
+}
+
+/** ENTITY_PRESSURE and WHALE_FLOW as the regime labels use them: the latest value, or null when the signal is DEAD. */
+export function flowContextAt(feed: MarketFeed, at: number): FlowContext {
+  const readings = feed.latestReadings(at);
+  const value = (key: SignalKey): number | null => {
+    const reading = readings.get(key);
+    const status = signalStatus(reading?.observedAt ?? null, signalSource(key, feed.mode)?.refreshMs ?? null, at);
+    return status === "DEAD" || reading === undefined ? null : reading.value;
+  };
+  return { entityPressure: value("ENTITY_PRESSURE"), whaleFlow: value("WHALE_FLOW") };
+}
+
+function toJson(s: HysteresisState): { regime: string | null; since: number | null; candidate: string | null; candidateCount: number } {
+  return { regime: s.regime, since: s.since, candidate: s.candidate, candidateCount: s.candidateCount };
+}

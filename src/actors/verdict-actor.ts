@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import type { Regime } from "../domain/market/vocabulary.js";
+import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
+import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
+import { verdictNewData } from "../domain/judiciary/judiciary-verdict.js";
+import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../store/ports/verdicts.js";
+import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import { judiciaryInputAt } from "../services/judiciary-inputs.js";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** SPEC Events: a new Judiciary ruling about every 5 minutes. */
+export const VERDICT_PERIOD_MS = 5 * MINUTE;
+/** Retention: verdicts older than this (market time) are pruned, hourly, per asset. */
+export const VERDICT_RETENTION_MS = 30 * 24 * HOUR;
+const SCHEDULE_VERSION = 1;
+
+/**
+ * Adaptive multipliers (SPEC "Signal weights"); absent, every multiplier is 1.0. Synchronous on
+ * purpose: the engine scores dozens of signals per run, so a source caches its rows itself.
+ */
+export interface MultiplierSource {
+  multiplierFor(key: string, regime: Regime | null): number;
+}
+
+export interface VerdictActorDeps {
+  readonly feed: MarketFeed;
+  readonly verdicts: VerdictRepository & VerdictPruning;
+  readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  readonly weights?: MultiplierSource;
+}
+
+/** Stable per asset and evaluation time, so a retried turn rewrites the same row. */
+export function verdictId(asset: Asset, at: number): string {
+  return `${asset}-${new Date(at).toISOString()}`;
+}
+
+export function isVerdictAsset(id: string): id is Asset {
+  return (ASSETS as readonly string[]).includes(id);
+}
+
+/**
+ * One per asset (id BTC, ETH, SOL or TAO): every 5 market minutes runs the Judiciary Engine over
+ * the feed as of that time, stores the verdict and, for BTC only, publishes `verdict.new`
+ * (DECISIONS 7: the others feed their Ghost Trader's judiciary gate).
+ */
+export class VerdictActor extends Actor {
+  static readonly actorType = "Verdict";
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: VerdictActorDeps,
+  ) {
+    super(ctx);
+  }
+
+  private get asset(): Asset {
+    if (!isVerdictAsset(this.ctx.id)) throw new Error(`Verdict actor id must be an asset, got ${this.ctx.id}`);
+    return this.ctx.id;
+  }
+
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    this.ctx.reminders.set("evaluate", { dueInMs: 0, periodMs: VERDICT_PERIOD_MS });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  /** Market time of the newest stored verdict of this actor, or null before the first. */
+  async lastEvaluatedAt(): Promise<number | null> {
+    return (await this.ctx.state.get("lastAt", z.number())) ?? null;
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== "evaluate") return;
+    await this.evaluate();
+  }
+
+  private async evaluate(): Promise<void> {
+    const asset = this.asset;
+    // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
+    const at = Math.floor(this.ctx.clock.now() / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
+    const last = await this.lastEvaluatedAt();
+    if (last !== null && at <= last) return;
+    const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
+    const weights = this.deps.weights;
+    const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);
+    const entry: StoredVerdict = { id: verdictId(asset, at), at, verdict: evaluateJudiciary(asset, input) };
+    await this.deps.verdicts.save(entry);
+    if (at % HOUR === 0) await this.deps.verdicts.pruneBefore(asset, at - VERDICT_RETENTION_MS);
+    this.ctx.state.set("lastAt", at);
+    if (asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(entry.verdict) });
+  }
+}

@@ -1,0 +1,193 @@
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import { fromJsonText, toJsonText, type Json } from "../runtime/json.js";
+import type { Clock } from "../domain/time/clock.js";
+import type { EventEnvelope } from "../events/envelope.js";
+import type { WebhookRepository } from "../store/ports/webhooks.js";
+import type { Deliver } from "../webhooks/http-deliverer.js";
+import { subscriptionStateSchema } from "../webhooks/state-schema.js";
+import { buildDeliveryRequest } from "../domain/webhooks/delivery-request.js";
+import * as machine from "../domain/webhooks/delivery-state.js";
+import type { DeliveryRecord, SubscriptionState } from "../domain/webhooks/delivery-state.js";
+import { isSubscribableEventType } from "../domain/webhooks/event-types.js";
+import type { JsonValue, WebhookEvent } from "../domain/webhooks/envelope.js";
+import { MAX_DELIVERY_RECORDS } from "../domain/webhooks/limits.js";
+import { generateSecret } from "../domain/webhooks/secret.js";
+import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
+
+const STATE = "state";
+const REMINDER = "deliver";
+
+export interface WebhookActorDeps {
+  readonly repo: WebhookRepository;
+  readonly deliver: Deliver;
+  /**
+   * WALL time. Retries (5/25/125 s), timeouts and subscription timestamps are about the
+   * receiver, not the market, so the state machine runs on this clock, never on ctx.clock
+   * (market time, 60x fast in replay).
+   */
+  readonly wall: Clock;
+  /**
+   * The host-clock instant (market time) at which a reminder must fire to wake the actor at
+   * wall instant `wallDueAt`: market now + wall delay x REPLAY_SPEED. A reminder that fires
+   * early (the warm-up fast-forward) finds nothing due on the wall clock and is re-armed.
+   */
+  readonly hostDueAt: (wallDueAt: number) => number;
+}
+
+export interface AcceptResult {
+  readonly accepted: boolean;
+  readonly reason: "accepted" | "not_subscribed" | "duplicate" | "deleted";
+}
+
+export interface RotatedSecret {
+  readonly secret: string;
+  readonly previousExpiresAt: number;
+}
+
+/** Plain data of the state machine, as the JSON the actor state holds. */
+function asJson(state: SubscriptionState): Json {
+  return fromJsonText(toJsonText(state)) as Json;
+}
+
+function toWebhookEvent(envelope: EventEnvelope): WebhookEvent | null {
+  if (!isSubscribableEventType(envelope.event)) return null;
+  const data = envelope.data;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  return { id: envelope.id, type: envelope.event, timestamp: envelope.timestamp, data: data as { readonly [key: string]: JsonValue } };
+}
+
+/**
+ * One webhook subscription's deliveries (SPEC "Events", DECISIONS 5): accepts events from the
+ * fan-out (idempotent by delivery id), sends them from its durable reminder turn, retries on
+ * the 5/25/125 s schedule, counts failures and disables at 10. Its state is the pure state
+ * machine of src/domain/webhooks/delivery-state.ts; after every change it writes the
+ * subscription and the new delivery-log rows to the store, which the HTTP routes read.
+ *
+ * Network I/O happens inside the reminder turn (bounded by the 10 s per-attempt timeout, all
+ * due attempts in parallel), never inside `accept`: the bus waits for `accept`, and a slow
+ * receiver must not hold up every other consumer of the bus.
+ */
+export class WebhookSubscriptionActor extends Actor {
+  static readonly actorType = "WebhookSubscription";
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: WebhookActorDeps,
+  ) {
+    super(ctx);
+  }
+
+  /** An event from the bus; queued and sent at once by the reminder turn it arms. */
+  async accept(envelope: EventEnvelope): Promise<AcceptResult> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return { accepted: false, reason: "deleted" };
+    const event = toWebhookEvent(envelope);
+    if (event === null) return { accepted: false, reason: "not_subscribed" };
+    const result = machine.acceptEvent(state, event, this.deps.wall.now());
+    if (!result.accepted) return { accepted: false, reason: result.reason };
+    this.ctx.state.set(STATE, asJson(result.state));
+    armReminder(this.ctx, this.deps, result.state);
+    return { accepted: true, reason: "accepted" };
+  }
+
+  /** Start-up: re-arms the reminder from the wall-time schedule (the market clock may have jumped). */
+  async resume(): Promise<number> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return 0;
+    armReminder(this.ctx, this.deps, state);
+    return state.pending.length;
+  }
+
+  /** PATCH {is_active}: pausing cancels pending retries; re-enabling resets the failure count. */
+  async setActive(active: boolean): Promise<WebhookSubscription | null> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return null;
+    const next = machine.setActive(state, active, this.deps.wall.now());
+    await commitState(this.ctx, this.deps, state, next);
+    return next.subscription;
+  }
+
+  async rotateSecret(): Promise<RotatedSecret | null> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return null;
+    const now = this.deps.wall.now();
+    const next = machine.rotateSecret(state, generateSecret(), now);
+    await commitState(this.ctx, this.deps, state, next);
+    return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecret?.expiresAt ?? now };
+  }
+
+  /** DELETE: drops pending deliveries, the reminder, the state and the stored subscription. */
+  async remove(): Promise<boolean> {
+    this.ctx.reminders.delete(REMINDER);
+    this.ctx.state.delete(STATE);
+    return this.deps.repo.delete(this.ctx.id);
+  }
+
+  /** Number of deliveries waiting for an attempt (tests and the start-up log). */
+  async pendingCount(): Promise<number> {
+    return (await loadState(this.ctx, this.deps))?.pending.length ?? 0;
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name !== REMINDER) return;
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return;
+    const now = this.deps.wall.now();
+    const due = machine.dueDeliveries(state, now);
+    let next = state;
+    if (due.length > 0) {
+      const outcomes = await Promise.all(due.map((d) => this.deps.deliver(buildDeliveryRequest(state.subscription, d, now))));
+      const done = this.deps.wall.now();
+      due.forEach((d, i) => {
+        const outcome = outcomes[i];
+        if (outcome === undefined) return;
+        const applied = machine.applyOutcome(next, d.deliveryId, outcome, done);
+        next = applied.state;
+        if (applied.disabled) {
+          this.ctx.logger.warn({ webhook_id: this.ctx.id, reason: next.subscription.disabledReason }, "webhook subscription disabled");
+        }
+      });
+    }
+    await commitState(this.ctx, this.deps, state, next);
+  }
+}
+
+// Module functions, not methods: every method of an actor class is callable through the host
+// (TypeScript's `private` is compile-time only), and these must not be.
+
+/**
+ * The actor's state, or on its first turn the subscription the route stored; null once the
+ * subscription is deleted (a late bus delivery then changes nothing).
+ */
+async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<SubscriptionState | null> {
+  const stored = await ctx.state.get(STATE, subscriptionStateSchema);
+  if (stored !== undefined) return stored;
+  const subscription = await deps.repo.get(ctx.id);
+  return subscription === null ? null : machine.initialState(subscription);
+}
+
+async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
+  // The delivery log lives in the store; keeping it in the state too would rewrite 50
+  // records with every turn.
+  ctx.state.set(STATE, asJson({ ...after, records: [] }));
+  armReminder(ctx, deps, after);
+  const added: DeliveryRecord[] = after.records.filter((r) => !before.records.includes(r));
+  // The store is a projection for the routes and the fan-out; the actor state is what the
+  // schedule runs on. A failed projection write must not roll back a turn whose attempts were
+  // already sent (the one-shot reminder would not fire again): it is logged and corrected by
+  // the next change.
+  try {
+    if (after.subscription !== before.subscription) await deps.repo.save(after.subscription);
+    await deps.repo.appendDeliveries(ctx.id, added, MAX_DELIVERY_RECORDS);
+  } catch (err) {
+    ctx.logger.error({ err, webhook_id: ctx.id }, "webhook store projection failed");
+  }
+}
+
+/** One reminder at the earliest wall due time, converted to the host clock; none when idle. */
+function armReminder(ctx: ActorContext, deps: WebhookActorDeps, state: SubscriptionState): void {
+  const dueAt = machine.nextDueAt(state);
+  if (dueAt === null) ctx.reminders.delete(REMINDER);
+  else ctx.reminders.set(REMINDER, { dueAt: deps.hostDueAt(dueAt) });
+}

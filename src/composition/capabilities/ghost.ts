@@ -1,0 +1,36 @@
+import { GhostTraderActor } from "../../actors/ghost-trader-actor.js";
+import { WeightsActor } from "../../actors/weights-actor.js";
+import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
+import { chartingRoutes } from "../../http/routes/charting.js";
+import { ghostRoutes } from "../../http/routes/ghost.js";
+import { weightsRoutes } from "../../http/routes/weights.js";
+import { multipliersFor } from "../../services/signal-multipliers.js";
+import { FeedBarSource } from "../../services/ghost-bar-source.js";
+import type { Capability } from "../capability.js";
+
+/**
+ * Ghost Traders (BTC, ETH, SOL, TAO), the 6-hourly signal weights, and the routes that read their
+ * ledger: track records, TAO status, ghost and regime stats, agent accuracy, charting.
+ * Listed after judiciary (and regime): the traders read the verdicts, sessions and regimes those
+ * capabilities store.
+ */
+export const ghostCapability: Capability = {
+  name: "ghost",
+  registerActors(ctx) {
+    const source = new FeedBarSource(ctx.feed, ctx.store);
+    // No order-book source is wired in either mode yet: live TAO liquidity would be UNKNOWN
+    // anyway, so the 60-second probe is not scheduled until one exists (DECISIONS 7).
+    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null };
+    ctx.host.register(GhostTraderActor, (actorCtx) => new GhostTraderActor(actorCtx, deps));
+    const multipliers = multipliersFor(ctx.store.signalWeights);
+    ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows)));
+  },
+  async start(ctx) {
+    await multipliersFor(ctx.store.signalWeights).refresh();
+    // The first track-record period starts when the traders first start (market time).
+    await ctx.store.ghostLedger.ensureFirstSprint(ctx.marketClock.now(), new Date(ctx.wallClock.now()).toISOString());
+    for (const id of GhostTraderActor.IDS) await ctx.host.proxy(GhostTraderActor, id).ensureScheduled();
+    await ctx.host.proxy(WeightsActor, WeightsActor.ID).ensureScheduled();
+  },
+  routes: (ctx) => [...ghostRoutes(ctx), ...weightsRoutes(ctx), ...chartingRoutes(ctx)],
+};

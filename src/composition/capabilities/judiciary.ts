@@ -1,0 +1,47 @@
+import { VerdictActor } from "../../actors/verdict-actor.js";
+import { COUNCIL_ASSETS, CouncilActor } from "../../actors/council-actor.js";
+import { verdictRoutes } from "../../http/routes/verdict.js";
+import { councilRoutes } from "../../http/routes/council.js";
+import { councilAdvisorFromEnv } from "../../llm/advisor-from-env.js";
+import { ASSETS } from "../../domain/signals/signal-keys.js";
+import { multipliersFor } from "../../services/signal-multipliers.js";
+import type { Capability } from "../capability.js";
+
+/**
+ * Judiciary Engine and councils: a VerdictActor per asset (every 5 market minutes; BTC's publishes
+ * verdict.new) and a CouncilActor per council (BTC, TAO, SOL; every 30 market minutes, with the
+ * configured language model or in judiciary mode; council.new). Routes read the stored results.
+ */
+export const judiciaryCapability: Capability = {
+  name: "judiciary",
+  registerActors(ctx) {
+    const regimes = ctx.store.regimeHistory;
+    // The adaptive multipliers the WeightsActor learns (ghost capability); 1.0 until it has data.
+    const weights = multipliersFor(ctx.store.signalWeights);
+    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights }));
+    // One advisor for all councils: the HTTP client keeps no per-session state.
+    const advisor = councilAdvisorFromEnv(ctx.config);
+    ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
+    const modelAllowed = () => !ctx.marketClock.warmingUp;
+    ctx.host.register(
+      CouncilActor,
+      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed }),
+    );
+  },
+  async start(ctx) {
+    for (const asset of ASSETS) await ctx.host.proxy(VerdictActor, asset).ensureScheduled();
+    for (const asset of COUNCIL_ASSETS) await ctx.host.proxy(CouncilActor, asset).ensureScheduled();
+  },
+  routes: (ctx) => [
+    ...verdictRoutes(ctx),
+    ...councilRoutes({
+      ...ctx,
+      nudgeCouncil: (asset) => {
+        ctx.host
+          .proxy(CouncilActor, asset)
+          .refresh()
+          .catch((err: unknown) => ctx.logger.warn({ err, asset }, "council refresh nudge failed"));
+      },
+    }),
+  ],
+};

@@ -1,0 +1,67 @@
+import { WebhookSubscriptionActor } from "../../actors/webhook-subscription-actor.js";
+import { webhookRoutes } from "../../http/routes/webhooks.js";
+import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
+import { createDeliveryAgent } from "../../webhooks/delivery-agent.js";
+import { createHttpDeliverer, type Deliver } from "../../webhooks/http-deliverer.js";
+import type { Capability, CapabilityContext } from "../capability.js";
+
+export interface WebhooksCapabilityOptions {
+  /** Tests only: the CA of the test receiver, trusted by the delivery agent (DECISIONS 5 item 10). */
+  readonly ca?: string | Buffer;
+}
+
+/**
+ * Market-clock instant at which the host must fire a reminder to wake an actor at wall instant
+ * `wallDueAt`. Retries are about the receiver, so they run on wall time; the host schedules on
+ * market time, which in replay runs REPLAY_SPEED times faster than the wall.
+ */
+export function hostDueAtFor(ctx: CapabilityContext): (wallDueAt: number) => number {
+  const rate = ctx.marketClock.mode === "replay" ? ctx.config.REPLAY_SPEED : 1;
+  return (wallDueAt) => ctx.marketClock.now() + Math.max(0, wallDueAt - ctx.wallClock.now()) * rate;
+}
+
+/**
+ * Webhooks (issue 9): one WebhookSubscription actor per subscription; the fan-out hands every
+ * subscribable bus event to the actors of the active subscriptions that want it; the routes of
+ * SPEC 21-24 and DECISIONS 5. Listed last, so every producer above it is registered first.
+ */
+export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}): Capability {
+  // One deliverer per service (a test process may run several services).
+  const deliverers = new WeakMap<CapabilityContext, Deliver>();
+  const deliverFor = (ctx: CapabilityContext): Deliver => {
+    let deliver = deliverers.get(ctx);
+    if (deliver === undefined) {
+      const agent = createDeliveryAgent({ allowPrivateTargets: ctx.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+      deliver = createHttpDeliverer({ agent });
+      deliverers.set(ctx, deliver);
+    }
+    return deliver;
+  };
+
+  return {
+    name: "webhooks",
+    registerActors(ctx) {
+      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), wall: ctx.wallClock, hostDueAt: hostDueAtFor(ctx) };
+      ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
+      for (const type of SUBSCRIBABLE_EVENT_TYPES) {
+        // At least once: if an accept fails, this handler rejects, the outbox keeps the event and
+        // publishes it again; actors that already accepted it drop the copy (same delivery id).
+        ctx.bus.subscribe(type, async (event) => {
+          const recipients = await ctx.store.webhooks.listActiveFor(type);
+          await Promise.all(recipients.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).accept(event)));
+        });
+      }
+    },
+    async start(ctx) {
+      // The market clock of this run may stand elsewhere than the last one's: re-arm every
+      // pending schedule from its wall-time due instants.
+      const active = await ctx.store.webhooks.listActive();
+      let pending = 0;
+      for (const s of active) pending += await ctx.host.proxy(WebhookSubscriptionActor, s.id).resume();
+      if (pending > 0) ctx.logger.info({ subscriptions: active.length, pending }, "webhook deliveries resumed");
+    },
+    routes: (ctx) => webhookRoutes({ ...ctx, deliver: deliverFor(ctx) }),
+  };
+}
+
+export const webhooksCapability: Capability = createWebhooksCapability();

@@ -1,0 +1,64 @@
+import { defineRoute, type Route } from "../route.js";
+import type { AppDeps } from "../app-deps.js";
+import { chartingSignalSchema } from "../schemas/judiciary.js";
+import { buildSignalsSnapshot } from "../../domain/signals/snapshot.js";
+import { calendarStatus } from "../../domain/signals/macro-calendar.js";
+import { DARK_POOL_KEYS, darkPoolComposite } from "../../domain/signals/dark-pool.js";
+
+/** DECISIONS 2: charting 30 s. */
+const TTL = 30;
+const DAY = 86_400_000;
+
+/**
+ * SPEC "Charting payload": one flat object per bar close for an indicator script, from the latest
+ * BTC verdict, the regime, the BTC indicators and the BTC Ghost Trader's status snapshot. Numbers
+ * that are unavailable are 0 and a missing verdict is PENDING, as SPEC says.
+ */
+export function chartingRoutes(deps: AppDeps): Route[] {
+  const { store, feed, marketClock } = deps;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/charting/signal",
+      summary: "Flat BTC payload for charting indicators",
+      tags: ["verdict"],
+      access: { kind: "key", tier: "free" },
+      response: chartingSignalSchema,
+      cacheTtlSeconds: TTL,
+      handler: async () => {
+        const now = marketClock.now();
+            const [verdict, regime, ghost] = await Promise.all([
+          store.verdicts.latest("BTC", now),
+          store.regimeHistory.latestAtOrBefore(now),
+          store.ghostLedger.snapshot("BTC"),
+        ]);
+        const tech = feed.technicals("BTC", "1h", now)?.values ?? null;
+        const snapshot = buildSignalsSnapshot({ mode: feed.mode, at: now, readings: feed.latestReadings(now), calendar: calendarStatus(feed.calendarEvents(), now) });
+        const darkPool = darkPoolComposite(
+          DARK_POOL_KEYS.map((key) => {
+            const item = snapshot.signals.find((s) => s.key === key);
+            return {
+              key,
+              status: item?.status ?? "DEAD",
+              latest: item?.value ?? null,
+              history: feed.readingsBetween(key, now - 90 * DAY, now).map((r) => r.value),
+            };
+          }),
+        );
+        // BTC never rules AVOID; the guard only narrows the type to the charting scale.
+        const ruling = verdict?.verdict.ruling;
+        return {
+          verdict: ruling === undefined || ruling === "AVOID" ? ("PENDING" as const) : ruling,
+          confidence: verdict === null ? 0 : Math.round(verdict.verdict.confidence * 1000) / 10,
+          regime: regime?.report.regime ?? "UNKNOWN",
+          dark_pool: darkPool,
+          rsi: tech?.rsi14 ?? 0,
+          ema_200: tech?.ema200 ?? 0,
+          btc_price: tech?.close ?? 0,
+          ghost_status: ghost?.status ?? "WAITING",
+          timestamp: Math.floor(now / 1000),
+        };
+      },
+    }),
+  ];
+}

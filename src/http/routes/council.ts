@@ -1,0 +1,124 @@
+import { defineRoute, type Route } from "../route.js";
+import type { AppDeps } from "../app-deps.js";
+import { ApiError, codedError } from "../errors.js";
+import { btcCouncilSessionSchema, solCouncilResponseSchema, solVerdictSchema, taoCouncilRunSchema, taoVerdictSchema } from "../schemas/council.js";
+import { cacheFields } from "../schemas/common.js";
+import { assetVerdictView, btcCouncilView } from "../../domain/council/session-views.js";
+import type { CouncilAsset, CouncilSession } from "../../domain/council/council-types.js";
+
+/** DECISIONS 2: council latest, SOL council and TAO council 60 s. The TAO run POST is not cached. */
+const TTL = 60;
+const REFRESH_MINUTES = 30 as const;
+const RUN_LIMIT = { name: "tao-council-run", limit: 5, windowSeconds: 60 } as const;
+
+const btcBody = btcCouncilSessionSchema.omit({ cached: true, cache_ttl_seconds: true });
+const taoCouncilCachedSchema = taoCouncilRunSchema.extend(cacheFields).meta({ id: "TaoCouncil" });
+
+export interface CouncilRouteDeps extends AppDeps {
+  /**
+   * Asks the asset's council to deliberate if its current 30-minute slot has no session yet
+   * (SPEC 13's "internal trigger"); fire-and-forget, the route never waits for a deliberation.
+   */
+  readonly nudgeCouncil?: (asset: CouncilAsset) => void;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The stored TAO session as SPEC's verdict; the schema checks the stored shape on the way out. */
+function taoVerdict(s: CouncilSession | null) {
+  return s === null ? null : taoVerdictSchema.parse(assetVerdictView(s));
+}
+
+/**
+ * The council endpoints: they read the newest stored session as of market time. BTC's answers 503
+ * warming_up before the first session; SOL's and TAO's have SPEC-defined empty shapes instead
+ * (verdict null, success false).
+ */
+export function councilRoutes(deps: CouncilRouteDeps): Route[] {
+  const { store, marketClock, logger } = deps;
+  const pro = { kind: "key", tier: "pro" } as const;
+
+  async function readTao(): Promise<CouncilSession | null> {
+    try {
+      return await store.councilSessions.latest("TAO", marketClock.now());
+    } catch (err) {
+      logger.error({ err }, "TAO council verdict could not be read");
+      throw new ApiError(503, { error: "tao_council_unavailable", message: "The stored TAO council verdict cannot be read right now; try again shortly." });
+    }
+  }
+
+  function detailOf(s: CouncilSession | null, nudged: boolean): string {
+    const next = iso((Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) + 1) * REFRESH_MINUTES * 60_000);
+    const base =
+      s === null
+        ? "No TAO council verdict exists yet; the council deliberates every 30 minutes of market time."
+        : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); the council refreshes every 30 minutes, next at ${next}.`;
+    return nudged ? `${base} A refresh of the current slot was requested.` : base;
+  }
+
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/council/latest",
+      summary: "Latest BTC council session with every agent's vote",
+      tags: ["council"],
+      access: pro,
+      response: btcCouncilSessionSchema,
+      cacheTtlSeconds: TTL,
+      errorStatuses: [503],
+      handler: async () => {
+        const s = await store.councilSessions.latest("BTC", marketClock.now());
+        if (s === null) throw codedError(503, "warming_up", "No BTC council session has run yet: the council deliberates every 30 market minutes.");
+        return btcBody.parse(btcCouncilView(s));
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/sol/council",
+      summary: "Latest SOL council verdict (null before the first session)",
+      tags: ["council"],
+      access: pro,
+      response: solCouncilResponseSchema,
+      cacheTtlSeconds: TTL,
+      handler: async () => {
+        const s = await store.councilSessions.latest("SOL", marketClock.now());
+        return { verdict: s === null ? null : solVerdictSchema.parse(assetVerdictView(s)), nextRefreshMinutes: REFRESH_MINUTES };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/tao/council/run",
+      summary: "Latest TAO council verdict; nudges a refresh of the current slot",
+      description:
+        "Returns the latest stored verdict and does not itself deliberate (SPEC 13): deliberation runs on the 30-minute schedule. " +
+        "If the current 30-minute slot has no session yet, the council is asked to deliberate in the background.",
+      tags: ["council"],
+      access: { kind: "key", tier: "pro", limits: [RUN_LIMIT] },
+      response: taoCouncilRunSchema,
+      errorStatuses: [503],
+      handler: async () => {
+        const s = await readTao();
+        const slot = Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) * REFRESH_MINUTES * 60_000;
+        const nudged = deps.nudgeCouncil !== undefined && (s === null || s.at < slot);
+        if (nudged) deps.nudgeCouncil?.("TAO");
+        const verdict = taoVerdict(s);
+        return { success: verdict !== null, verdict, detail: detailOf(s, nudged) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/tao/council",
+      summary: "Latest TAO council verdict (same envelope as the run endpoint)",
+      tags: ["council"],
+      access: pro,
+      response: taoCouncilCachedSchema,
+      cacheTtlSeconds: TTL,
+      errorStatuses: [503],
+      handler: async () => {
+        const s = await readTao();
+        const verdict = taoVerdict(s);
+        return { success: verdict !== null, verdict, detail: detailOf(s, false) };
+      },
+    }),
+  ];
+}

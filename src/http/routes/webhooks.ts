@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { defineRoute, type Caller, type Route } from "../route.js";
+import type { AppDeps } from "../app-deps.js";
+import { codedError, validationError } from "../errors.js";
+import {
+  createWebhookBody,
+  testWebhookBody,
+  updateWebhookBody,
+  webhookCreatedSchema,
+  webhookDeletedSchema,
+  webhookDeliveriesSchema,
+  webhookIdParams,
+  webhookListItemSchema,
+  webhookListSchema,
+  webhookSecretSchema,
+  webhookTestResultSchema,
+} from "../schemas/webhooks.js";
+import type { ActorHost } from "../../runtime/actor-host.js";
+import { WebhookSubscriptionActor } from "../../actors/webhook-subscription-actor.js";
+import { buildTestRequest } from "../../domain/webhooks/delivery-request.js";
+import { MAX_DELIVERY_RECORDS, MAX_SUBSCRIPTIONS_PER_KEY } from "../../domain/webhooks/limits.js";
+import { generateSecret } from "../../domain/webhooks/secret.js";
+import { createSubscription, isOwnedBy, type WebhookSubscription } from "../../domain/webhooks/subscription.js";
+import { checkWebhookTarget, type TargetCheck } from "../../webhooks/target-check.js";
+import type { Deliver } from "../../webhooks/http-deliverer.js";
+
+export interface WebhookRouteDeps extends AppDeps {
+  readonly host: ActorHost;
+  readonly deliver: Deliver;
+}
+
+const basic = { kind: "key", tier: "basic" } as const;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], string> = {
+  invalid_url: "URL must be a valid https URL without credentials",
+  https_required: "URL scheme must be https",
+  unresolvable: "URL host does not resolve",
+  forbidden_address: "URL must not resolve to a loopback, private, link-local or metadata address",
+};
+
+function ownerOf(caller: Caller | null): string {
+  // Key routes always have a caller; the owner is the key record's id, never the key.
+  if (caller === null) throw new Error("webhook route reached without an authenticated caller");
+  return caller.key.id;
+}
+
+function listItem(s: WebhookSubscription): z.input<typeof webhookListItemSchema> {
+  return {
+    id: s.id,
+    url: s.url,
+    events: [...s.events],
+    secret: null,
+    is_active: s.isActive,
+    created_at: new Date(s.createdAt).toISOString(),
+    last_triggered_at: iso(s.lastTriggeredAt),
+    failures_since_success: s.failuresSinceSuccess,
+  };
+}
+
+const notFound = () => codedError(404, "webhook_not_found", "No webhook with this id belongs to this API key.");
+
+/**
+ * SPEC endpoints 21-24 and DECISIONS 5 (Basic and above). Reads come from the store; changes
+ * to an existing subscription go through its actor, the store's only writer after creation.
+ * Another key's id is answered exactly like a missing one (404), so ids cannot be probed.
+ */
+export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
+  const repo = deps.store.webhooks;
+  const actor = (id: string) => deps.host.proxy(WebhookSubscriptionActor, id);
+  // Registrations of one key run one at a time in this process: the per-key limit check and
+  // the insert stay together even on a store without transactions.
+  const registering = new Map<string, Promise<unknown>>();
+
+  async function owned(id: string, caller: Caller | null): Promise<WebhookSubscription> {
+    const s = await repo.get(id);
+    if (s === null || !isOwnedBy(s, ownerOf(caller))) throw notFound();
+    return s;
+  }
+
+  async function register(owner: string, url: string, events: WebhookSubscription["events"]): Promise<WebhookSubscription> {
+    const check = await checkWebhookTarget(url, { allowPrivateTargets: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+    if (!check.ok) throw validationError([{ loc: ["body", "url"], msg: TARGET_MESSAGES[check.reason], type: `url_${check.reason}` }]);
+    const subscription = createSubscription({
+      id: `wh_${randomBytes(12).toString("base64url")}`,
+      ownerKeyId: owner,
+      url,
+      events,
+      secret: generateSecret(),
+      now: deps.wallClock.now(),
+    });
+    if (!(await repo.insertWithinLimit(subscription, MAX_SUBSCRIPTIONS_PER_KEY))) {
+      throw codedError(409, "webhook_limit_reached", `An API key may hold at most ${MAX_SUBSCRIPTIONS_PER_KEY} webhooks.`, {
+        limit: MAX_SUBSCRIPTIONS_PER_KEY,
+      });
+    }
+    return subscription;
+  }
+
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/webhooks",
+      summary: "Register a webhook (the secret is shown only in this response)",
+      description: "HTTPS only; the host must not resolve to a loopback, private, link-local or metadata address. At most 5 per key (409).",
+      tags: ["webhooks"],
+      access: basic,
+      body: createWebhookBody,
+      response: webhookCreatedSchema,
+      successStatus: 201,
+      errorStatuses: [409, 422],
+      handler: async ({ body, caller }) => {
+        const owner = ownerOf(caller);
+        const previous = registering.get(owner) ?? Promise.resolve();
+        const run = previous.catch(() => undefined).then(() => register(owner, body.url, body.events));
+        registering.set(owner, run);
+        try {
+          const s = await run;
+          return { id: s.id, url: s.url, events: [...s.events], secret: s.secret, is_active: s.isActive, created_at: new Date(s.createdAt).toISOString() };
+        } finally {
+          if (registering.get(owner) === run) registering.delete(owner);
+        }
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/webhooks",
+      summary: "The calling key's webhooks (secrets are never shown again)",
+      tags: ["webhooks"],
+      access: basic,
+      response: webhookListSchema,
+      handler: async ({ caller }) => {
+        const subs = await repo.listByOwner(ownerOf(caller));
+        return { webhooks: subs.map(listItem), count: subs.length };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/v1/webhooks/{id}",
+      summary: "Delete a webhook; its pending deliveries and retries are cancelled",
+      tags: ["webhooks"],
+      access: basic,
+      params: webhookIdParams,
+      response: webhookDeletedSchema,
+      errorStatuses: [404, 422],
+      handler: async ({ params, caller }) => {
+        await owned(params.id, caller);
+        await actor(params.id).remove();
+        return { id: params.id, deleted: true as const };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/v1/webhooks/{id}",
+      summary: "Pause or re-enable a webhook (re-enabling resets failures_since_success)",
+      tags: ["webhooks"],
+      access: basic,
+      params: webhookIdParams,
+      body: updateWebhookBody,
+      response: webhookListItemSchema,
+      errorStatuses: [404, 422],
+      handler: async ({ params, body, caller }) => {
+        await owned(params.id, caller);
+        const updated = await actor(params.id).setActive(body.is_active);
+        if (updated === null) throw notFound();
+        return listItem(updated);
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/webhooks/test",
+      summary: "Send a webhook.test event now to one webhook, or to every active one of the key",
+      description: "Not retried; does not touch failures_since_success.",
+      tags: ["webhooks"],
+      access: basic,
+      body: testWebhookBody.optional(),
+      response: webhookTestResultSchema,
+      errorStatuses: [404, 422],
+      handler: async ({ body, caller }) => {
+        const id = body?.webhook_id;
+        const targets = id === undefined ? (await repo.listByOwner(ownerOf(caller))).filter((s) => s.isActive) : [await owned(id, caller)];
+        const results = await Promise.all(
+          targets.map(async (s) => {
+            const outcome = await deps.deliver(buildTestRequest(s, randomUUID(), deps.wallClock.now()));
+            return {
+              webhook_id: s.id,
+              success: outcome.kind === "success",
+              status_code: outcome.statusCode,
+              error: outcome.kind === "failure" ? outcome.error : null,
+              duration_ms: Math.round(outcome.durationMs),
+            };
+          }),
+        );
+        const delivered = results.filter((r) => r.success).length;
+        return { delivered, failed: results.length - delivered, results };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/webhooks/{id}/rotate-secret",
+      summary: "Issue a new secret; the old one keeps signing webhook-signature for 24 hours",
+      tags: ["webhooks"],
+      access: basic,
+      params: webhookIdParams,
+      response: webhookSecretSchema,
+      errorStatuses: [404, 422],
+      handler: async ({ params, caller }) => {
+        await owned(params.id, caller);
+        const rotated = await actor(params.id).rotateSecret();
+        if (rotated === null) throw notFound();
+        return { id: params.id, secret: rotated.secret, previous_secret_expires_at: new Date(rotated.previousExpiresAt).toISOString() };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/webhooks/{id}/deliveries",
+      summary: "Recent delivery attempts of a webhook, newest first",
+      tags: ["webhooks"],
+      access: basic,
+      params: webhookIdParams,
+      response: webhookDeliveriesSchema,
+      errorStatuses: [404, 422],
+      handler: async ({ params, caller }) => {
+        await owned(params.id, caller);
+        const records = await repo.deliveries(params.id, MAX_DELIVERY_RECORDS);
+        return {
+          webhook_id: params.id,
+          deliveries: records.map((r) => ({
+            event: r.event,
+            delivery_id: r.deliveryId,
+            attempt: r.attempt,
+            status_code: r.statusCode,
+            error: r.error,
+            duration_ms: Math.round(r.durationMs),
+            attempted_at: new Date(r.at).toISOString(),
+          })),
+        };
+      },
+    }),
+  ];
+}

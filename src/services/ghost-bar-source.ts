@@ -1,0 +1,106 @@
+import type { BarInput, CouncilView, JudiciaryView, LiquidityView, RegimeView } from "../domain/ghost/bar-input.js";
+import type { SignalAtEntry } from "../domain/ghost/trade.js";
+import type { Candle } from "../domain/signals/reading.js";
+import { SIGNAL_KEYS, type Asset, type SignalKey } from "../domain/signals/signal-keys.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
+import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import type { VerdictRepository } from "../store/ports/verdicts.js";
+import type { CouncilSession } from "../domain/council/council-types.js";
+import { councilGateDecision } from "../domain/council/entry-gate.js";
+import type { StoredVerdict } from "../store/ports/verdicts.js";
+
+const HOUR = 3_600_000;
+const SIGNAL_KEY_SET: ReadonlySet<string> = new Set(SIGNAL_KEYS);
+
+/**
+ * Where a Ghost Trader gets its closed bars and the engine outputs at each bar's close. The
+ * actor depends on this, not on the feed and stores directly, so tests can hand it BarInputs they
+ * assembled themselves from real candles.
+ */
+export interface GhostBarSource {
+  /** Up to `limit` hourly bars of `asset` closed at or before `at`, oldest first. */
+  bars(asset: Asset, at: number, limit: number): readonly Candle[];
+  /** Everything the trader needs at the close of `candle` (nothing after that close). */
+  input(asset: Asset, candle: Candle, liquidity: LiquidityView): Promise<BarInput>;
+}
+
+export interface EngineOutputs {
+  readonly verdicts: VerdictRepository;
+  readonly councilSessions: CouncilSessionRepository;
+  readonly regimeHistory: RegimeHistoryRepository;
+}
+
+/**
+ * The service's source: candles and indicators from the market feed, the newest judiciary verdict,
+ * council session and regime stored at or before the bar's close (as-of reads, no look-ahead).
+ */
+export class FeedBarSource implements GhostBarSource {
+  constructor(
+    private readonly feed: MarketFeed,
+    private readonly engines: EngineOutputs,
+  ) {}
+
+  bars(asset: Asset, at: number, limit: number): readonly Candle[] {
+    return this.feed.candles(asset, "1h", at, limit);
+  }
+
+  async input(asset: Asset, candle: Candle, liquidity: LiquidityView): Promise<BarInput> {
+    const close = candle.t + HOUR;
+    const [verdict, session, regime] = await Promise.all([
+      this.engines.verdicts.latest(asset, close),
+      asset === "ETH" ? Promise.resolve(null) : this.engines.councilSessions.latest(asset, close),
+      this.engines.regimeHistory.latestAtOrBefore(close),
+    ]);
+    const tech = this.feed.technicals(asset, "1h", close)?.values ?? null;
+    const ratio = this.feed.assetFeatures(asset, close).ratioToBtc.value;
+    return {
+      asset,
+      candle,
+      judiciary: verdict === null ? null : judiciaryView(verdict),
+      council: session === null ? null : councilView(session, verdict),
+      regime:
+        regime === null
+          ? null
+          : ({ regime: regime.report.regime, confidence: regime.report.confidence, breakoutImminent: regime.report.breakoutImminent } satisfies RegimeView),
+      indicators: {
+        rsi1h: tech?.rsi14 ?? null,
+        ema200: tech?.ema200 ?? null,
+        volumeRatio: tech?.volumeRatio ?? null,
+        rsiLow12h: this.rsiLow(asset, close),
+      },
+      liquidity,
+      // No network-health source is bundled or polled: SOL's is UNKNOWN, never invented.
+      extras: { assetBtcRatio: ratio, networkHealth: asset === "SOL" ? "UNKNOWN" : null },
+    };
+  }
+
+  /** Lowest RSI(1 h) over the 12 bars ending at `close` (mode B pullback detection). */
+  private rsiLow(asset: Asset, close: number): number | null {
+    let low: number | null = null;
+    for (let k = 0; k < 12; k++) {
+      const rsi = this.feed.technicals(asset, "1h", close - k * HOUR)?.values.rsi14 ?? null;
+      if (rsi !== null && (low === null || rsi < low)) low = rsi;
+    }
+    return low;
+  }
+}
+
+function judiciaryView(v: StoredVerdict): JudiciaryView {
+  const signals: SignalAtEntry[] = v.verdict.evidence
+    .filter((e) => SIGNAL_KEY_SET.has(e.key) && e.value !== null)
+    .map((e) => ({ key: e.key as SignalKey, value: e.value, contribution: e.contribution }));
+  return { ruling: v.verdict.ruling, confidence: v.verdict.confidence, verdictId: v.id, signals };
+}
+
+/**
+ * The council gate's input, decided by the council's own rule (src/domain/council/entry-gate.ts):
+ * a council-mode session by its ruling and confidence; a judiciary-mode session (confidence capped
+ * near 0.47, so it could never clear 0.65/0.72) by the asset's Judiciary verdict instead. The
+ * trade still points at the session that was current, for agent accuracy.
+ */
+export function councilView(session: CouncilSession, verdict: StoredVerdict | null): CouncilView | null {
+  const d = councilGateDecision(session, verdict === null ? null : { ruling: verdict.verdict.ruling, confidence: verdict.verdict.confidence });
+  if (d.ruling === null || d.confidence === null) return null;
+  return { ruling: d.ruling, confidence: d.confidence, sessionId: session.id };
+}

@@ -1,0 +1,26 @@
+import type { ClosedTrade, OpenPosition } from "../domain/ghost/trade.js";
+import { counts } from "../domain/ghost/trade-validity.js";
+import type { Asset } from "../domain/signals/signal-keys.js";
+import type { SprintMark } from "../store/ports/ghost-ledger.js";
+
+/**
+ * Track-record periods (DECISIONS 7 `ghost restart`). A mark applies to its asset or to ALL; an
+ * asset's cutoff is its newest applicable mark. The published `since` is the newest mark of all
+ * and `sprint` counts the marks (the launch mark is sprint 1), as DECISIONS 4 defines it.
+ */
+export function sinceFor(asset: Asset, marks: readonly SprintMark[]): number {
+  return marks.filter((m) => m.scope === "ALL" || m.scope === asset).reduce((s, m) => Math.max(s, m.at), 0);
+}
+
+export function currentSprint(marks: readonly SprintMark[]): { sprint: number; sinceMs: number } {
+  return { sprint: Math.max(1, marks.length), sinceMs: marks.reduce((s, m) => Math.max(s, m.at), 0) };
+}
+
+/** Closed trades that count under their own asset's cutoff (valid live paper trades). */
+export function countedUnderSprints(trades: readonly ClosedTrade[], marks: readonly SprintMark[]): ClosedTrade[] {
+  return trades.filter((t) => t.valid && counts(t, sinceFor(t.asset, marks)));
+}
+
+export function openUnderSprints(open: readonly OpenPosition[], marks: readonly SprintMark[]): OpenPosition[] {
+  return open.filter((p) => counts(p, sinceFor(p.asset, marks)));
+}

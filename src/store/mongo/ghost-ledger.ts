@@ -1,0 +1,134 @@
+import type { Collection, Db } from "mongodb";
+import type { GhostLedgerRepository, GhostSnapshot, SprintMark } from "../ports/ghost-ledger.js";
+import type { SignalWeightRepository } from "../ports/signal-weights.js";
+import type { ClosedTrade } from "../../domain/ghost/trade.js";
+import type { Asset } from "../../domain/signals/signal-keys.js";
+import type { WeightRow } from "../../domain/weights/update-weights.js";
+
+interface TradeDoc {
+  /** The trade id: a retried turn's second write replaces the same document. */
+  _id: string;
+  asset: Asset;
+  entryTime: number;
+  exitTime: number;
+  trade: ClosedTrade;
+}
+
+interface SnapshotDoc {
+  _id: Asset;
+  snapshot: GhostSnapshot;
+}
+
+interface SprintDoc {
+  _id: string;
+  scope: SprintMark["scope"];
+  at: number;
+  reason: string;
+  recordedAt: string;
+}
+
+interface WeightDoc {
+  /** `${regime}|${signal_key}`: the row key of SPEC, so an update cycle replaces rows in place. */
+  _id: string;
+  row: WeightRow;
+}
+
+const FIRST_SPRINT_ID = "launch";
+
+/** Single-document upserts only (DECISIONS 6 portable subset). */
+export class MongoGhostLedger implements GhostLedgerRepository {
+  private readonly trades: Collection<TradeDoc>;
+  private readonly snaps: Collection<SnapshotDoc>;
+  private readonly marks: Collection<SprintDoc>;
+
+  constructor(db: Db) {
+    this.trades = db.collection<TradeDoc>("ghost_trades");
+    this.snaps = db.collection<SnapshotDoc>("ghost_snapshots");
+    this.marks = db.collection<SprintDoc>("ghost_sprints");
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.trades.createIndex({ asset: 1, exitTime: 1 });
+    await this.trades.createIndex({ exitTime: 1 });
+  }
+
+  async saveClosed(trades: readonly ClosedTrade[]): Promise<void> {
+    if (trades.length === 0) return;
+    await this.trades.bulkWrite(
+      trades.map((t) => ({
+        replaceOne: {
+          filter: { _id: t.id },
+          replacement: { asset: t.asset, entryTime: t.entryTime, exitTime: t.exitTime, trade: t },
+          upsert: true,
+        },
+      })),
+      { ordered: true },
+    );
+  }
+
+  async closed(asset?: Asset): Promise<ClosedTrade[]> {
+    const docs = await this.trades
+      .find(asset === undefined ? {} : { asset })
+      .sort({ exitTime: 1, entryTime: 1, _id: 1 })
+      .toArray();
+    return docs.map((d) => d.trade);
+  }
+
+  async saveSnapshot(s: GhostSnapshot): Promise<void> {
+    await this.snaps.replaceOne({ _id: s.asset }, { snapshot: s }, { upsert: true });
+  }
+
+  async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
+    return (await this.snaps.findOne({ _id: asset }))?.snapshot ?? null;
+  }
+
+  async snapshots(): Promise<GhostSnapshot[]> {
+    return (await this.snaps.find({}).sort({ _id: 1 }).toArray()).map((d) => d.snapshot);
+  }
+
+  async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {
+    await this.marks.updateOne(
+      { _id: FIRST_SPRINT_ID },
+      { $setOnInsert: { scope: "ALL", at, reason: "launch", recordedAt } },
+      { upsert: true },
+    );
+  }
+
+  async addSprint(m: SprintMark): Promise<void> {
+    await this.marks.updateOne(
+      { _id: m.id },
+      { $setOnInsert: { scope: m.scope, at: m.at, reason: m.reason, recordedAt: m.recordedAt } },
+      { upsert: true },
+    );
+  }
+
+  async sprints(): Promise<SprintMark[]> {
+    const docs = await this.marks.find({}).sort({ at: 1, recordedAt: 1, _id: 1 }).toArray();
+    return docs.map((d) => ({ id: d._id, scope: d.scope, at: d.at, reason: d.reason, recordedAt: d.recordedAt }));
+  }
+}
+
+export class MongoSignalWeights implements SignalWeightRepository {
+  private readonly rows: Collection<WeightDoc>;
+
+  constructor(db: Db) {
+    this.rows = db.collection<WeightDoc>("signal_weights");
+  }
+
+  async ensureIndexes(): Promise<void> {
+    // The _id is the row key; nothing else is queried.
+  }
+
+  async save(rows: readonly WeightRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.rows.bulkWrite(
+      rows.map((r) => ({ replaceOne: { filter: { _id: `${r.regime}|${r.signal_key}` }, replacement: { row: r }, upsert: true } })),
+      { ordered: true },
+    );
+  }
+
+  async all(): Promise<WeightRow[]> {
+    const docs = await this.rows.find({}).sort({ _id: 1 }).toArray();
+    return docs.map((d) => d.row);
+  }
+}

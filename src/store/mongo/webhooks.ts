@@ -1,0 +1,96 @@
+import type { Collection, Db } from "mongodb";
+import type { WebhookRepository } from "../ports/webhooks.js";
+import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
+import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
+import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
+import { deliveryRecordSchema, subscriptionSchema } from "../../webhooks/state-schema.js";
+
+interface SubscriptionDoc {
+  _id: string;
+  /** Owner key id, active flag and events: the fields queries filter on, beside the document. */
+  o: string;
+  a: boolean;
+  e: string[];
+  c: number;
+  doc: WebhookSubscription;
+}
+
+interface DeliveryDoc {
+  s: string;
+  /** Attempt time, then insertion order within one append: the log's order. */
+  t: number;
+  i: number;
+  doc: DeliveryRecord;
+}
+
+const toDoc = (s: WebhookSubscription): SubscriptionDoc => ({ _id: s.id, o: s.ownerKeyId, a: s.isActive, e: [...s.events], c: s.createdAt, doc: s });
+
+/** Portable operations only (DECISIONS 6): single-document writes, indexes, sort/skip/limit. */
+export class MongoWebhooks implements WebhookRepository {
+  private readonly subs: Collection<SubscriptionDoc>;
+  private readonly log: Collection<DeliveryDoc>;
+  private seq = 0;
+
+  constructor(db: Db) {
+    this.subs = db.collection<SubscriptionDoc>("webhook_subscriptions");
+    this.log = db.collection<DeliveryDoc>("webhook_deliveries");
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.subs.createIndex({ o: 1, c: 1 });
+    await this.subs.createIndex({ a: 1, e: 1 });
+    await this.log.createIndex({ s: 1, t: -1, i: -1 });
+  }
+
+  async insertWithinLimit(s: WebhookSubscription, limit: number): Promise<boolean> {
+    // No multi-document transactions on FerretDB: count, then insert. Two registrations of one
+    // key racing in the same instant could both pass; the route serialises them per key in
+    // process, so only registrations spread over several replicas can overshoot.
+    if ((await this.subs.countDocuments({ o: s.ownerKeyId })) >= limit) return false;
+    await this.subs.insertOne(toDoc(s));
+    return true;
+  }
+
+  async get(id: string): Promise<WebhookSubscription | null> {
+    const doc = await this.subs.findOne({ _id: id });
+    return doc === null ? null : subscriptionSchema.parse(doc.doc);
+  }
+
+  async listByOwner(ownerKeyId: string): Promise<WebhookSubscription[]> {
+    const docs = await this.subs.find({ o: ownerKeyId }).sort({ c: 1, _id: 1 }).toArray();
+    return docs.map((d) => subscriptionSchema.parse(d.doc));
+  }
+
+  async listActiveFor(event: SubscribableEventType): Promise<WebhookSubscription[]> {
+    const docs = await this.subs.find({ a: true, e: event }).sort({ c: 1, _id: 1 }).toArray();
+    return docs.map((d) => subscriptionSchema.parse(d.doc));
+  }
+
+  async listActive(): Promise<WebhookSubscription[]> {
+    const docs = await this.subs.find({ a: true }).sort({ c: 1, _id: 1 }).toArray();
+    return docs.map((d) => subscriptionSchema.parse(d.doc));
+  }
+
+  async save(s: WebhookSubscription): Promise<void> {
+    // No upsert: a subscription deleted while its actor was mid-turn stays deleted.
+    await this.subs.updateOne({ _id: s.id }, { $set: { a: s.isActive, e: [...s.events], doc: s } });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const removed = await this.subs.deleteOne({ _id: id });
+    await this.log.deleteMany({ s: id });
+    return removed.deletedCount > 0;
+  }
+
+  async appendDeliveries(subscriptionId: string, records: readonly DeliveryRecord[], keep: number): Promise<void> {
+    if (records.length === 0) return;
+    await this.log.insertMany(records.map((r) => ({ s: subscriptionId, t: r.at, i: this.seq++, doc: r })));
+    const old = await this.log.find({ s: subscriptionId }, { projection: { _id: 1 } }).sort({ t: -1, i: -1 }).skip(keep).toArray();
+    if (old.length > 0) await this.log.deleteMany({ _id: { $in: old.map((d) => d._id) } });
+  }
+
+  async deliveries(subscriptionId: string, limit: number): Promise<DeliveryRecord[]> {
+    const docs = await this.log.find({ s: subscriptionId }).sort({ t: -1, i: -1 }).limit(limit).toArray();
+    return docs.map((d) => deliveryRecordSchema.parse(d.doc));
+  }
+}

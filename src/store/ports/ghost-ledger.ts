@@ -1,0 +1,55 @@
+import type { GateReport } from "../../domain/ghost/entry-gates.js";
+import type { GhostStatus } from "../../domain/ghost/ghost-trader.js";
+import type { LiquidityView } from "../../domain/ghost/bar-input.js";
+import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
+import type { Regime } from "../../domain/market/vocabulary.js";
+import type { Asset } from "../../domain/signals/signal-keys.js";
+
+/**
+ * What one Ghost Trader looked like after its latest turn. The actor writes it every turn so the
+ * status routes (TAO status, charting `ghost_status`, ghost stats' open positions) read the store
+ * and never call an actor.
+ */
+export interface GhostSnapshot {
+  readonly asset: Asset;
+  /** Market time of the turn that wrote it. */
+  readonly at: number;
+  /** Open time of the newest bar applied; null before the first. */
+  readonly barT: number | null;
+  readonly status: GhostStatus;
+  readonly position: OpenPosition | null;
+  readonly gates: GateReport | null;
+  readonly liquidity: LiquidityView;
+  readonly price: number | null;
+  readonly rsi1h: number | null;
+  readonly ema200: number | null;
+  readonly regime: Regime | null;
+}
+
+/** One track-record period start (DECISIONS 7 `ghost restart`); the first is written at launch. */
+export interface SprintMark {
+  readonly id: string;
+  /** The asset restarted, or ALL. */
+  readonly scope: Asset | "ALL";
+  /** Market time the period starts (trades entered before it stop counting). */
+  readonly at: number;
+  readonly reason: string;
+  /** Wall-clock time of the operator's command. */
+  readonly recordedAt: string;
+}
+
+/** The Ghost Traders' ledger: closed trades, the latest status per asset, and the sprint marks. */
+export interface GhostLedgerRepository {
+  /** Upserts by trade id: a retried actor turn writes the same trade again without duplicating it. */
+  saveClosed(trades: readonly ClosedTrade[]): Promise<void>;
+  /** Closed trades (of one asset, or all), oldest exit first. */
+  closed(asset?: Asset): Promise<ClosedTrade[]>;
+  saveSnapshot(snapshot: GhostSnapshot): Promise<void>;
+  snapshot(asset: Asset): Promise<GhostSnapshot | null>;
+  snapshots(): Promise<GhostSnapshot[]>;
+  /** Writes the launch mark once (later calls change nothing). */
+  ensureFirstSprint(at: number, recordedAt: string): Promise<void>;
+  addSprint(mark: SprintMark): Promise<void>;
+  /** Every mark, oldest first. */
+  sprints(): Promise<SprintMark[]>;
+}

@@ -1,0 +1,34 @@
+import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
+import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
+import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
+
+/**
+ * Webhook subscriptions and their bounded delivery log. The subscription's WebhookSubscription
+ * actor is its only writer after creation (one turn at a time, so writes of one row never
+ * race); the HTTP routes and the fan-out read from here, never from the actors.
+ *
+ * `ownerKeyId` is the id of the API key record, never the key. `secret` is stored as issued
+ * (the service must sign with it; see docs/wip/webhooks-integration.md).
+ */
+export interface WebhookRepository {
+  /**
+   * Stores a new subscription unless its owner already has `limit`; false when the limit is
+   * reached. Atomic on SQLite; on MongoDB a count then an insert (see the adapter).
+   */
+  insertWithinLimit(subscription: WebhookSubscription, limit: number): Promise<boolean>;
+  get(id: string): Promise<WebhookSubscription | null>;
+  /** Oldest first. */
+  listByOwner(ownerKeyId: string): Promise<WebhookSubscription[]>;
+  /** Active subscriptions that asked for `event`: the fan-out's recipients. */
+  listActiveFor(event: SubscribableEventType): Promise<WebhookSubscription[]>;
+  /** Every active subscription: the start-up resume list. */
+  listActive(): Promise<WebhookSubscription[]>;
+  /** Writes the actor's view of a subscription; a deleted subscription stays deleted. */
+  save(subscription: WebhookSubscription): Promise<void>;
+  /** Removes the subscription and its delivery log; false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+  /** Appends attempts and keeps only the newest `keep` of the subscription. */
+  appendDeliveries(subscriptionId: string, records: readonly DeliveryRecord[], keep: number): Promise<void>;
+  /** Newest first. */
+  deliveries(subscriptionId: string, limit: number): Promise<DeliveryRecord[]>;
+}

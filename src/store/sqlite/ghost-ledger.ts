@@ -1,0 +1,118 @@
+import type { SqliteDb } from "./database.js";
+import type { SqliteMigration } from "./migrate.js";
+import type { GhostLedgerRepository, GhostSnapshot, SprintMark } from "../ports/ghost-ledger.js";
+import type { ClosedTrade } from "../../domain/ghost/trade.js";
+import type { Asset } from "../../domain/signals/signal-keys.js";
+import type { WeightRow } from "../../domain/weights/update-weights.js";
+import type { SignalWeightRepository } from "../ports/signal-weights.js";
+
+export const ghostLedgerMigrations: readonly SqliteMigration[] = [
+  {
+    component: "ghost-ledger",
+    version: 1,
+    // Trades are stored whole as JSON (every field SPEC and the integrity checks need); the
+    // columns beside it are only what queries filter and sort on.
+    up: `
+      CREATE TABLE ghost_trades (
+        id TEXT PRIMARY KEY, asset TEXT NOT NULL, entry_time INTEGER NOT NULL, exit_time INTEGER NOT NULL, body TEXT NOT NULL);
+      CREATE INDEX ghost_trades_asset_exit ON ghost_trades (asset, exit_time);
+      CREATE TABLE ghost_snapshots (asset TEXT PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE ghost_sprints (id TEXT PRIMARY KEY, scope TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, recorded_at TEXT NOT NULL);
+      CREATE TABLE signal_weights (
+        signal_key TEXT NOT NULL, regime TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (signal_key, regime)) WITHOUT ROWID;`,
+  },
+];
+
+const FIRST_SPRINT_ID = "launch";
+
+export class SqliteGhostLedger implements GhostLedgerRepository {
+  private readonly upsertTrade;
+  private readonly allTrades;
+  private readonly assetTrades;
+  private readonly upsertSnapshot;
+  private readonly oneSnapshot;
+  private readonly allSnapshots;
+  private readonly insertSprint;
+  private readonly allSprints;
+
+  constructor(private readonly db: SqliteDb) {
+    this.upsertTrade = db.prepare(
+      `INSERT INTO ghost_trades (id, asset, entry_time, exit_time, body) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET asset = excluded.asset, entry_time = excluded.entry_time,
+         exit_time = excluded.exit_time, body = excluded.body`,
+    );
+    this.allTrades = db.prepare<[], { body: string }>("SELECT body FROM ghost_trades ORDER BY exit_time, entry_time, id");
+    this.assetTrades = db.prepare<[string], { body: string }>(
+      "SELECT body FROM ghost_trades WHERE asset = ? ORDER BY exit_time, entry_time, id",
+    );
+    this.upsertSnapshot = db.prepare(
+      "INSERT INTO ghost_snapshots (asset, at, body) VALUES (?, ?, ?) ON CONFLICT (asset) DO UPDATE SET at = excluded.at, body = excluded.body",
+    );
+    this.oneSnapshot = db.prepare<[string], { body: string }>("SELECT body FROM ghost_snapshots WHERE asset = ?");
+    this.allSnapshots = db.prepare<[], { body: string }>("SELECT body FROM ghost_snapshots ORDER BY asset");
+    this.insertSprint = db.prepare(
+      "INSERT INTO ghost_sprints (id, scope, at, reason, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    );
+    this.allSprints = db.prepare<[], { id: string; scope: string; at: number; reason: string; recorded_at: string }>(
+      "SELECT * FROM ghost_sprints ORDER BY at, recorded_at, id",
+    );
+  }
+
+  async saveClosed(trades: readonly ClosedTrade[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const t of trades) this.upsertTrade.run(t.id, t.asset, t.entryTime, t.exitTime, JSON.stringify(t));
+    }).immediate();
+  }
+
+  async closed(asset?: Asset): Promise<ClosedTrade[]> {
+    const rows = asset === undefined ? this.allTrades.all() : this.assetTrades.all(asset);
+    return rows.map((r) => JSON.parse(r.body) as ClosedTrade);
+  }
+
+  async saveSnapshot(s: GhostSnapshot): Promise<void> {
+    this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
+  }
+
+  async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
+    const row = this.oneSnapshot.get(asset);
+    return row === undefined ? null : (JSON.parse(row.body) as GhostSnapshot);
+  }
+
+  async snapshots(): Promise<GhostSnapshot[]> {
+    return this.allSnapshots.all().map((r) => JSON.parse(r.body) as GhostSnapshot);
+  }
+
+  async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {
+    this.insertSprint.run(FIRST_SPRINT_ID, "ALL", at, "launch", recordedAt);
+  }
+
+  async addSprint(m: SprintMark): Promise<void> {
+    this.insertSprint.run(m.id, m.scope, m.at, m.reason, m.recordedAt);
+  }
+
+  async sprints(): Promise<SprintMark[]> {
+    return this.allSprints.all().map((r) => ({ id: r.id, scope: r.scope as SprintMark["scope"], at: r.at, reason: r.reason, recordedAt: r.recorded_at }));
+  }
+}
+
+export class SqliteSignalWeights implements SignalWeightRepository {
+  private readonly upsert;
+  private readonly everyRow;
+
+  constructor(private readonly db: SqliteDb) {
+    this.upsert = db.prepare(
+      "INSERT INTO signal_weights (signal_key, regime, body) VALUES (?, ?, ?) ON CONFLICT (signal_key, regime) DO UPDATE SET body = excluded.body",
+    );
+    this.everyRow = db.prepare<[], { body: string }>("SELECT body FROM signal_weights ORDER BY regime, signal_key");
+  }
+
+  async save(rows: readonly WeightRow[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const r of rows) this.upsert.run(r.signal_key, r.regime, JSON.stringify(r));
+    }).immediate();
+  }
+
+  async all(): Promise<WeightRow[]> {
+    return this.everyRow.all().map((r) => JSON.parse(r.body) as WeightRow);
+  }
+}

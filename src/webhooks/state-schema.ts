@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "../domain/webhooks/event-types.js";
+import { DELIVERY_ERRORS } from "../domain/webhooks/outcome.js";
+import type { DeliveryRecord, PendingDelivery, SubscriptionState } from "../domain/webhooks/delivery-state.js";
+import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
+
+/**
+ * zod schemas of the webhook domain's persisted JSON (actor state, store rows): whatever is read
+ * back is validated before the pure state machine sees it.
+ */
+const eventType = z.union([z.enum(SUBSCRIBABLE_EVENT_TYPES), z.literal(WEBHOOK_TEST_EVENT)]);
+
+export const subscriptionSchema: z.ZodType<WebhookSubscription> = z.object({
+  id: z.string(),
+  ownerKeyId: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+  secret: z.string(),
+  previousSecret: z.object({ secret: z.string(), expiresAt: z.number() }).nullable(),
+  isActive: z.boolean(),
+  disabledReason: z.enum(["paused", "consecutive_failures", "gone"]).nullable(),
+  createdAt: z.number(),
+  lastTriggeredAt: z.number().nullable(),
+  failuresSinceSuccess: z.number().int().nonnegative(),
+});
+
+export const deliveryRecordSchema: z.ZodType<DeliveryRecord> = z.object({
+  deliveryId: z.string(),
+  event: eventType,
+  attempt: z.number().int().nonnegative(),
+  statusCode: z.number().int().nullable(),
+  error: z.union([z.enum(DELIVERY_ERRORS), z.literal("subscription_inactive")]).nullable(),
+  durationMs: z.number().nonnegative(),
+  at: z.number(),
+  next: z.enum(["delivered", "retry", "exhausted", "gone", "cancelled"]),
+});
+
+const pendingSchema: z.ZodType<PendingDelivery> = z.object({
+  deliveryId: z.string(),
+  eventId: z.string(),
+  eventType,
+  body: z.string(),
+  attemptsMade: z.number().int().nonnegative(),
+  dueAt: z.number(),
+  sequence: z.number().int().nonnegative(),
+});
+
+export const subscriptionStateSchema: z.ZodType<SubscriptionState> = z.object({
+  subscription: subscriptionSchema,
+  pending: z.array(pendingSchema),
+  finished: z.array(z.string()),
+  records: z.array(deliveryRecordSchema),
+  nextSequence: z.number().int().nonnegative(),
+});

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
+import type { WeightRow } from "../../src/domain/weights/update-weights.js";
+import { closedTrade as trade } from "../support/ghost-trades.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+const H = 3_600_000;
+const T0 = Date.UTC(2026, 3, 1);
+
+function snapshot(asset: GhostSnapshot["asset"], at: number): GhostSnapshot {
+  return {
+    asset,
+    at,
+    barT: at - H,
+    status: "WAITING",
+    position: null,
+    gates: null,
+    liquidity: { status: "UNKNOWN", depthUsd: null },
+    price: 123.45,
+    rsi1h: 51.2,
+    ema200: 120,
+    regime: "RISK_ON",
+  };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "ghostledger"));
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("starts empty", async () => {
+    expect(await store.ghostLedger.closed()).toEqual([]);
+    expect(await store.ghostLedger.snapshot("TAO")).toBeNull();
+    expect(await store.ghostLedger.sprints()).toEqual([]);
+    expect(await store.signalWeights.all()).toEqual([]);
+  });
+
+  it("stores closed trades whole and returns them per asset, oldest exit first", async () => {
+    const b2 = trade("BTC", T0 + 10 * H, -3.2);
+    const b1 = trade("BTC", T0, 4.5);
+    const s1 = trade("SOL", T0 + 2 * H, 1.25);
+    await store.ghostLedger.saveClosed([b2, s1]);
+    await store.ghostLedger.saveClosed([b1]);
+    expect(await store.ghostLedger.closed("BTC")).toEqual([b1, b2]);
+    expect(await store.ghostLedger.closed("SOL")).toEqual([s1]);
+    expect((await store.ghostLedger.closed()).map((t) => t.id)).toEqual([b1.id, s1.id, b2.id]);
+  });
+
+  it("is idempotent by trade id: a retried turn's second write neither duplicates nor loses the trade", async () => {
+    const again = trade("BTC", T0, 4.5);
+    await store.ghostLedger.saveClosed([again, again]);
+    const btc = await store.ghostLedger.closed("BTC");
+    expect(btc.filter((t) => t.id === again.id)).toEqual([again]);
+    expect(btc).toHaveLength(2);
+  });
+
+  it("keeps one status snapshot per asset, the latest written", async () => {
+    await store.ghostLedger.saveSnapshot(snapshot("TAO", T0));
+    await store.ghostLedger.saveSnapshot(snapshot("BTC", T0));
+    const later = { ...snapshot("TAO", T0 + H), status: "READY" as const };
+    await store.ghostLedger.saveSnapshot(later);
+    expect(await store.ghostLedger.snapshot("TAO")).toEqual(later);
+    expect((await store.ghostLedger.snapshots()).map((s) => [s.asset, s.at])).toEqual([
+      ["BTC", T0],
+      ["TAO", T0 + H],
+    ]);
+  });
+
+  it("writes the launch sprint once and adds restarts in time order", async () => {
+    await store.ghostLedger.ensureFirstSprint(T0, "2026-11-01T00:00:00.000Z");
+    await store.ghostLedger.ensureFirstSprint(T0 + 99 * H, "2026-11-02T00:00:00.000Z");
+    await store.ghostLedger.addSprint({ id: "r1", scope: "TAO", at: T0 + 5 * H, reason: "bad feed", recordedAt: "2026-11-03T00:00:00.000Z" });
+    await store.ghostLedger.addSprint({ id: "r1", scope: "TAO", at: T0 + 5 * H, reason: "bad feed", recordedAt: "2026-11-03T00:00:00.000Z" });
+    const marks = await store.ghostLedger.sprints();
+    expect(marks.map((m) => [m.scope, m.at, m.reason])).toEqual([
+      ["ALL", T0, "launch"],
+      ["TAO", T0 + 5 * H, "bad feed"],
+    ]);
+  });
+
+  it("upserts weight rows by (signal_key, regime), never mixing regimes", async () => {
+    const row = (signal_key: WeightRow["signal_key"], regime: WeightRow["regime"], multiplier: number): WeightRow => ({
+      signal_key,
+      regime,
+      multiplier,
+      accuracy: 0.6,
+      data_points: 12,
+      last_updated: "2026-04-01T06:00:00.000Z",
+    });
+    await store.signalWeights.save([row("BTC_RSI", "BULL_TRENDING", 1.2), row("BTC_RSI", "RISK_ON", 0.9)]);
+    await store.signalWeights.save([row("BTC_RSI", "BULL_TRENDING", 1.44)]);
+    const all = await store.signalWeights.all();
+    expect(all.map((r) => [r.signal_key, r.regime, r.multiplier])).toEqual([
+      ["BTC_RSI", "BULL_TRENDING", 1.44],
+      ["BTC_RSI", "RISK_ON", 0.9],
+    ]);
+  });
+});

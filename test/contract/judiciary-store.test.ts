@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { StoredVerdict } from "../../src/store/ports/verdicts.js";
+import type { CouncilAsset, CouncilMode, CouncilSession } from "../../src/domain/council/council-types.js";
+import { evaluateJudiciary } from "../../src/domain/judiciary/evaluate.js";
+import { deliberate } from "../../src/domain/council/deliberate.js";
+import type { Asset } from "../../src/domain/signals/signal-keys.js";
+import { councilInput } from "../unit/council/fixtures.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+const M5 = 5 * 60_000;
+const T0 = Date.UTC(2026, 3, 1);
+
+function verdict(asset: Asset, at: number): StoredVerdict {
+  const input = councilInput(asset === "BTC" ? "BTC" : "SOL");
+  return { id: `${asset}-${at}`, at, verdict: evaluateJudiciary(asset, { readings: input.readings, regime: "BULL_TRENDING", price: input.price }) };
+}
+
+async function session(asset: CouncilAsset, at: number, mode: CouncilMode): Promise<CouncilSession> {
+  const o = await deliberate(councilInput(asset, { at }), { advisor: null, newId: () => `${asset}-${at}` });
+  if (o.kind !== "session") throw new Error("expected a session");
+  // The store keeps whatever mode the session had; a model session is the same shape with mode council.
+  return { ...o.session, mode };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("verdict and council-session repositories on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "judiciary"));
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("starts empty", async () => {
+    expect(await store.verdicts.latest("BTC")).toBeNull();
+    expect(await store.verdicts.byId("nope")).toBeNull();
+    expect(await store.councilSessions.latest("TAO")).toBeNull();
+    expect(await store.councilSessions.latestWithModel("TAO")).toBeNull();
+  });
+
+  it("stores verdicts whole, idempotently, and answers the newest of an asset as of a time", async () => {
+    const entries = [0, 1, 2].map((i) => verdict("BTC", T0 + i * M5));
+    for (const e of entries) await store.verdicts.save(e);
+    await store.verdicts.save(entries[1] as StoredVerdict);
+    await store.verdicts.save(verdict("SOL", T0 + 10 * M5));
+    expect(await store.verdicts.latest("BTC")).toEqual(entries[2]);
+    expect(await store.verdicts.latest("BTC", T0 + M5 + 1)).toEqual(entries[1]);
+    expect(await store.verdicts.latest("BTC", T0 - 1)).toBeNull();
+    expect((await store.verdicts.latest("SOL"))?.verdict.asset).toBe("SOL");
+    expect(await store.verdicts.byId(entries[0]?.id ?? "")).toEqual(entries[0]);
+  });
+
+  it("prunes only the asset's verdicts older than the cut-off", async () => {
+    expect(await store.verdicts.pruneBefore("BTC", T0 + 2 * M5)).toBe(2);
+    expect(await store.verdicts.latest("BTC", T0 + M5)).toBeNull();
+    expect((await store.verdicts.latest("BTC"))?.at).toBe(T0 + 2 * M5);
+    expect((await store.verdicts.latest("SOL"))?.at).toBe(T0 + 10 * M5);
+  });
+
+  it("stores sessions with every vote and finds the newest, and the newest with a model answer", async () => {
+    const s1 = await session("TAO", T0, "council");
+    const s2 = await session("TAO", T0 + 6 * M5, "judiciary");
+    const b1 = await session("BTC", T0 + 12 * M5, "council");
+    for (const s of [s1, s2, b1, s1]) await store.councilSessions.save(s);
+    const latest = await store.councilSessions.latest("TAO");
+    expect(latest).toEqual(s2);
+    expect(latest?.votes).toHaveLength(6);
+    expect(await store.councilSessions.latest("TAO", T0 + M5)).toEqual(s1);
+    expect(await store.councilSessions.latestWithModel("TAO")).toEqual(s1);
+    expect(await store.councilSessions.latestWithModel("TAO", T0 - 1)).toBeNull();
+    expect(await store.councilSessions.latest("SOL")).toBeNull();
+    expect(await store.councilSessions.byId(b1.id)).toEqual(b1);
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { DeliveryRecord } from "../../src/domain/webhooks/delivery-state.js";
+import { createSubscription, type WebhookSubscription } from "../../src/domain/webhooks/subscription.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+const T0 = Date.UTC(2026, 10, 1);
+
+function sub(id: string, owner: string, events: WebhookSubscription["events"], at = T0): WebhookSubscription {
+  return createSubscription({ id, ownerKeyId: owner, url: `https://hooks.example.com/${id}`, events, secret: `whsec_${"A".repeat(32)}`, now: at });
+}
+
+function record(i: number): DeliveryRecord {
+  return { deliveryId: `msg_${i}`, event: "verdict.new", attempt: 1, statusCode: 200, error: null, durationMs: 12, at: T0 + i * 1000, next: "delivered" };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "webhooks"));
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("stores at most the limit per owner, and lists each owner's own, oldest first", async () => {
+    for (let i = 0; i < 5; i++) expect(await store.webhooks.insertWithinLimit(sub(`a${i}`, "key-a", ["verdict.new"], T0 + i), 5)).toBe(true);
+    expect(await store.webhooks.insertWithinLimit(sub("a5", "key-a", ["verdict.new"], T0 + 5), 5)).toBe(false);
+    expect(await store.webhooks.insertWithinLimit(sub("b0", "key-b", ["regime.change", "macro.alert"]), 5)).toBe(true);
+    expect((await store.webhooks.listByOwner("key-a")).map((s) => s.id)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    expect(await store.webhooks.listByOwner("key-b")).toEqual([sub("b0", "key-b", ["regime.change", "macro.alert"])]);
+    expect(await store.webhooks.get("a5")).toBeNull();
+  });
+
+  it("finds the active subscriptions of an event type, and follows saves of the actor", async () => {
+    expect((await store.webhooks.listActiveFor("macro.alert")).map((s) => s.id)).toEqual(["b0"]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    const paused = { ...sub("a1", "key-a", ["verdict.new"], T0 + 1), isActive: false, disabledReason: "consecutive_failures" as const, failuresSinceSuccess: 10, lastTriggeredAt: T0 + 99 };
+    await store.webhooks.save(paused);
+    expect(await store.webhooks.get("a1")).toEqual(paused);
+    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual(["a0", "a2", "a3", "a4"]);
+    expect((await store.webhooks.listActive()).map((s) => s.id).sort()).toEqual(["a0", "a2", "a3", "a4", "b0"]);
+  });
+
+  it("keeps a bounded delivery log, newest first", async () => {
+    await store.webhooks.appendDeliveries("a0", [1, 2, 3].map(record), 4);
+    await store.webhooks.appendDeliveries("a0", [4, 5, 6].map(record), 4);
+    await store.webhooks.appendDeliveries("a2", [record(7)], 4);
+    expect((await store.webhooks.deliveries("a0", 50)).map((r) => r.deliveryId)).toEqual(["msg_6", "msg_5", "msg_4", "msg_3"]);
+    expect(await store.webhooks.deliveries("a0", 2)).toEqual([record(6), record(5)]);
+    expect(await store.webhooks.deliveries("a2", 50)).toEqual([record(7)]);
+  });
+
+  it("deletes a subscription with its log; a later save does not bring it back", async () => {
+    expect(await store.webhooks.delete("a0")).toBe(true);
+    expect(await store.webhooks.delete("a0")).toBe(false);
+    expect(await store.webhooks.get("a0")).toBeNull();
+    expect(await store.webhooks.deliveries("a0", 50)).toEqual([]);
+    await store.webhooks.save(sub("a0", "key-a", ["verdict.new"]));
+    expect(await store.webhooks.get("a0")).toBeNull();
+    // A freed slot can be taken again.
+    expect(await store.webhooks.insertWithinLimit(sub("a6", "key-a", ["council.new"], T0 + 6), 5)).toBe(true);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "../../support/service.js";
+import { runCli } from "../../support/cli.js";
+import { waitFor } from "../../support/wait-for.js";
+import { closedTrade } from "../../support/ghost-trades.js";
+import { btcTrackRecordSchema, ghostStatsSchema, solTrackRecordSchema } from "../../../src/http/schemas/ghost.js";
+
+const H = 3_600_000;
+
+/**
+ * `ghost restart` (DECISIONS 7) on the store of a running service: the restarted asset's earlier
+ * trades stay stored but stop counting, other assets keep theirs, and the sprint number moves on.
+ */
+describe("ghost restart CLI", () => {
+  let svc: RunningService;
+  let storeUrl: string;
+
+  beforeAll(async () => {
+    // Ten market hours per second, so trades entered after the launch mark have closed by now.
+    svc = await startService({ REPLAY_SPEED: "36000" });
+    storeUrl = svc.service.deps.config.STORE_URL;
+    const ledger = svc.service.deps.store.ghostLedger;
+    const launch = (await ledger.sprints())[0]?.at ?? 0;
+    await ledger.saveClosed([closedTrade("BTC", launch, 12.5), closedTrade("BTC", launch + H, -4), closedTrade("SOL", launch + 2 * H, 3)]);
+    await waitFor(async () => svc.service.deps.marketClock.now() > launch + 8 * H, 10_000, "the trades to close in market time");
+    const now = svc.service.deps.marketClock.now();
+    await ledger.saveSnapshot({
+      asset: "BTC",
+      at: now,
+      barT: now - H,
+      status: "WAITING",
+      position: null,
+      gates: null,
+      liquidity: { status: "UNKNOWN", depthUsd: null },
+      price: 100,
+      rsi1h: 50,
+      ema200: 99,
+      regime: null,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  it("rejects a missing reason or an unknown asset with usage and exit code 2", async () => {
+    const noReason = await runCli(["ghost", "restart", "--asset", "BTC"], { STORE_URL: storeUrl });
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain("usage: ghost restart");
+    const badAsset = await runCli(["ghost", "restart", "--asset", "DOGE", "--reason", "x"], { STORE_URL: storeUrl });
+    expect(badAsset.code).toBe(2);
+  }, 60_000);
+
+  it("starts a new BTC sprint: BTC's earlier trades stop counting, SOL's still count", async () => {
+    const out = await runCli(["ghost", "restart", "--asset", "BTC", "--reason", "feed outage"], { STORE_URL: storeUrl });
+    expect(out.code, out.stderr).toBe(0);
+    const printed = JSON.parse(out.stdout) as { restarted: string; sprint: number; since: string };
+    expect(printed).toMatchObject({ restarted: "BTC", sprint: 2 });
+
+    const btc = btcTrackRecordSchema.parse(await (await fetch(`${svc.url}/v1/btc/track-record`)).json());
+    expect(btc.trades).toEqual([]);
+    expect(btc.stats.totalTrades).toBe(0);
+    const sol = solTrackRecordSchema.parse(await (await fetch(`${svc.url}/v1/sol/track-record`)).json());
+    expect(sol.trades).toHaveLength(1);
+    const stats = ghostStatsSchema.parse(await (await fetch(`${svc.url}/v1/ghost/stats`)).json());
+    expect(stats.sprint).toBe(2);
+    expect(stats.since).toBe(printed.since.slice(0, 10));
+    expect(stats.validated_trades).toBe(1);
+    expect(stats.total_pnl).toBe(3);
+    expect(stats.win_rate).toBe(100);
+    // The restarted trades are still in the ledger, only no longer counted.
+    expect(await svc.service.deps.store.ghostLedger.closed("BTC")).toHaveLength(2);
+  }, 60_000);
+});

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { createKey, startService, type RunningService } from "../../support/service.js";
+import {
+  btcTrackRecordSchema,
+  ethTrackRecordSchema,
+  ghostStatsSchema,
+  regimeStatsSchema,
+  solTrackRecordSchema,
+  taoStatusSchema,
+  taoTrackRecordSchema,
+} from "../../../src/http/schemas/ghost.js";
+import { agentPerformanceSchema, signalWeightsSchema } from "../../../src/http/schemas/weights.js";
+import { chartingSignalSchema } from "../../../src/http/schemas/judiciary.js";
+import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
+
+/**
+ * The real service with a 14-day warm-up: every Ghost route answers 200 with schema-valid content
+ * read from what the GhostTrader actors stored, and the track records show exactly the closed
+ * trades of the ledger.
+ */
+describe("Ghost Trader routes after a 14-day warm-up", () => {
+  let svc: RunningService;
+  let free: string;
+  let pro: string;
+  let warmupMs = 0;
+
+  beforeAll(async () => {
+    const t0 = Date.now();
+    svc = await startService({ REPLAY_WARMUP_DAYS: "14" });
+    warmupMs = Date.now() - t0;
+    free = await createKey(svc, "free");
+    pro = await createKey(svc, "pro");
+  }, 180_000);
+
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  async function get<S extends z.ZodType>(path: string, schema: S, key?: string): Promise<z.infer<S>> {
+    const res = await fetch(`${svc.url}${path}`, { headers: key === undefined ? {} : { "X-API-Key": key } });
+    const body: unknown = await res.json();
+    expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+    return schema.parse(body);
+  }
+
+  it("has every trader's status snapshot after the warm-up, one per asset", async () => {
+    const snaps = await svc.service.deps.store.ghostLedger.snapshots();
+    expect(snaps.map((s) => s.asset).sort()).toEqual([...ASSETS].sort());
+    for (const s of snaps) expect(s.barT).not.toBeNull();
+    console.info(`[ghost] warm-up to ready: ${warmupMs} ms`);
+  });
+
+  it("serves each asset's track record with exactly the ledger's counted closed trades", async () => {
+    const ledger = await svc.service.deps.store.ghostLedger.closed();
+    const perAsset: Record<string, number> = {};
+    const records = {
+      BTC: await get("/v1/btc/track-record", btcTrackRecordSchema),
+      ETH: await get("/v1/eth/track-record", ethTrackRecordSchema),
+      SOL: await get("/v1/sol/track-record", solTrackRecordSchema),
+      TAO: await get("/v1/tao/track-record", taoTrackRecordSchema),
+    };
+    for (const asset of ASSETS) {
+      const r = records[asset];
+      perAsset[asset] = r.trades.length;
+      expect(r.stats.totalTrades).toBe(r.trades.length);
+      expect(r.trades.map((t) => t.id)).toEqual(
+        ledger.filter((t) => t.asset === asset).sort((a, b) => a.entryTime - b.entryTime).map((t) => t.id),
+      );
+    }
+    expect(records.TAO.stats.paperValidationTarget).toBe(10);
+    console.info(`[ghost] closed trades after 14-day warm-up: ${JSON.stringify(perAsset)}`);
+  });
+
+  it("serves TAO status with the 8 gates of the latest closed bar, in replay with UNKNOWN liquidity", async () => {
+    const s = await get("/v1/tao/status", taoStatusSchema);
+    expect(s.liquidityStatus).toBe("UNKNOWN");
+    expect(s.liquidityDepthUsd).toBeNull();
+    expect(s.gates.liquidityStatus).toBe("UNKNOWN");
+    expect(s.paperMode).toBe(true);
+    expect(s.taoPrice).toBeGreaterThan(0);
+    expect(s.gates.trigger === null).toBe(s.gates.gatesMet === 8);
+    expect(s.status === "IN_TRADE").toBe(s.currentTrade !== null);
+  });
+
+  it("serves ghost stats consistent with the track records, sprint 1 since the launch", async () => {
+    const stats = await get("/v1/ghost/stats", ghostStatsSchema);
+    expect(stats.sprint).toBe(1);
+    expect(stats.since).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(stats.tests_passing).toBe(10);
+    const closed = (await svc.service.deps.store.ghostLedger.closed()).length;
+    const open = (await svc.service.deps.store.ghostLedger.snapshots()).filter((s) => s.position !== null).length;
+    expect(stats.validated_trades).toBe(closed + open);
+  });
+
+  it("serves regime stats, agent performance, signal weights and the charting payload to the right tiers", async () => {
+    const regime = await get("/v1/regime/stats", regimeStatsSchema, free);
+    expect(regime.total_trades).toBe((await svc.service.deps.store.ghostLedger.closed()).length);
+    const agents = await get("/v1/agents/performance", agentPerformanceSchema, free);
+    expect(agents.asset).toBe("BTC");
+    expect(agents.cache_ttl_seconds).toBe(3600);
+    const weights = await get("/v1/signals/weights", signalWeightsSchema, pro);
+    expect(weights.regime).toBe("ALL");
+    const denied = await fetch(`${svc.url}/v1/signals/weights`, { headers: { "X-API-Key": free } });
+    expect(denied.status).toBe(403);
+    const chart = await get("/v1/charting/signal", chartingSignalSchema, free);
+    expect(chart.btc_price).toBeGreaterThan(0);
+    expect(chart.rsi).toBeGreaterThan(0);
+    const btc = await svc.service.deps.store.ghostLedger.snapshot("BTC");
+    expect(chart.ghost_status).toBe(btc?.status);
+  });
+});

@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
+import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
+import type { EventEnvelope } from "../../../src/events/envelope.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { GhostTraderActor } from "../../../src/actors/ghost-trader-actor.js";
+import { DEFAULT_COSTS } from "../../../src/domain/ghost/costs.js";
+import { StandInInputs } from "../../../src/domain/ghost/stand-in-inputs.js";
+import { runBacktest } from "../../../src/domain/ghost/backtest.js";
+import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-input.js";
+import type { Candle } from "../../../src/domain/signals/reading.js";
+import type { Asset } from "../../../src/domain/signals/signal-keys.js";
+import type { GhostBarSource } from "../../../src/services/ghost-bar-source.js";
+import { ghostSignalDataSchema } from "../../../src/http/schemas/ghost.js";
+import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
+import { freshStoreUrl } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+
+const H = 3_600_000;
+const STEP = 5 * 60_000;
+const START = Date.parse("2024-01-09T00:00:00Z");
+const END = Date.parse("2024-01-11T00:00:00Z");
+
+/**
+ * BarInputs assembled by the test from real ETH candles (Binance, bundled) with the technical
+ * stand-in for the judiciary and regime engines, so the actor runs before those engines land.
+ * `failOnce` makes the input of one bar throw the first time it is asked for: a turn that fails
+ * half-way through its catch-up.
+ */
+class CandleSource implements GhostBarSource {
+  readonly inputs = new Map<number, BarInput>();
+  readonly failOnce = new Set<number>();
+  constructor(readonly candles: readonly Candle[]) {
+    const s = new StandInInputs("ETH");
+    for (const c of candles) this.inputs.set(c.t, s.next(c));
+  }
+  bars(_asset: Asset, at: number, limit: number): readonly Candle[] {
+    return this.candles.filter((c) => c.t + H <= at).slice(-limit);
+  }
+  async input(_asset: Asset, candle: Candle, liquidity: LiquidityView): Promise<BarInput> {
+    if (this.failOnce.delete(candle.t)) throw new Error(`input of ${new Date(candle.t).toISOString()} unavailable`);
+    const input = this.inputs.get(candle.t);
+    if (input === undefined) throw new Error("no such bar");
+    return { ...input, liquidity };
+  }
+}
+
+const candles = between(loadHourlyCandles("ETH"), "2023-09-01", "2024-01-12");
+
+describe("GhostTrader actor on the local host (ETH, real candles)", () => {
+  let store: Store;
+  let host: LocalActorHost;
+  let clock: ManualClock;
+  let source: CandleSource;
+  let events: EventEnvelope[];
+  /** For each ghost.signal, whether the ledger already showed it when the event was delivered. */
+  let persistedBeforeEvent: boolean[];
+
+  beforeEach(async () => {
+    store = await openStore(freshStoreUrl("sqlite", "ghostactor"));
+    clock = new ManualClock(START);
+    source = new CandleSource(candles);
+    events = [];
+    persistedBeforeEvent = [];
+    const bus = new InProcessEventBus();
+    bus.subscribe("ghost.signal", async (e) => {
+      events.push(e);
+      const d = ghostSignalDataSchema.parse(e.data);
+      if (d.action === "EXIT") persistedBeforeEvent.push((await store.ghostLedger.closed("ETH")).some((t) => t.id === d.trade_id));
+      else persistedBeforeEvent.push((await store.ghostLedger.snapshot("ETH"))?.position?.id === d.trade_id || d.action === "TP1");
+    });
+    const logger = createLogger("silent");
+    host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null }));
+    await host.start();
+    await host.proxy(GhostTraderActor, "ETH").ensureScheduled();
+  });
+
+  afterEach(async () => {
+    await host.shutdown();
+    await store.close();
+  });
+
+  async function runUntil(end: number, everyStep?: () => Promise<void>): Promise<void> {
+    for (let t = START; t <= end; t += STEP) {
+      clock.set(t);
+      await host.runDue();
+      if (everyStep) await everyStep();
+    }
+  }
+
+  /** The same step function over the same inputs, from the actor's first bar (its trades are `synthetic`). */
+  function expectedTrades() {
+    const from = START - H;
+    return runBacktest("ETH", candles.filter((c) => c.t >= from && c.t + H <= END).map((c) => source.inputs.get(c.t) as BarInput)).trades;
+  }
+
+  it("enters, closes half at TP1 and exits, storing each trade before its ghost.signal is delivered", async () => {
+    await runUntil(END);
+    const expected = expectedTrades();
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+    await waitFor(async () => events.length >= expected.length * 2, 5_000, "ghost.signal deliveries");
+
+    const ledger = await store.ghostLedger.closed("ETH");
+    expect(ledger.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.tp1PnlUsd, t.exitReason])).toEqual(
+      expected.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.tp1PnlUsd, t.exitReason]),
+    );
+    expect(ledger.every((t) => t.origin === "live_paper" && t.valid)).toBe(true);
+
+    const first = ledger[0];
+    expect(first?.tp1PnlUsd).not.toBeNull();
+    const ofFirst = events.map((e) => ghostSignalDataSchema.parse(e.data)).filter((d) => d.trade_id === first?.id);
+    expect(ofFirst.map((d) => d.action)).toEqual(["ENTRY", "TP1", "EXIT"]);
+    expect(ofFirst[0]).toMatchObject({ asset: "ETH", price: first?.entryPrice, size: first?.size, pnl_usd: null, is_paper: true });
+    expect(ofFirst[1]?.size).toBeCloseTo((first?.size ?? 0) / 2, 8);
+    expect(ofFirst[2]?.pnl_usd).toBe(first?.pnlUsd);
+    // Event timestamps are the market time of the turn, never before the bar it reports closed.
+    expect(Date.parse(events[0]?.timestamp ?? "")).toBeGreaterThanOrEqual((first?.entryTime ?? 0) + H);
+    expect(persistedBeforeEvent.length).toBe(events.length);
+    expect(persistedBeforeEvent.every(Boolean)).toBe(true);
+
+    const snap = await store.ghostLedger.snapshot("ETH");
+    expect(snap?.barT).toBe(END - H);
+  }, 60_000);
+
+  it("never enters twice: a turn that fails half-way and reminders that fire again change nothing", async () => {
+    const expected = expectedTrades();
+    const fillBar = expected[0]?.entryTime ?? 0;
+    // A turn that steps the decision bar and then fails on the fill bar, in one catch-up: all of
+    // it is rolled back and the next firing redoes both bars.
+    source.failOnce.add(fillBar);
+    await runUntil(fillBar - H);
+    expect((await store.ghostLedger.snapshot("ETH"))?.barT).toBe(fillBar - 2 * H);
+    // Two hours at once: one coalesced firing steps the decision bar, then fails on the fill bar.
+    clock.set(fillBar + 2 * H);
+    await host.runDue();
+    expect(source.failOnce.size).toBe(0);
+    expect((await store.ghostLedger.snapshot("ETH"))?.barT).toBe(fillBar - 2 * H);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual([]);
+    // The next firings redo those bars; every step also nudges the actor once more.
+    for (let t = fillBar + 2 * H + STEP; t <= END; t += STEP) {
+      clock.set(t);
+      await host.runDue();
+      await host.proxy(GhostTraderActor, "ETH").step();
+    }
+    await waitFor(async () => events.length >= expected.length * 2, 5_000, "ghost.signal deliveries");
+    await new Promise((r) => setTimeout(r, 100));
+
+    const data = events.map((e) => ghostSignalDataSchema.parse(e.data));
+    const entries = data.filter((d) => d.action === "ENTRY");
+    expect(entries.length).toBe(new Set(entries.map((d) => d.trade_id)).size);
+    expect(data.filter((d) => d.action === "EXIT").length).toBe(expected.length);
+    const ledger = await store.ghostLedger.closed("ETH");
+    expect(ledger.map((t) => [t.entryTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.pnlUsd]));
+    expect(source.failOnce.size).toBe(0);
+  }, 60_000);
+});

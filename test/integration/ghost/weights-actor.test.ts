@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { WeightsActor } from "../../../src/actors/weights-actor.js";
+import { weightItemSchema } from "../../../src/http/schemas/weights.js";
+import { closedTrade } from "../../support/ghost-trades.js";
+import { freshStoreUrl } from "../../support/service.js";
+
+const H = 3_600_000;
+const START = Date.UTC(2026, 3, 1, 1);
+
+/**
+ * The WeightsActor on the local host: every 6 market hours (00, 06, 12, 18 UTC) it grades the
+ * counted closed trades and writes SPEC's rows, never moving a multiplier more than 20 % a cycle.
+ */
+describe("Weights actor on the local host", () => {
+  let store: Store;
+  let host: LocalActorHost;
+  const clock = new ManualClock(START);
+
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl("sqlite", "weightsactor"));
+    await store.ghostLedger.ensureFirstSprint(START - 100 * H, "2026-04-01T00:00:00.000Z");
+    // 12 winning BTC trades in BULL_TRENDING whose BTC_RSI leaned bullish at entry: 12 right calls.
+    await store.ghostLedger.saveClosed(Array.from({ length: 12 }, (_, i) => closedTrade("BTC", START - 90 * H + i * 6 * H, 5)));
+    host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    host.register(WeightsActor, (ctx) => new WeightsActor(ctx, store.ghostLedger, store.signalWeights));
+    await host.start();
+    await host.proxy(WeightsActor, WeightsActor.ID).ensureScheduled();
+  });
+
+  afterAll(async () => {
+    await host.shutdown();
+    await store.close();
+  });
+
+  it("writes nothing before the first 6-hour mark", async () => {
+    clock.set(START + 4 * H);
+    await host.runDue();
+    expect(await store.signalWeights.all()).toEqual([]);
+  });
+
+  it("at the 06:00 mark grades the trades and raises the multiplier by at most 20 %", async () => {
+    clock.set(Date.UTC(2026, 3, 1, 6));
+    await host.runDue();
+    const rows = (await store.signalWeights.all()).map((r) => weightItemSchema.parse(r));
+    expect(rows).toEqual([
+      { signal_key: "BTC_RSI", regime: "BULL_TRENDING", multiplier: 1.2, accuracy: 1, data_points: 12, last_updated: "2026-04-01T06:00:00.000Z" },
+    ]);
+  });
+
+  it("six hours later moves on from the stored row (1.2 → 1.44), not from 1.0", async () => {
+    clock.set(Date.UTC(2026, 3, 1, 12));
+    await host.runDue();
+    const rows = await store.signalWeights.all();
+    expect(rows.map((r) => [r.multiplier, r.last_updated])).toEqual([[1.44, "2026-04-01T12:00:00.000Z"]]);
+  });
+});

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
+import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
+import type { EventEnvelope } from "../../../src/events/envelope.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { RegimeActor, REFIT_EVERY_MS, type RegimeActorStatus } from "../../../src/actors/regime-actor.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import type { RegimeHistoryRepository, StoredRegime } from "../../../src/store/ports/regime-history.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import { regimeChangeData } from "../../../src/http/schemas/webhooks.js";
+import { SWITCH_PROBABILITY } from "../../../src/domain/regime/hysteresis.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { freshStoreUrl } from "../../support/service.js";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+// Ten days of real BTC bars in a choppy stretch (spring 2025), with ETF flows live for the labels.
+const FROM = Date.UTC(2025, 2, 1, 0, 7);
+const TO = FROM + 10 * 24 * HOUR;
+const FAIL_AT = Date.UTC(2025, 2, 4, 12);
+
+/** The real repository, with one write made to fail on demand: the turn's store write is the failure a turn can meet. */
+class FailingOnce implements RegimeHistoryRepository {
+  failAt: number | null = null;
+  constructor(private readonly inner: RegimeHistoryRepository) {}
+  async record(entry: StoredRegime): Promise<void> {
+    if (entry.at === this.failAt) throw new Error("store unavailable for this write");
+    await this.inner.record(entry);
+  }
+  latestAtOrBefore(at: number): Promise<StoredRegime | null> {
+    return this.inner.latestAtOrBefore(at);
+  }
+  between(from: number, to: number): Promise<StoredRegime[]> {
+    return this.inner.between(from, to);
+  }
+}
+
+describe("Regime actor on the local host, bundled BTC bars", () => {
+  let store: Store;
+  const clock = new ManualClock(FROM);
+  const changes: EventEnvelope[] = [];
+  /** Actor status after each hourly evaluation, by bar close. */
+  const statusAt = new Map<number, RegimeActorStatus>();
+  let beforeFailure: RegimeActorStatus | undefined;
+  let afterFailure: RegimeActorStatus | undefined;
+  let rows: StoredRegime[] = [];
+  let feedRef: Awaited<ReturnType<typeof sharedReplayFeed>>;
+
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl("sqlite", "regimeactor"));
+    const feed = await sharedReplayFeed();
+    feedRef = feed;
+    const bus = new InProcessEventBus();
+    bus.subscribe("regime.change", async (e) => {
+      changes.push(e);
+    });
+    const logger = createLogger("silent");
+    const history = new FailingOnce(store.regimeHistory);
+    const host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    host.register(RegimeActor, (ctx) => new RegimeActor(ctx, { feed, history }));
+    await host.start();
+    const actor = host.proxy(RegimeActor, RegimeActor.ID);
+    await actor.ensureScheduled();
+    await actor.ensureScheduled();
+    for (let t = FROM; t <= TO; t += 15 * MINUTE) {
+      clock.set(t);
+      const failing = t >= FAIL_AT && t < FAIL_AT + 15 * MINUTE;
+      if (failing) {
+        history.failAt = FAIL_AT;
+        beforeFailure = await actor.status();
+      }
+      await host.runDue();
+      const s = await actor.status();
+      if (failing) afterFailure = s;
+      if (s.lastBarClose !== null && !statusAt.has(s.lastBarClose)) statusAt.set(s.lastBarClose, s);
+    }
+    await host.shutdown();
+    rows = await store.regimeHistory.between(FROM, TO);
+  }, 180_000);
+
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("records one evaluation per hourly bar close, stamped with that close, no look-ahead", () => {
+    const firstClose = Math.ceil(FROM / HOUR) * HOUR;
+    const expected: number[] = [];
+    for (let t = firstClose; t <= TO; t += HOUR) if (t !== FAIL_AT) expected.push(t);
+    expect(rows.map((r) => r.at)).toEqual(expected);
+    for (const r of rows) {
+      expect(r.report.detectedAt).toBe(r.at);
+      expect(r.report.confidence).toBeGreaterThanOrEqual(0);
+      expect(r.report.confidence).toBeLessThanOrEqual(1);
+      expect(r.report.btcPrice).toBeGreaterThan(50_000);
+      expect(Object.values(r.report.transitionProbabilities).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+    }
+    // The regime lives on: its age grows by an hour per bar while it holds.
+    const held = rows.filter((r, i) => i > 0 && rows[i - 1]?.report.regime === r.report.regime && rows[i - 1]?.at === r.at - HOUR);
+    expect(held.length).toBeGreaterThan(100);
+    for (const r of held) {
+      const prev = rows.find((p) => p.at === r.at - HOUR);
+      expect(r.report.regimeAgeHours).toBe((prev?.report.regimeAgeHours ?? NaN) + 1);
+    }
+  });
+
+  it("fits on first activation from the data as of then, and refits weekly", () => {
+    const first = statusAt.get(Math.ceil(FROM / HOUR) * HOUR);
+    expect(first?.modelTrainedAt).toBe(Math.ceil(FROM / HOUR) * HOUR);
+    const last = [...statusAt.values()].at(-1);
+    expect(last?.modelTrainedAt).toBeGreaterThanOrEqual((first?.modelTrainedAt ?? 0) + REFIT_EVERY_MS);
+    expect(last?.modelTrainedAt).toBeLessThan((first?.modelTrainedAt ?? 0) + REFIT_EVERY_MS + 2 * HOUR);
+  });
+
+  it("holds the published regime until a new one leads twice in a row (DECISIONS 4)", () => {
+    const switches = rows.map((r, i) => ({ r, prev: rows[i - 1] })).filter(({ r, prev }) => prev !== undefined && prev.report.regime !== r.report.regime);
+    expect(switches.length).toBeGreaterThan(0);
+    for (const { r, prev } of switches) {
+      // The hour before, the new regime was already the pending candidate, and the published one held.
+      expect(statusAt.get(prev?.at ?? 0)?.candidate, new Date(r.at).toISOString()).toBe(r.report.regime);
+      expect(r.report.confidence).toBeGreaterThanOrEqual(SWITCH_PROBABILITY);
+      expect(r.report.regimeAgeHours).toBe(0);
+    }
+    // Hysteresis did hold: some hours had a challenger that did not (yet) take over.
+    const held = rows.filter((r) => {
+      const c = statusAt.get(r.at)?.candidate;
+      return c !== null && c !== undefined && c !== r.report.regime;
+    });
+    expect(held.length).toBeGreaterThan(0);
+  });
+
+  it("publishes regime.change exactly when the published regime changes, with the spec's fields", () => {
+    const expected = rows
+      .map((r, i) => ({ r, prev: rows[i - 1] }))
+      .filter(({ r, prev }) => prev !== undefined && prev.report.regime !== r.report.regime)
+      .map(({ r, prev }) => ({ from_regime: prev?.report.regime, to_regime: r.report.regime, confidence: r.report.confidence }));
+    // The failed hour is not in rows, but a change there would have been published by the next hour's turn instead.
+    expect(changes.map((e) => e.data)).toEqual(expected);
+    for (const e of changes) {
+      expect(e.event).toBe("regime.change");
+      expect(regimeChangeData.safeParse(e.data).success).toBe(true);
+    }
+    expect(new Set(changes.map((e) => e.timestamp)).size).toBe(changes.length);
+  });
+
+  it("a failed turn leaves no half state: nothing recorded, state unchanged, nothing published; the next hour carries on", () => {
+    expect(beforeFailure?.lastBarClose).toBe(FAIL_AT - HOUR);
+    expect(afterFailure).toEqual(beforeFailure);
+    expect(rows.some((r) => r.at === FAIL_AT)).toBe(false);
+    expect(changes.some((e) => Date.parse(e.timestamp) >= FAIL_AT && Date.parse(e.timestamp) < FAIL_AT + HOUR)).toBe(false);
+    expect(rows.some((r) => r.at === FAIL_AT + HOUR)).toBe(true);
+  });
+
+  it("resumes after a restart from its stored state: same model, next bar, no repeated event", async () => {
+    const before = [...statusAt.values()].at(-1);
+    const bus = new InProcessEventBus();
+    const replayed: EventEnvelope[] = [];
+    bus.subscribe("regime.change", async (e) => {
+      replayed.push(e);
+    });
+    const logger = createLogger("silent");
+    const host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    host.register(RegimeActor, (ctx) => new RegimeActor(ctx, { feed: feedRef, history: store.regimeHistory }));
+    await host.start();
+    await host.proxy(RegimeActor, RegimeActor.ID).ensureScheduled();
+    for (let t = TO + 15 * MINUTE; t <= TO + 3 * HOUR; t += 15 * MINUTE) {
+      clock.set(t);
+      await host.runDue();
+    }
+    const after = await host.proxy(RegimeActor, RegimeActor.ID).status();
+    await host.shutdown();
+    expect(after.modelTrainedAt).toBe(before?.modelTrainedAt);
+    const resumed = await store.regimeHistory.between(TO + 1, TO + 3 * HOUR);
+    expect(resumed.map((r) => r.at)).toEqual([1, 2, 3].map((i) => Math.floor(TO / HOUR) * HOUR + i * HOUR));
+    // Only a transition after the restart could be announced; nothing from before is delivered again.
+    for (const e of replayed) expect(Date.parse(e.timestamp)).toBeGreaterThan(TO);
+  });
+});
