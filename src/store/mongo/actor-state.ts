@@ -1,6 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import { ACTOR_COLLECTION, actorDocId, decodeField, encodeField, type ActorDocument } from "./actor-document.js";
 import type { ActorWriteQueue } from "./actor-write-queue.js";
+import { isDuplicateKeyError } from "./database.js";
 import type { ActorRef, ActorStateStore, StoredReminder, TurnCommit } from "../ports/actor-state.js";
 
 export class MongoActorStateStore implements ActorStateStore {
@@ -39,7 +40,14 @@ export class MongoActorStateStore implements ActorStateStore {
     update.$inc = { oc: c.outbox.length };
     const _id = actorDocId(c.actor);
     return this.queue.run(_id, async () => {
-      await this.actors.updateOne({ _id }, update, { upsert: true });
+      try {
+        await this.actors.updateOne({ _id }, update, { upsert: true });
+      } catch (err) {
+        // Two processes creating the same actor document race on the insert; the loser's upsert
+        // fails with a duplicate key although the document now exists: apply it as an update.
+        if (!isDuplicateKeyError(err)) throw err;
+        await this.actors.updateOne({ _id }, update, { upsert: true });
+      }
     });
   }
 
