@@ -2,6 +2,7 @@ import { errorFromBody } from "./errors.js";
 import { backoffMs, isRetryable, parseRetryAfter } from "./retry.js";
 import { ENDPOINTS } from "./endpoints.js";
 import type {
+  AgentPerformance,
   Asset,
   Candles,
   ChartingSignal,
@@ -12,6 +13,7 @@ import type {
   MacroCorrelation,
   RegimeCurrent,
   RegimeHistory,
+  RegimeStats,
   SignalHistoryPage,
   SignalWeights,
   SignalsSnapshot,
@@ -115,6 +117,16 @@ export class MarketIntelClient {
 
   regimeHistory(query: { readonly page?: number; readonly per_page?: number } = {}): Promise<RegimeHistory> {
     return this.get(ENDPOINTS.regimeHistory.path, query);
+  }
+
+  /** Ghost Trader win rate and P&L grouped by the regime at entry. */
+  regimeStats(): Promise<RegimeStats> {
+    return this.get(ENDPOINTS.regimeStats.path);
+  }
+
+  /** How often each BTC council agent's vote matched the outcome of closed Ghost trades. */
+  agentPerformance(): Promise<AgentPerformance> {
+    return this.get(ENDPOINTS.agentPerformance.path);
   }
 
   candles(query: { readonly asset: Asset; readonly interval?: "1h" | "4h" | "1d"; readonly limit?: number }): Promise<Candles> {

@@ -46,6 +46,13 @@ export const ENDPOINTS = {
     access: "basic",
     fields: ["signals", "total_signals", "live_count", "stale_count", "dead_count", "coverage_pct", "macro_calendar", "timestamp", ...cache],
   },
+  regimeStats: {
+    method: "get",
+    path: "/v1/regime/stats",
+    access: "free",
+    fields: ["regimes", "best_regime", "worst_regime", "total_trades", "overall_win_rate", "since", "generated_at", ...cache],
+  },
+  agentPerformance: { method: "get", path: "/v1/agents/performance", access: "free", fields: ["asset", "trades_analyzed", "agents", ...cache] },
   regimeHistory: { method: "get", path: "/v1/regime/history", access: "basic", fields: ["regimes", "total", "page", "per_page", ...cache] },
   macroCorrelation: {
     method: "get",

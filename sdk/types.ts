@@ -290,7 +290,52 @@ export interface MacroCorrelation extends CacheInfo {
   }[];
   readonly risk_off_score: number;
   readonly fed_hawkishness: number;
-  readonly assessment: string;
-  readonly alerts: readonly unknown[];
+  readonly assessment: "RISK_ON" | "NEUTRAL" | "RISK_OFF";
+  readonly alerts: readonly MacroAlert[];
   readonly timestamp: string;
+}
+
+export interface MacroAlert {
+  readonly alert: "RISK_OFF" | "FED_HAWKISH";
+  readonly risk_off_score: number;
+  readonly fed_hawkishness: number;
+  readonly key_driver: string;
+  readonly message: string;
+}
+
+/** Ghost Trader results grouped by the regime in force at entry (win_rate 0..100). */
+export interface RegimeStatsItem {
+  readonly regime: Regime;
+  readonly trades: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly win_rate: number;
+  readonly avg_pnl_pct: number;
+  readonly avg_hold_hours: number;
+  readonly total_pnl_usd: number;
+}
+
+export interface RegimeStats extends CacheInfo {
+  readonly regimes: readonly RegimeStatsItem[];
+  readonly best_regime: Regime | null;
+  readonly worst_regime: Regime | null;
+  readonly total_trades: number;
+  readonly overall_win_rate: number;
+  readonly since: string;
+  readonly generated_at: string;
+}
+
+/** Directional accuracy of one BTC council agent over closed Ghost trades (accuracy_pct 0..100). */
+export interface AgentAccuracy {
+  readonly agent_name: string;
+  readonly correct_calls: number;
+  readonly total_calls: number;
+  readonly accuracy_pct: number;
+  readonly last_updated: string | null;
+}
+
+export interface AgentPerformance extends CacheInfo {
+  readonly asset: "BTC";
+  readonly trades_analyzed: number;
+  readonly agents: readonly AgentAccuracy[];
 }

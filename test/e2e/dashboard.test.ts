@@ -19,10 +19,14 @@ const FREE_PANELS: readonly (readonly [string, string])[] = [
   ["verdict", "/v1/verdict/latest"],
   ["regime", "/v1/regime/current"],
   ["price-chart", "/v1/market/candles?asset=BTC&interval=1h&limit=500"],
+  ["regime-stats", "/v1/regime/stats"],
+  ["agent-performance", "/v1/agents/performance"],
 ];
 const PRO_PANELS: readonly (readonly [string, string])[] = [
   ["signals", "/v1/signals/latest"],
   ["macro-calendar", "/v1/signals/latest"],
+  ["macro-correlation", "/v1/macro/correlation"],
+  ["signal-weights", "/v1/signals/weights?regime=ALL"],
   ["btc-council", "/v1/council/latest"],
   ["sol-council", "/v1/sol/council"],
   ["tao-council", "/v1/tao/council"],
@@ -38,7 +42,9 @@ let context: BrowserContext;
 beforeAll(async () => {
   buildWeb();
   mkdirSync(ARTIFACTS, { recursive: true });
-  svc = await startService();
+  // Two weeks of replayed market history: every engine has produced data (verdicts, regimes,
+  // closed Ghost trades, graded weights) before the first page load, as on a live service.
+  svc = await startService({ REPLAY_WARMUP_DAYS: "14" });
   browser = await launchBrowser();
 });
 
@@ -55,13 +61,14 @@ async function openDashboard(viewport = DESKTOP): Promise<{ page: Page; problems
   return { page, problems };
 }
 
-/** A panel shows data exactly when its endpoint answers 200, and a "not available" notice on 503. */
-async function expectPanelMatchesApi(page: Page, id: string, path: string, key?: string): Promise<void> {
-  const status = await apiStatus(svc.url, path, key);
-  const view = await panel(page, id);
-  if (status === 200) expect(view, `${id} (${path} answers 200)`).toMatchObject({ state: "ok" });
-  else if (status === 503) expect(view, `${id} (${path} answers 503)`).toMatchObject({ state: "notice", notice: expect.stringMatching(/^Not available yet: /) });
-  else expect(view.state, `${id} (${path} answers ${status})`).toBe("notice");
+/** Every engine has landed and warmed up: each endpoint answers 200 and its panel shows data. */
+async function expectPanelShowsData(page: Page, id: string, path: string, key?: string): Promise<void> {
+  expect(await apiStatus(svc.url, path, key), `${path} answers 200`).toBe(200);
+  expect(await panel(page, id), id).toEqual({ state: "ok", notice: "" });
+}
+
+async function rowCount(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).count();
 }
 
 describe("dashboard", () => {
@@ -81,7 +88,7 @@ describe("dashboard", () => {
     });
     await page.goto(`${svc.url}/`);
     await waitForPanelsSettled(page);
-    for (const [id, path] of PUBLIC_PANELS) await expectPanelMatchesApi(page, id, path);
+    for (const [id, path] of PUBLIC_PANELS) await expectPanelShowsData(page, id, path);
     for (const [id] of [...FREE_PANELS, ...PRO_PANELS]) {
       expect(await panel(page, id), id).toMatchObject({ state: "locked", notice: expect.stringMatching(/^Needs a (Free|Basic|Pro) key/) });
     }
@@ -121,16 +128,19 @@ describe("dashboard", () => {
     expect(key).toMatch(/^svc_free_[A-Za-z0-9]{20}$/);
     await expect.poll(async () => (await panel(page, "verdict")).state).not.toBe("locked");
     await waitForPanelsSettled(page);
-    for (const [id, path] of FREE_PANELS) await expectPanelMatchesApi(page, id, path, key);
-    if ((await panel(page, "price-chart")).state === "ok") {
-      expect(await page.locator("#price-chart canvas").count()).toBeGreaterThan(0);
-      const notes = (await page.locator("#price-chart [data-testid=chart-notes]").textContent()) ?? "";
-      // Markers come from the public BTC track record; until it lands the chart says why there are none.
-      if ((await apiStatus(svc.url, "/v1/btc/track-record")) === 200) expect(notes).toMatch(/\d+ trade markers in view/);
-      else expect(notes).toMatch(/Trade markers unavailable: Not available yet/);
-    }
+    for (const [id, path] of FREE_PANELS) await expectPanelShowsData(page, id, path, key);
+    expect(await page.locator("#verdict .headline .pill").textContent()).toMatch(/^(STRONG BUY|BUY|ACCUMULATE|HOLD|REDUCE|SELL|STRONG SELL)$/);
+    expect(await page.locator("#regime .headline .pill").textContent()).toMatch(/^[A-Z ]+$/);
+    expect(await page.locator("#price-chart canvas").count()).toBeGreaterThan(0);
+    // Warm-up closed Ghost trades inside the 500-bar window: the chart must mark them.
+    const notes = (await page.locator("#price-chart [data-testid=chart-notes]").textContent()) ?? "";
+    expect(Number(/(\d+) trade markers in view/.exec(notes)?.[1] ?? 0), notes).toBeGreaterThan(0);
+    expect(await page.locator("#regime-stats dl.facts").count()).toBe(1);
+    expect(await page.locator("#agent-performance").textContent()).toMatch(/Graded against \d+ closed BTC Ghost trades? opened by a council verdict/);
     expect(await panel(page, "signals")).toMatchObject({ state: "locked", notice: expect.stringContaining("your key is Free") });
     expect(await panel(page, "btc-council")).toMatchObject({ state: "locked", notice: expect.stringContaining("Needs the Pro tier") });
+    expect(await panel(page, "macro-correlation")).toMatchObject({ state: "locked", notice: expect.stringContaining("your key is Free") });
+    expect(await panel(page, "signal-weights")).toMatchObject({ state: "locked", notice: expect.stringContaining("Needs the Pro tier") });
     const stored = await page.evaluate<unknown>("({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href })");
     expect(stored).toEqual({ local: 0, session: 0, cookie: "", url: `${svc.url}/` });
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-free-key-desktop.png"), fullPage: true });
@@ -146,13 +156,33 @@ describe("dashboard", () => {
     await expect.poll(async () => (await panel(page, "btc-council")).state).not.toBe("locked");
     await waitForPanelsSettled(page);
     expect(await page.getByLabel("Paste a key").inputValue()).toBe("");
-    for (const [id, path] of [...FREE_PANELS, ...PRO_PANELS]) await expectPanelMatchesApi(page, id, path, proKey);
-    if ((await panel(page, "signals")).state === "ok" && (await apiStatus(svc.url, "/v1/signals/history?signal_key=BTC_RSI&per_page=48", proKey)) === 200) {
-      // Sparklines arrive after the table, from the Pro-only signal history.
-      await expect.poll(() => page.locator("#signals td.trend svg").count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    }
+    for (const [id, path] of [...FREE_PANELS, ...PRO_PANELS]) await expectPanelShowsData(page, id, path, proKey);
+    expect(await rowCount(page, "#signals tbody tr")).toBe(27);
+    // Sparklines arrive after the table, from the Pro-only signal history.
+    await expect.poll(() => page.locator("#signals td.trend svg").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Macro correlation: the five series, both 0..100 scores, and an alert list or "No macro alerts".
+    expect(await rowCount(page, "#macro-correlation tbody tr")).toBe(5);
+    expect(await page.locator("#macro-correlation [role=meter]").count()).toBe(2);
+    expect(await page.locator("#macro-correlation").textContent()).toMatch(/Macro alerts|No macro alerts|RISK OFF|FED HAWKISH/);
+    // Signal weights: one row per graded (signal, regime); a regime filter refetches only this panel.
+    const weights = (await (await fetch(`${svc.url}/v1/signals/weights`, { headers: { "x-api-key": proKey } })).json()) as { weights: { regime: string }[] };
+    expect(weights.weights.length, "warm-up graded some signal weights").toBeGreaterThan(0);
+    expect(await rowCount(page, "#signal-weights tbody tr")).toBeGreaterThan(0);
+    const regime = weights.weights[0]?.regime ?? "";
+    await page.locator("#weights-regime").selectOption(regime);
+    await expect.poll(() => page.locator("#signal-weights dl.facts dd").first().textContent(), { timeout: 10_000 }).toBe(regime.replace(/_/g, " "));
+    // Asked after the panel: the service's 300 s cache gives both the same answer.
+    const filtered = (await (await fetch(`${svc.url}/v1/signals/weights?regime=${regime}`, { headers: { "x-api-key": proKey } })).json()) as { weights: unknown[] };
+    expect(filtered.weights.length).toBeGreaterThan(0);
+    expect(await rowCount(page, "#signal-weights tbody tr")).toBe(filtered.weights.length);
+    expect(await panel(page, "signal-weights")).toEqual({ state: "ok", notice: "" });
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-pro-desktop.png"), fullPage: true });
+    for (const id of ["signal-weights", "macro-correlation", "regime-stats", "agent-performance"]) {
+      await page.locator(`section#${id}`).screenshot({ path: join(ARTIFACTS, `panel-${id}.png`) });
+    }
     await page.setViewportSize(PHONE);
+    // Wide tables scroll inside their panel; the page itself never scrolls sideways.
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(1);
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-pro-phone.png"), fullPage: true });
     expect(problems.errors).toEqual([]);
     await context.close();
@@ -168,7 +198,7 @@ describe("dashboard", () => {
     await page.goto(`${svc.url}/`);
     await waitForPanelsSettled(page);
     expect(await panel(page, "ghost-stats")).toEqual({ state: "notice", notice: "Not available yet: Ghost Traders are warming up." });
-    await expectPanelMatchesApi(page, "tao-gates", "/v1/tao/status");
+    await expectPanelShowsData(page, "tao-gates", "/v1/tao/status");
     expect(await page.locator("#ghost-stats .notice").getAttribute("role")).toBe("status");
     expect(problems.errors).toEqual([]);
     await context.close();

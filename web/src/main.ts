@@ -9,6 +9,10 @@ import { verdictPanel } from "./panels/verdict.js";
 import { regimePanel } from "./panels/regime.js";
 import { priceChartPanel } from "./panels/price-chart.js";
 import { macroCalendarPanel, signalsPanel } from "./panels/signals.js";
+import { macroCorrelationPanel } from "./panels/macro-correlation.js";
+import { signalWeightsPanel } from "./panels/signal-weights.js";
+import { regimeStatsPanel } from "./panels/regime-stats.js";
+import { agentPerformancePanel } from "./panels/agent-performance.js";
 import { btcCouncilPanel, solCouncilPanel, taoCouncilPanel } from "./panels/councils.js";
 
 // Same origin: the dashboard is served by the API it shows.
@@ -24,11 +28,15 @@ function mount<T>(groupId: string, def: PanelDef<T>): void {
 mount("group-market", verdictPanel);
 mount("group-market", regimePanel);
 mount("group-market", priceChartPanel(session));
+mount("group-market", regimeStatsPanel);
+mount("group-market", agentPerformancePanel);
 mount("group-track", ghostStatsPanel);
 for (const asset of ["BTC", "ETH", "SOL", "TAO"] as const) mount("group-track", trackRecordPanel(asset));
 mount("group-track", taoGatesPanel);
 mount("group-signals", signalsPanel);
 mount("group-signals", macroCalendarPanel);
+mount("group-signals", macroCorrelationPanel);
+mount("group-signals", signalWeightsPanel());
 mount("group-councils", btcCouncilPanel);
 mount("group-councils", solCouncilPanel);
 mount("group-councils", taoCouncilPanel);

@@ -28,7 +28,8 @@ export type PanelState = "loading" | "ok" | "notice" | "locked";
 // the daily quota (Free 100, Basic 1,000, Pro 10,000 calls a day): an open tab must leave most
 // of it to the visitor's own scripts. Hidden tabs do not refresh at all.
 const MIN_REFRESH_S = 15;
-const KEYED_MIN_REFRESH_S: Record<Tier, number> = { free: 300, basic: 120, pro: 60 };
+// Free: five keyed panels at one call per 10 min each is 30 calls an hour, over 3 h of an open tab.
+const KEYED_MIN_REFRESH_S: Record<Tier, number> = { free: 600, basic: 120, pro: 60 };
 const MAX_REFRESH_S = 600;
 const DEFAULT_REFRESH_S = 60;
 // A slow endpoint blocks only its own panel, and only this long.

@@ -53,6 +53,30 @@ describe("SDK against the running service", () => {
     }
   });
 
+  it("reads regime stats, agent performance, macro correlation and signal weights as typed data", async () => {
+    const anonymous = new MarketIntelClient({ baseUrl: svc.url });
+    const free = anonymous.withKey(await createKey(svc, "free"));
+    await dataOrNotReady(() => free.regimeStats(), (s) => {
+      expect(s.overall_win_rate).toBeGreaterThanOrEqual(0);
+      expect(s.regimes.every((r) => r.wins + r.losses === r.trades)).toBe(true);
+    });
+    await dataOrNotReady(() => free.agentPerformance(), (p) => {
+      expect(p.asset).toBe("BTC");
+      expect(p.agents.every((a) => a.correct_calls <= a.total_calls)).toBe(true);
+    });
+    const pro = anonymous.withKey(await createKey(svc, "pro"));
+    await dataOrNotReady(() => pro.macroCorrelation(), (m) => {
+      expect(m.signals.map((x) => x.key).sort()).toEqual(["BTC_NASDAQ_CORR", "DXY", "GOLD", "NASDAQ", "US10Y"]);
+      expect(["RISK_ON", "NEUTRAL", "RISK_OFF"]).toContain(m.assessment);
+    });
+    await dataOrNotReady(() => pro.signalWeights({ regime: "BULL_TRENDING" }), (w) => {
+      expect(w.regime).toBe("BULL_TRENDING");
+      expect(w.weights.every((x) => x.regime === "BULL_TRENDING")).toBe(true);
+    });
+    await expect(anonymous.regimeStats()).rejects.toMatchObject({ status: 401, code: "missing_api_key" });
+    await expect(free.signalWeights()).rejects.toMatchObject({ status: 403, code: "tier_required", requiredTier: "pro" });
+  });
+
   it("lifts access errors out of the detail envelope", async () => {
     const anonymous = new MarketIntelClient({ baseUrl: svc.url });
     await expect(anonymous.verdict()).rejects.toMatchObject({ status: 401, code: "missing_api_key" });
