@@ -139,8 +139,8 @@ async function historyPages(): Promise<BenchResult[]> {
     db.pragma("journal_mode = OFF");
     db.pragma("synchronous = OFF");
     db.pragma("cache_size = -262144");
-    const insert = db.prepare("INSERT INTO signal_history (signal_key, recorded_at, value, source) VALUES (?, ?, ?, ?)");
-    const count = db.prepare("INSERT INTO signal_history_counts (signal_key, n) VALUES (?, ?)");
+    // seq: the per-signal sequence number the adapter pages by (1 = oldest, dense, time order).
+    const insert = db.prepare("INSERT INTO signal_history (signal_key, recorded_at, seq, value, source) VALUES (?, ?, ?, ?, ?)");
     const CHUNK = 250_000;
     let value = 50;
     // Keys and instants in primary-key order: every insert appends to the clustered B-tree.
@@ -149,11 +149,10 @@ async function historyPages(): Promise<BenchResult[]> {
         db.transaction(() => {
           for (let j = i; j < Math.min(perSignal, i + CHUNK); j++) {
             value += Math.sin(j) * 0.1;
-            insert.run(key, first + j * MINUTE, value, "bench");
+            insert.run(key, first + j * MINUTE, j + 1, value, "bench");
           }
         })();
       }
-      count.run(key, perSignal);
     }
     db.close();
     const insertS = (performance.now() - insertStarted) / 1000;
@@ -174,8 +173,10 @@ async function historyPages(): Promise<BenchResult[]> {
       const signal = Math.floor(random() * SIGNAL_KEYS.length);
       const page = 1 + Math.floor(random() * pages);
       const started = performance.now();
-      await query(signal, page);
+      const got = await query(signal, page);
       ms.push(performance.now() - started);
+      // A fast wrong page is worth nothing: page n starts (n − 1) · perPage minutes before the end.
+      if (got.total !== perSignal || got.items[0]?.recordedAt !== end - (page - 1) * PER_PAGE * MINUTE) throw new Error(`wrong page ${page}`);
     }
     const deepStarted = performance.now();
     await query(3, pages);

@@ -4,6 +4,10 @@ import type { Store } from "../../src/store/store.js";
 import type { SignalHistoryPoint } from "../../src/store/ports/signal-history.js";
 import type { SignalKey } from "../../src/domain/signals/signal-keys.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+import { openSqlite } from "../../src/store/sqlite/database.js";
+import { applyMigrations } from "../../src/store/sqlite/migrate.js";
+import { signalHistoryMigrations } from "../../src/store/sqlite/signal-history.js";
+import { openMongo } from "../../src/store/mongo/database.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 2, 1);
@@ -87,5 +91,100 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("signal history repository on %s
     expect(page.total).toBe(2000);
     expect(page.items).toHaveLength(500);
     expect(page.items.at(-1)?.recordedAt).toBe(T0);
+  });
+});
+
+/** Writes points the way the adapters stored them before per-signal sequence numbers existed. */
+async function writeOldFormat(kind: StoreKind, url: string, old: readonly SignalHistoryPoint[]): Promise<void> {
+  if (kind === "sqlite") {
+    const db = openSqlite(url.slice("sqlite:".length));
+    applyMigrations(db, signalHistoryMigrations.filter((m) => m.version <= 2));
+    const insert = db.prepare("INSERT INTO signal_history (signal_key, recorded_at, value, source) VALUES (?, ?, ?, ?)");
+    const count = db.prepare("INSERT INTO signal_history_counts (signal_key, n) VALUES (?, ?) ON CONFLICT (signal_key) DO UPDATE SET n = n + 1");
+    // Not in time order: the backfill must number by instant, not by insertion.
+    for (const p of [...old].reverse()) {
+      insert.run(p.signalKey, p.recordedAt, p.value, p.source);
+      count.run(p.signalKey, 1);
+    }
+    db.close();
+    return;
+  }
+  const { client, db } = await openMongo(url);
+  await db.collection("signal_history").createIndex({ k: 1, t: -1 }, { unique: true });
+  await db
+    .collection("signal_history")
+    .insertMany([...old].reverse().map((p) => ({ _id: `${p.signalKey}|${p.recordedAt}` as unknown as never, k: p.signalKey, t: p.recordedAt, v: p.value, s: p.source })));
+  await client.close();
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("signal history paging by sequence on %s", (kind) => {
+  const asOf = T0 + 10_000 * H;
+  const times = (items: readonly SignalHistoryPoint[]) => items.map((i) => (i.recordedAt - T0) / H);
+
+  it("keeps pages and totals right after pruning the old end and appending new points", async () => {
+    const store = await openStore(freshStoreUrl(kind, "sighist-prune"));
+    try {
+      const h = store.signalHistory;
+      expect(await h.append(points("SOPR", 10))).toBe(10);
+      expect(await h.pruneBefore(T0 + 4 * H)).toBe(4);
+      expect(await h.page({ signalKey: "SOPR", asOf, page: 1, perPage: 4 })).toMatchObject({ total: 6 });
+      expect(times((await h.page({ signalKey: "SOPR", asOf, page: 1, perPage: 4 })).items)).toEqual([9, 8, 7, 6]);
+      expect(times((await h.page({ signalKey: "SOPR", asOf, page: 2, perPage: 4 })).items)).toEqual([5, 4]);
+      expect(await h.page({ signalKey: "SOPR", asOf, page: 3, perPage: 4 })).toEqual({ items: [], total: 6 });
+      // asOf inside the series after a prune: numbers still line up with instants.
+      const early = await h.page({ signalKey: "SOPR", asOf: T0 + 6 * H, page: 1, perPage: 2 });
+      expect(early.total).toBe(3);
+      expect(times(early.items)).toEqual([6, 5]);
+      expect(await h.append(points("SOPR", 3, T0 + 10 * H))).toBe(3);
+      const after = await h.page({ signalKey: "SOPR", asOf, page: 2, perPage: 4 });
+      expect(after.total).toBe(9);
+      expect(times(after.items)).toEqual([8, 7, 6, 5]);
+      // Everything pruned, then written again: starts over cleanly.
+      expect(await h.pruneBefore(T0 + 100 * H)).toBe(9);
+      expect(await h.page({ signalKey: "SOPR", asOf, page: 1, perPage: 4 })).toEqual({ items: [], total: 0 });
+      expect(await h.append(points("SOPR", 2, T0 + 200 * H))).toBe(2);
+      expect(times((await h.page({ signalKey: "SOPR", asOf, page: 1, perPage: 4 })).items)).toEqual([201, 200]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps pages in time order when points land inside and before the stored series", async () => {
+    const store = await openStore(freshStoreUrl(kind, "sighist-holes"));
+    try {
+      const h = store.signalHistory;
+      const all = points("BTC_REALIZED_VOL", 12);
+      // Every other instant first, then the whole range: the missing ones fall inside the series.
+      expect(await h.append(all.filter((_, i) => i % 2 === 1 && i > 2))).toBe(5);
+      expect(await h.append(all)).toBe(7);
+      const pages = await Promise.all([1, 2, 3].map((page) => h.page({ signalKey: "BTC_REALIZED_VOL", asOf, page, perPage: 5 })));
+      expect(pages.map((p) => p.total)).toEqual([12, 12, 12]);
+      expect(pages.flatMap((p) => times(p.items))).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+      expect(await h.append(points("BTC_REALIZED_VOL", 2, T0 + 12 * H))).toBe(2);
+      expect(times((await h.page({ signalKey: "BTC_REALIZED_VOL", asOf, page: 1, perPage: 3 })).items)).toEqual([13, 12, 11]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("migrates a history written before sequence numbers: same pages, and appends continue", async () => {
+    const url = freshStoreUrl(kind, "sighist-migrate");
+    await writeOldFormat(kind, url, [...points("BTC_RSI", 25), ...points("DXY", 4, T0, 24 * H)]);
+    const store = await openStore(url);
+    try {
+      const h = store.signalHistory;
+      expect(await h.latestRecordedAt("BTC_RSI")).toBe(T0 + 24 * H);
+      const p2 = await h.page({ signalKey: "BTC_RSI", asOf, page: 2, perPage: 10 });
+      expect(p2.total).toBe(25);
+      expect(times(p2.items)).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5]);
+      expect(p2.items[0]).toEqual({ signalKey: "BTC_RSI", recordedAt: T0 + 14 * H, value: 41.4, source: "test:fixture" });
+      expect((await h.page({ signalKey: "DXY", asOf, page: 1, perPage: 10 })).total).toBe(4);
+      expect(await h.append(points("BTC_RSI", 27))).toBe(2);
+      const p1 = await h.page({ signalKey: "BTC_RSI", asOf, page: 1, perPage: 3 });
+      expect(p1.total).toBe(27);
+      expect(times(p1.items)).toEqual([26, 25, 24]);
+    } finally {
+      await store.close();
+    }
   });
 });

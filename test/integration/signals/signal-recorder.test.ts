@@ -90,4 +90,56 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("SignalRecorder on %s", (kind) =
     expect(left.at(-1)?.[0]).toBeGreaterThanOrEqual(to - DAY);
     expect(left).toEqual(expected("BTC_RSI", to - DAY, to));
   });
+
+  it("after a failed write, the same recorder reads its resume points back and leaves no gap", async () => {
+    const own = await openStore(freshStoreUrl(kind, "recorder-retry"));
+    try {
+      let failures = 1;
+      const flaky: SignalHistoryRepository = {
+        latestRecordedAt: (k) => own.signalHistory.latestRecordedAt(k),
+        page: (q) => own.signalHistory.page(q),
+        pruneBefore: (c) => own.signalHistory.pruneBefore(c),
+        async append(points) {
+          if (failures-- > 0) {
+            await own.signalHistory.append(points.slice(0, 7));
+            throw new Error("crashed mid-write");
+          }
+          return own.signalHistory.append(points);
+        },
+      };
+      const recorder = new SignalRecorder(feed, flaky, { backfillMs: DAY });
+      await expect(recorder.recordUpTo(start)).rejects.toThrow("crashed mid-write");
+      // The retry covers the same window, so every signal, half-written or not, is complete.
+      await recorder.recordUpTo(start);
+      await recorder.recordUpTo(start + 3 * H);
+      for (const key of SIGNAL_KEYS) {
+        if (signalSource(key, "replay")) expect(await everything(own, key, start + 3 * H), key).toEqual(expected(key, start - DAY, start + 3 * H));
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("prunes at most once per market hour and still honours retention", async () => {
+    const own = await openStore(freshStoreUrl(kind, "recorder-prune"));
+    try {
+      const cutoffs: number[] = [];
+      const counting: SignalHistoryRepository = {
+        latestRecordedAt: (k) => own.signalHistory.latestRecordedAt(k),
+        page: (q) => own.signalHistory.page(q),
+        append: (points) => own.signalHistory.append(points),
+        pruneBefore: (c) => {
+          cutoffs.push(c);
+          return own.signalHistory.pruneBefore(c);
+        },
+      };
+      const recorder = new SignalRecorder(feed, counting, { backfillMs: 2 * DAY, retentionMs: DAY });
+      const hour = Math.floor(start / H) * H;
+      for (const t of [hour, hour + 60_000, hour + 59 * 60_000, hour + H, hour + H + 1]) await recorder.recordUpTo(t);
+      expect(cutoffs).toEqual([hour - DAY, hour + H - DAY]);
+      expect(await everything(own, "BTC_RSI", hour + H)).toEqual(expected("BTC_RSI", hour + H - DAY, hour + H));
+    } finally {
+      await own.close();
+    }
+  });
 });
