@@ -1,11 +1,10 @@
-import { join } from "node:path";
 import { AbstractActor, ActorId, ActorProxyBuilder, DaprClient, DaprServer, LogLevel } from "@dapr/dapr";
 import { z } from "zod";
 import { Actor } from "../src/runtime/actor.js";
 import { wallClock } from "../src/domain/time/clock.js";
 import { createLogger } from "../src/logging/logger.js";
-import { startControlPlane, startReplica } from "../test/integration/runtime/support/dapr-cluster.js";
-import { freePort, startChild, waitUntil } from "../test/integration/runtime/support/processes.js";
+import { startControlPlane, startDaprd, startReplica } from "../test/integration/runtime/support/dapr-cluster.js";
+import { freePort, waitUntil } from "../test/integration/runtime/support/processes.js";
 import { result, type BenchResult } from "./result.js";
 
 /** Our adapter: read n, write n + 1, one transactional state request at the end of the turn. */
@@ -64,22 +63,7 @@ export async function run(): Promise<BenchResult[]> {
   await server.actor.registerActor(PlainCounter);
   // The SDK's start waits for its sidecar, and daprd waits for the app: start both together.
   const serverStarted = server.start();
-  const daprd = startChild("daprd-plain", join(plane.bin, "daprd"), [
-    "--app-id", "bench-plain-sdk",
-    "--app-port", String(appPort),
-    "--app-protocol", "http",
-    "--app-channel-address", "127.0.0.1",
-    "--dapr-http-port", String(httpPort),
-    "--dapr-grpc-port", String(grpcPort),
-    "--dapr-internal-grpc-port", String(internalPort),
-    "--dapr-listen-addresses", "127.0.0.1",
-    "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
-    "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
-    "--resources-path", join(plane.dir, "components"),
-    "--metrics-port", String(metricsPort),
-    "--log-level", "warn",
-  ]);
-  try {
+  const daprd = startDaprd(plane, "daprd-plain", { appId: "bench-plain-sdk", appPort, httpPort, grpcPort, internalPort, metricsPort });  try {
     await serverStarted;
     const client = new DaprClient({ daprHost: "127.0.0.1", daprPort: String(httpPort), logger: { level: LogLevel.Error } });
     const plain = new ActorProxyBuilder<PlainCounter>(PlainCounter, client).build(new ActorId("c1"));

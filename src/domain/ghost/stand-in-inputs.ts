@@ -1,4 +1,5 @@
 import type { Regime, TaoRuling } from "../market/vocabulary.js";
+import { rulingForScore } from "../judiciary/score-bands.js";
 import type { Candle } from "../signals/reading.js";
 import type { Asset } from "../signals/signal-keys.js";
 import type { BarInput } from "./bar-input.js";
@@ -83,15 +84,9 @@ function regimeFor(close: number, ema50: number, ema200: number): { regime: Regi
   return { regime: "ACCUMULATION", confidence: 0.5, breakoutImminent: false };
 }
 
-/** DECISIONS 4 score bands. */
+/** DECISIONS 4 score bands, the Judiciary Engine's own mapping. */
 export function rulingFor(score: number): TaoRuling {
-  if (score >= 60) return "STRONG_BUY";
-  if (score >= 35) return "BUY";
-  if (score >= 15) return "ACCUMULATE";
-  if (score > -15) return "HOLD";
-  if (score > -35) return "REDUCE";
-  if (score > -60) return "SELL";
-  return "STRONG_SELL";
+  return rulingForScore(score);
 }
 
 class Ema {

@@ -6,7 +6,7 @@ import { openStore } from "../../../src/store/open-store.js";
 import { KeyIssuer } from "../../../src/services/key-issuer.js";
 import { wallClock } from "../../../src/domain/time/clock.js";
 import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
-import { startControlPlane, type ControlPlane } from "./support/dapr-cluster.js";
+import { startControlPlane, startDaprd, type ControlPlane } from "./support/dapr-cluster.js";
 import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
 
 /**
@@ -47,23 +47,7 @@ describe("the service on Dapr (ACTOR_RUNTIME=dapr)", () => {
       REPLAY_SPEED: String(REPLAY_SPEED),
     });
     exited = new Promise((resolve) => service.process.once("exit", (code) => resolve(code)));
-    daprd = startChild("daprd", join(plane.bin, "daprd"), [
-      "--app-id", "mis-service-test",
-      "--app-port", String(appPort),
-      "--app-protocol", "http",
-      "--app-channel-address", "127.0.0.1",
-      "--dapr-http-port", String(httpPort),
-      "--dapr-grpc-port", String(grpcPort),
-      "--dapr-internal-grpc-port", String(internalPort),
-      "--dapr-listen-addresses", "127.0.0.1",
-      "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
-      "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
-      "--resources-path", join(plane.dir, "components"),
-      "--config", "dapr/config.yaml",
-      "--metrics-port", String(metricsPort),
-      "--log-level", "warn",
-    ]);
-    await waitUntil("the service to answer /v1/health", async () => (await fetch(`${url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
+    daprd = startDaprd(plane, "daprd", { appId: "mis-service-test", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"]);    await waitUntil("the service to answer /v1/health", async () => (await fetch(`${url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
       throw new Error(`${String(err)}\n--- daprd:\n${daprd.output()}`);
     });
   }, 180_000);

@@ -117,6 +117,35 @@ spec:
   };
 }
 
+export interface DaprdPorts {
+  readonly appId: string;
+  readonly appPort: number;
+  readonly httpPort: number;
+  readonly grpcPort: number;
+  readonly internalPort: number;
+  readonly metricsPort: number;
+}
+
+/** One daprd sidecar on loopback for an app, joined to the control plane (every port distinct: the defaults collide). */
+export function startDaprd(plane: ControlPlane, name: string, ports: DaprdPorts, extraArgs: readonly string[] = []): Child {
+  return startChild(name, join(plane.bin, "daprd"), [
+    "--app-id", ports.appId,
+    "--app-port", String(ports.appPort),
+    "--app-protocol", "http",
+    "--app-channel-address", "127.0.0.1",
+    "--dapr-http-port", String(ports.httpPort),
+    "--dapr-grpc-port", String(ports.grpcPort),
+    "--dapr-internal-grpc-port", String(ports.internalPort),
+    "--dapr-listen-addresses", "127.0.0.1",
+    "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
+    "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
+    "--resources-path", join(plane.dir, "components"),
+    "--metrics-port", String(ports.metricsPort),
+    "--log-level", "warn",
+    ...extraArgs,
+  ]);
+}
+
 export interface Replica {
   readonly name: string;
   readonly host: DaprActorHost;
@@ -156,21 +185,7 @@ export async function startReplica(
   });
   const address = server.address();
   const appPort = typeof address === "object" && address ? address.port : 0;
-  const daprd = startChild(`daprd-${name}`, join(plane.bin, "daprd"), [
-    "--app-id", APP_ID,
-    "--app-port", String(appPort),
-    "--app-protocol", "http",
-    "--app-channel-address", "127.0.0.1",
-    "--dapr-http-port", String(httpPort),
-    "--dapr-grpc-port", String(grpcPort),
-    "--dapr-internal-grpc-port", String(internalPort),
-    "--dapr-listen-addresses", "127.0.0.1",
-    "--placement-host-address", `127.0.0.1:${plane.placementPort}`,
-    "--scheduler-host-address", `127.0.0.1:${plane.schedulerPort}`,
-    "--resources-path", join(plane.dir, "components"),
-    "--metrics-port", String(metricsPort),
-    "--log-level", "warn",
-  ]);
+  const daprd = startDaprd(plane, `daprd-${name}`, { appId: APP_ID, appPort, httpPort, grpcPort, internalPort, metricsPort });
   await waitUntil(
     `daprd ${name}`,
     async () => {
