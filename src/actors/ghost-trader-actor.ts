@@ -13,7 +13,8 @@ import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-const SCHEDULE_VERSION = 1;
+/** 2: the TAO liquidity reminder follows whether a probe is wired (live) or not (replay). */
+const SCHEDULE_VERSION = 2;
 /** Bars caught up in one turn after an outage: a week, the longest a position can stay open. */
 const MAX_CATCH_UP_BARS = 168;
 
@@ -70,12 +71,20 @@ export class GhostTraderActor extends Actor {
 
   /** Sets the hourly bar-close reminder (and TAO's live liquidity probe) unless already set. */
   async ensureScheduled(): Promise<void> {
+    // One store may run live, then replay: the version says which of the two schedules is set.
+    const probing = this.asset === "TAO" && this.deps.liquidityProbe !== null;
+    const wanted = SCHEDULE_VERSION * 10 + (probing ? 1 : 0);
     const version = await this.ctx.state.get("schedule", z.number());
-    if (version === SCHEDULE_VERSION) return;
+    if (version === wanted) return;
     const now = this.ctx.clock.now();
     this.ctx.reminders.set("bar", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
-    if (this.asset === "TAO" && this.deps.liquidityProbe !== null) this.ctx.reminders.set("liquidity", { dueInMs: 0, periodMs: MINUTE });
-    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+    if (probing) this.ctx.reminders.set("liquidity", { dueInMs: 0, periodMs: MINUTE });
+    else {
+      this.ctx.reminders.delete("liquidity");
+      // A depth measured in an earlier live run must not stand in replay (DECISIONS 7).
+      this.ctx.state.delete("liquidity");
+    }
+    this.ctx.state.set("schedule", wanted);
   }
 
   override async receiveReminder(name: string): Promise<void> {

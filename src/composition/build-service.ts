@@ -75,6 +75,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     host: actors.host,
     bus: actors.bus,
     marketPollers: market.pollers,
+    orderBook: market.orderBook,
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;
   for (const capability of capabilities) capability.registerActors(deps);

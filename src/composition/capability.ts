@@ -2,6 +2,7 @@ import type { ActorHost } from "../runtime/actor-host.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { AppDeps } from "../http/app-deps.js";
 import type { Route } from "../http/route.js";
+import type { OrderBookExchange } from "../feeds/live/ccxt-order-book.js";
 import type { MarketPoller } from "../feeds/live/market-poller.js";
 
 /** What a capability is wired from: the HTTP dependencies plus the actor host and the event bus. */
@@ -10,6 +11,8 @@ export interface CapabilityContext extends AppDeps {
   readonly bus: EventBus;
   /** MARKET_FEED=live: the polls the market-data capability schedules on actor reminders. */
   readonly marketPollers?: readonly MarketPoller[];
+  /** Live only: the spot exchange's order book for the TAO liquidity probe. */
+  readonly orderBook?: OrderBookExchange | null;
 }
 
 /**

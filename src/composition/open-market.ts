@@ -13,6 +13,7 @@ import { CALENDAR_FILE } from "../feeds/replay/dataset-files.js";
 import { LiveMarketFeed } from "../feeds/live/live-market-feed.js";
 import { DEFAULT_RESILIENCE, ResilientProvider, type PollResult, type ResilienceOptions } from "../feeds/live/resilient-provider.js";
 import type { ReadingProvider } from "../feeds/live/reading-provider.js";
+import type { OrderBookExchange } from "../feeds/live/ccxt-order-book.js";
 import { AlternativeMeProvider, ALTERNATIVE_ME_URL } from "../feeds/live/alternative-me.js";
 import { CoinGeckoDominanceProvider, COINGECKO_URL } from "../feeds/live/coingecko.js";
 import { CoinMetricsProvider, COINMETRICS_URL } from "../feeds/live/coinmetrics.js";
@@ -35,6 +36,8 @@ export interface Market {
    * whose reminder runs it). Empty in replay. The Market starts no timers of its own.
    */
   readonly pollers: readonly MarketPoller[];
+  /** Live only: the spot exchange's order book (TAO liquidity gate); null in replay or without one. */
+  readonly orderBook: OrderBookExchange | null;
   /** Waits (bounded) for polls still in flight (live mode); call after the actor host stopped. */
   stop(): Promise<void>;
 }
@@ -101,6 +104,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
     clock: new LiveMarketClock(wall),
     runFrom: null,
     pollers,
+    orderBook: hasOrderBook(spot) ? spot : null,
     async stop() {
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
       await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
@@ -108,12 +112,17 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
   };
 }
 
+/** A test's stand-in candle source may have no order book; ccxt exchanges do. */
+function hasOrderBook(exchange: object): exchange is OrderBookExchange {
+  return "fetchOrderBook" in exchange && typeof exchange.fetchOrderBook === "function";
+}
+
 /** The market the engines read: the bundled history on a replay clock, or live data on wall time. */
 export async function openMarket(config: Config, wall: Clock, preloaded?: MarketFeed, live: LiveSources = {}): Promise<Market> {
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
-    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], stop: idle };
+    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], orderBook: null, stop: idle };
     return openLive(config, wall, live);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
@@ -123,5 +132,5 @@ export async function openMarket(config: Config, wall: Clock, preloaded?: Market
   const start = config.REPLAY_START ? Date.parse(`${config.REPLAY_START}T00:00:00Z`) : defaultReplayStart(span);
   const runFrom = Math.min(start, end);
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
-  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, pollers: [], stop: idle };
+  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, pollers: [], orderBook: null, stop: idle };
 }

@@ -5,7 +5,17 @@ import { loadConfig } from "../../config/env.js";
 import { openStore } from "../../store/open-store.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { currentSprint } from "../../services/ghost-sprints.js";
+import { PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
+import { readTaoSignoff, saveTaoSignoff, signedOffSince, signoffReadiness } from "../../services/tao-signoff.js";
+import type { Store } from "../../store/store.js";
 import type { CliCommand, CliIo } from "../io.js";
+
+const USAGE = "usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>\n       ghost signoff --asset TAO --by <name>";
+
+const signoffArgs = z.object({
+  asset: z.literal("TAO", { error: "only TAO has a paper mode to sign off" }),
+  by: z.string().trim().min(1).max(100),
+});
 
 const restartArgs = z.object({
   asset: z.enum([...ASSETS, "all"]),
@@ -17,6 +27,57 @@ function fail(io: CliIo, message: string): number {
   return 2;
 }
 
+/** Market "now" for operator commands: the newest trader turn, else the wall clock (see below). */
+async function marketNow(store: Store): Promise<number> {
+  const snaps = await store.ghostLedger.snapshots();
+  return snaps.length === 0 ? Date.now() : Math.max(...snaps.map((s) => s.at));
+}
+
+/**
+ * `ghost signoff --asset TAO --by <name>` (SPEC "TAO paperMode"): paper mode ends only with 10
+ * validated paper closes in the current period AND this explicit sign-off. The command refuses
+ * (exit 1, nothing stored) unless the 10 closes exist and every ledger integrity check behind
+ * `tests_passing` holds, so a sign-off never vouches for a ledger that does not add up. The
+ * sign-off is stored with the market time it was given; a later `ghost restart` voids it.
+ */
+async function signoff(rest: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: rest, options: { asset: { type: "string" }, by: { type: "string" } } });
+  const parsed = signoffArgs.safeParse({ ...values, asset: values.asset?.toUpperCase() });
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    return fail(io, `${USAGE}\n${why}`);
+  }
+  const store = await openStore(loadConfig().STORE_URL);
+  try {
+    const at = await marketNow(store);
+    const ready = await signoffReadiness(store, at);
+    const previous = await readTaoSignoff(store);
+    if (signedOffSince(previous, ready.sinceMs)) {
+      io.stdout.write(JSON.stringify({ signedOff: "TAO", by: previous?.by, at: previous?.recordedAt, paperMode: false, already: true }) + "\n");
+      return 0;
+    }
+    const reasons: string[] = [];
+    if (ready.paperTradesValidated < PAPER_VALIDATION_TARGET) {
+      reasons.push(`only ${ready.paperTradesValidated} of ${PAPER_VALIDATION_TARGET} validated TAO paper trades have closed`);
+    }
+    if (ready.testsPassing < ready.testsTotal) {
+      reasons.push(`ledger integrity: ${ready.testsPassing} of ${ready.testsTotal} checks pass (failing: ${ready.failing.join("; ")})`);
+    }
+    if (reasons.length > 0) {
+      io.stderr.write(`TAO sign-off refused; paper mode stays on:\n${reasons.map((r) => `  - ${r}`).join("\n")}\n`);
+      return 1;
+    }
+    const recordedAt = new Date().toISOString();
+    await saveTaoSignoff(store, { by: parsed.data.by, recordedAt, at, paperTradesValidated: ready.paperTradesValidated, testsPassing: ready.testsPassing });
+    io.stdout.write(
+      JSON.stringify({ signedOff: "TAO", by: parsed.data.by, at: recordedAt, paperTradesValidated: ready.paperTradesValidated, tests_passing: ready.testsPassing, paperMode: false }) + "\n",
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * `ghost restart --asset <A|all> --reason <text>` (DECISIONS 7): starts a new track-record sprint.
  * "Now" is market time, as trades are stamped: the newest turn any Ghost Trader recorded (in
@@ -25,18 +86,18 @@ function fail(io: CliIo, message: string): number {
  */
 export const ghostCommand: CliCommand = async (args, io) => {
   const [sub, ...rest] = args;
-  if (sub !== "restart") return fail(io, "usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>");
+  if (sub === "signoff") return signoff(rest, io);
+  if (sub !== "restart") return fail(io, USAGE);
   const { values } = parseArgs({ args: rest, options: { asset: { type: "string" }, reason: { type: "string" } } });
   const parsed = restartArgs.safeParse({ ...values, asset: values.asset === "all" ? "all" : values.asset?.toUpperCase() });
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>\n${why}`);
+    return fail(io, `${USAGE}\n${why}`);
   }
   const store = await openStore(loadConfig().STORE_URL);
   try {
     const ledger = store.ghostLedger;
-    const snaps = await ledger.snapshots();
-    const at = snaps.length === 0 ? Date.now() : Math.max(...snaps.map((s) => s.at));
+    const at = await marketNow(store);
     const scope = parsed.data.asset === "all" ? "ALL" : parsed.data.asset;
     await ledger.addSprint({ id: randomUUID(), scope, at, reason: parsed.data.reason, recordedAt: new Date().toISOString() });
     const { sprint } = currentSprint(await ledger.sprints());

@@ -7,6 +7,14 @@ import { weightsRoutes } from "../../http/routes/weights.js";
 import { multipliersFor } from "../../services/signal-multipliers.js";
 import { FeedBarSource } from "../../services/ghost-bar-source.js";
 import type { Capability } from "../capability.js";
+import { CcxtOrderBookDepth, type OrderBookExchange } from "../../feeds/live/ccxt-order-book.js";
+import type { LiquidityProbe } from "../../actors/ghost-trader-actor.js";
+
+/** TAO/USDT depth on the live spot exchange (the one the live candles come from). */
+function ccxtLiquidityProbe(exchange: OrderBookExchange): LiquidityProbe {
+  const depth = new CcxtOrderBookDepth("binance", exchange);
+  return (asset) => depth.depthUsd(asset);
+}
 
 /**
  * Ghost Traders (BTC, ETH, SOL, TAO), the 6-hourly signal weights, and the routes that read their
@@ -18,9 +26,9 @@ export const ghostCapability: Capability = {
   name: "ghost",
   registerActors(ctx) {
     const source = new FeedBarSource(ctx.feed, ctx.store);
-    // No order-book source is wired in either mode yet: live TAO liquidity would be UNKNOWN
-    // anyway, so the 60-second probe is not scheduled until one exists (DECISIONS 7).
-    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null };
+    // Replay has no order book (DECISIONS 7): the probe, and its 60-second reminder, exist only live.
+    const liquidityProbe = ctx.config.MARKET_FEED === "live" && ctx.orderBook ? ccxtLiquidityProbe(ctx.orderBook) : null;
+    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe };
     ctx.host.register(GhostTraderActor, (actorCtx) => new GhostTraderActor(actorCtx, deps));
     const multipliers = multipliersFor(ctx.store.signalWeights);
     ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows)));

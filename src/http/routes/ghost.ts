@@ -20,6 +20,7 @@ import { tradeView } from "../../domain/ghost/track-record-view.js";
 import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import { countedUnderSprints, currentSprint, openUnderSprints, sinceFor } from "../../services/ghost-sprints.js";
+import { readTaoSignoff, signedOffSince } from "../../services/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
@@ -94,11 +95,12 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL.status,
       handler: async () => {
         const now = marketClock.now();
-        const [snap, trades, marks, session] = await Promise.all([
+        const [snap, trades, marks, session, signoff] = await Promise.all([
           ledger.snapshot("TAO"),
           ledger.closed("TAO"),
           ledger.sprints(),
           store.councilSessions.latest("TAO", now),
+          readTaoSignoff(store),
         ]);
         const state = { ...initialGhostState("TAO", "live_paper"), position: snap?.position ?? null };
         const view = taoStatusView({
@@ -111,8 +113,8 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           regime: snap?.regime ?? null,
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),
-          // No sign-off command exists yet, so paper mode cannot end (SPEC: both conditions).
-          signedOff: false,
+          // `ghost signoff` (src/cli/commands/ghost.ts); a later restart voids it.
+          signedOff: signedOffSince(signoff, sinceFor("TAO", marks)),
           costs: DEFAULT_COSTS,
           generatedAt: new Date(now).toISOString(),
         });

@@ -1,0 +1,104 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { loadConfig } from "../../config/env.js";
+import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
+import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
+import { runEngineBacktest } from "../../services/engine-backtest.js";
+import type { CliCommand, CliIo } from "../io.js";
+
+const DAY = 86_400_000;
+/** Without --from: the last 30 days of bundled history before --to (a quick look, not a study). */
+const DEFAULT_SPAN_DAYS = 30;
+const USAGE = "usage: backtest --asset <BTC|ETH|SOL|TAO|all> [--from ISO] [--to ISO] [--json]";
+
+const isoInstant = z
+  .string()
+  .refine((s) => Number.isFinite(Date.parse(s)), "not an ISO date/time")
+  .transform((s) => Date.parse(s));
+const backtestArgs = z.object({
+  asset: z.enum([...ASSETS, "all"]),
+  from: isoInstant.optional(),
+  to: isoInstant.optional(),
+  json: z.boolean().default(false),
+});
+
+function fail(io: CliIo, message: string): number {
+  io.stderr.write(`${message}\n`);
+  return 2;
+}
+
+const cell = (x: number | null, digits = 2): string => (x === null ? "n/a" : x.toFixed(digits));
+
+/**
+ * `backtest --asset <A|all> [--from ISO] [--to ISO] [--json]`: the Ghost Traders over the bundled
+ * history with the real engines (runEngineBacktest). It opens no store at all: backtest trades are
+ * synthetic and never reach the ledger or the published track record (DECISIONS 1).
+ */
+export const backtestCommand: CliCommand = async (args, io) => {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args, options: { asset: { type: "string" }, from: { type: "string" }, to: { type: "string" }, json: { type: "boolean" } } }));
+  } catch (err) {
+    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const asset = typeof values.asset === "string" && values.asset !== "all" ? values.asset.toUpperCase() : values.asset;
+  const parsed = backtestArgs.safeParse({ ...values, asset });
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    return fail(io, `${USAGE}\n${why}`);
+  }
+  const a = parsed.data;
+  const assets: readonly Asset[] = a.asset === "all" ? ASSETS : [a.asset];
+  const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
+  // Default end: just after the newest bundled bar of the assets asked for.
+  const newest = Math.max(...assets.map((x) => feed.candles(x, "1h", Date.now(), 1)[0]?.t ?? 0)) + 1;
+  const to = a.to ?? newest;
+  const from = a.from ?? to - DEFAULT_SPAN_DAYS * DAY;
+  if (!(from < to)) return fail(io, `${USAGE}\n  from: must be before to`);
+
+  const result = await runEngineBacktest(feed, { assets, from, to });
+  const rows = result.reports.map((r) => ({
+    asset: r.asset,
+    from: r.from,
+    to: r.to,
+    bars: r.bars,
+    ...r.stats,
+    profitFactor: r.performance.profitFactor,
+    expectancyUsd: r.performance.expectancyUsd,
+    maxDrawdownUsd: r.performance.maxDrawdownUsd,
+    maxDrawdownPct: r.performance.maxDrawdownPct,
+    sharpe: r.performance.sharpe,
+    buyAndHoldPct: r.buyAndHoldPct,
+    openAtEnd: r.openAtEnd,
+  }));
+  if (a.json) {
+    io.stdout.write(JSON.stringify({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), synthetic: true, assets: rows, totalMs: Math.round(result.timings.totalMs) }) + "\n");
+    return 0;
+  }
+  const header = ["asset", "bars", "trades", "win %", "P&L USD", "best", "worst", "PF", "expectancy", "max DD USD", "sharpe", "buy&hold %"];
+  const table = rows.map((r) => [
+    r.asset,
+    String(r.bars),
+    String(r.totalTrades),
+    cell(r.winRate, 1),
+    cell(r.totalPnl),
+    cell(r.bestTrade),
+    cell(r.worstTrade),
+    cell(r.profitFactor),
+    cell(r.expectancyUsd),
+    cell(r.maxDrawdownUsd),
+    cell(r.sharpe),
+    cell(r.buyAndHoldPct, 1),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));
+  const line = (cols: readonly string[]) => cols.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  io.stdout.write(
+    [
+      `Backtest ${new Date(from).toISOString()} → ${new Date(to).toISOString()} (synthetic trades, nothing stored)`,
+      line(header),
+      ...table.map(line),
+      "",
+    ].join("\n"),
+  );
+  return 0;
+};
