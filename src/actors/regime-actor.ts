@@ -32,7 +32,17 @@ const TRAINING_BARS = DEFAULT_WINDOW_BARS + FEATURE_WARMUP_BARS;
 const MIN_TRAINING_BARS = MIN_TRAINING_ROWS + FEATURE_WARMUP_BARS;
 /** Bars filtered per evaluation: a week of lead (the filter forgets its start within days) plus the features' warm-up. */
 const FILTER_BARS = 2 * FEATURE_WARMUP_BARS;
-const SCHEDULE_VERSION = 1;
+/**
+ * History retention: evaluations older than 90 market days (BTC trades around the clock, so a
+ * market day is 24 h of market time) before the newest evaluated bar are deleted once a day.
+ * Every reader looks back far less: the history route 7 days, the Ghost Traders and the council
+ * the regime at a bar close. Without it the table grows by 8,760 rows a year, and on FerretDB
+ * `latestAtOrBefore` slows with every row.
+ */
+export const RETENTION_MS = 90 * 24 * HOUR;
+const DAY = 24 * HOUR;
+/** 2: adds the daily "prune" reminder. */
+const SCHEDULE_VERSION = 2;
 
 const hysteresisSchema = z.object({
   regime: z.enum(REGIMES).nullable(),
@@ -74,11 +84,16 @@ export class RegimeActor extends Actor {
     super(ctx);
   }
 
-  /** Sets the hourly reminder, due at the next bar close, unless this version of it is set. */
+  /**
+   * Sets the hourly reminder, due at the next bar close, and the daily retention sweep, due at the
+   * next market midnight (UTC), unless this version of them is set.
+   */
   async ensureScheduled(): Promise<void> {
     const version = await this.ctx.state.get("schedule", z.number());
     if (version === SCHEDULE_VERSION) return;
-    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(this.ctx.clock.now() / HOUR) * HOUR, periodMs: HOUR });
+    const now = this.ctx.clock.now();
+    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
+    this.ctx.reminders.set("prune", { dueAt: Math.ceil(now / DAY) * DAY, periodMs: DAY });
     this.ctx.state.set("schedule", SCHEDULE_VERSION);
   }
 
@@ -94,8 +109,22 @@ export class RegimeActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name !== "evaluate") return;
-    await this.evaluate();
+    if (name === "evaluate") await this.evaluate();
+    else if (name === "prune") await this.prune();
+  }
+
+  /**
+   * Deletes history older than RETENTION_MS before the newest evaluated bar close. Measured from
+   * that bar, not from the clock, so a stopped replay (no new bars) never prunes its newest rows
+   * away and /v1/regime/current keeps an answer. Idempotent: a retried or coalesced firing
+   * deletes nothing more.
+   */
+  private async prune(): Promise<void> {
+    const lastBarClose = await this.ctx.state.get("lastBarClose", z.number());
+    if (lastBarClose === undefined) return;
+    const cutoff = lastBarClose - RETENTION_MS;
+    const deleted = await this.deps.history.pruneBefore(cutoff);
+    if (deleted > 0) this.ctx.logger.info({ deleted, before: new Date(cutoff).toISOString() }, "regime history pruned");
   }
 
   private async evaluate(): Promise<void> {

@@ -74,4 +74,12 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("regime history repository on %s
     expect(range.map((e) => e.at)).toEqual([T0 + H, T0 + 2 * H, T0 + 3 * H]);
     expect(await store.regimeHistory.between(T0 + 6 * H, T0 + 9 * H)).toEqual([]);
   });
+
+  it("prunes only the evaluations strictly before the cut-off, and pruning again deletes nothing", async () => {
+    expect(await store.regimeHistory.pruneBefore(T0 + 2 * H)).toBe(2);
+    expect((await store.regimeHistory.between(T0 - H, T0 + 10 * H)).map((e) => e.at)).toEqual([2, 3, 5].map((i) => T0 + i * H));
+    expect(await store.regimeHistory.latestAtOrBefore(T0 + 2 * H - 1)).toBeNull();
+    expect((await store.regimeHistory.latestAtOrBefore(T0 + 2 * H))?.report.regime).toBe("HIGH_VOLATILITY");
+    expect(await store.regimeHistory.pruneBefore(T0 + 2 * H)).toBe(0);
+  });
 });

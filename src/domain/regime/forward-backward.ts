@@ -1,5 +1,5 @@
 import type { HmmParams, Observations } from "./hmm-params.js";
-import { emissionConstants, logEmissionRow } from "./log-emissions.js";
+import { emissionConstants, type EmissionConstants } from "./log-emissions.js";
 import { FLUSH_BELOW, LOG_FLUSH_BELOW } from "./underflow.js";
 
 /**
@@ -7,7 +7,7 @@ import { FLUSH_BELOW, LOG_FLUSH_BELOW } from "./underflow.js";
  * iteration so the hot loops allocate nothing.
  */
 export class ForwardBackwardWorkspace {
-  /** Emission log-densities, then (after `scaledEmissions`) exp(logB − rowMax), t×k. */
+  /** Emission log-densities, then (after the forward pass) exp(logB − rowMax), t×k. */
   readonly b: Float64Array;
   /** Row maxima of the log-densities, length t. */
   readonly rowMax: Float64Array;
@@ -19,8 +19,8 @@ export class ForwardBackwardWorkspace {
   readonly scale: Float64Array;
   /** Smoothed posteriors P(s_t | x_1..T), t×k. */
   readonly gamma: Float64Array;
-  /** Transposed transition matrix, so the forward recursion reads it contiguously. */
-  readonly transT: Float64Array;
+  /** Per-state emission constants, refreshed at the start of every forward pass. */
+  private consts: EmissionConstants | null = null;
   private readonly tmp: Float64Array;
 
   constructor(
@@ -33,8 +33,15 @@ export class ForwardBackwardWorkspace {
     this.beta = new Float64Array(t * k);
     this.scale = new Float64Array(t);
     this.gamma = new Float64Array(t * k);
-    this.transT = new Float64Array(k * k);
     this.tmp = new Float64Array(k);
+  }
+
+  /** The emission constants of p, into buffers reused across calls (sized on first use). */
+  constantsFor(p: HmmParams): EmissionConstants {
+    if (this.consts === null || this.consts.negHalfInvVar.length !== p.k * p.d) {
+      this.consts = { logNorm: new Float64Array(p.k), negHalfInvVar: new Float64Array(p.k * p.d) };
+    }
+    return emissionConstants(p, this.consts);
   }
 
   /** Scratch of length k for the backward pass. */
@@ -44,80 +51,132 @@ export class ForwardBackwardWorkspace {
 }
 
 /**
- * Fills ws.b with exp(logB − max_s logB), row by row (one sweep: the log-densities of a row are
- * still in cache when exponentiated). Shifting by the row maximum keeps at least one entry at 1,
- * so an outlier bar far from every state (log-density −10⁵) cannot underflow the whole row to
- * zero; the shift is added back into the log-likelihood.
+ * Module-local copies of the flush thresholds: read through an import binding they cost a
+ * property getter per cell under tsx/CommonJS interop (15% of a Baum-Welch fit in a profile).
  */
-function scaledEmissions(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): void {
+const FLUSH = FLUSH_BELOW;
+const LOG_FLUSH = LOG_FLUSH_BELOW;
+
+/**
+ * Scaled forward pass (Rabiner's scaling) fused with the emissions: per bar, the log-densities
+ * of the k states (per-state constants precomputed once per call, emissionConstants), their
+ * maximum, exp(logB − max) into ws.b (the backward pass reuses it), then the forward step.
+ * One sweep over the data, and the row is still in registers/L1 when it is used. Shifting by the
+ * row maximum keeps at least one entry at 1, so an outlier bar far from every state (log-density
+ * −10⁵) cannot underflow the whole row to zero; the shift is added back into the log-likelihood.
+ * Leaves the filtered posteriors in ws.alpha and returns log P(x_1..T). Each alpha row uses only
+ * bars up to it, so it is also the online filter's answer at that bar: no look-ahead.
+ */
+function forwardFused(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): number {
   const { k } = p;
   const { t, d, data } = obs;
   if (d !== p.d) throw new RangeError(`observations have ${d} features, model has ${p.d}`);
-  const constants = emissionConstants(p);
-  const b = ws.b;
+  const { logNorm, negHalfInvVar: nh } = ws.constantsFor(p);
+  const means = p.means;
+  const { b, alpha, scale, rowMax } = ws;
+  const A = p.transMat;
+  const start = p.startProb;
+  let loglik = 0;
   for (let r = 0; r < t; r++) {
-    const base = r * k;
-    logEmissionRow(p, constants, data, r * d, b, base);
+    const cur = r * k;
+    const xb = r * d;
     let m = -Infinity;
-    for (let s = 0; s < k; s++) {
-      const v = b[base + s] as number;
-      if (v > m) m = v;
+    if (d === 4) {
+      // The service's feature count (features.ts): the bar's features stay in registers across
+      // the states. Same operations in the same order as the general loop, so the same bits.
+      const x0 = data[xb] as number;
+      const x1 = data[xb + 1] as number;
+      const x2 = data[xb + 2] as number;
+      const x3 = data[xb + 3] as number;
+      for (let s = 0; s < k; s++) {
+        const sb = s * 4;
+        const d0 = x0 - (means[sb] as number);
+        const d1 = x1 - (means[sb + 1] as number);
+        const d2 = x2 - (means[sb + 2] as number);
+        const d3 = x3 - (means[sb + 3] as number);
+        const acc =
+          (logNorm[s] as number) +
+          (nh[sb] as number) * d0 * d0 +
+          (nh[sb + 1] as number) * d1 * d1 +
+          (nh[sb + 2] as number) * d2 * d2 +
+          (nh[sb + 3] as number) * d3 * d3;
+        b[cur + s] = acc;
+        if (acc > m) m = acc;
+      }
+    } else {
+      for (let s = 0; s < k; s++) {
+        let acc = logNorm[s] as number;
+        const sb = s * d;
+        for (let f = 0; f < d; f++) {
+          const diff = (data[xb + f] as number) - (means[sb + f] as number);
+          acc += (nh[sb + f] as number) * diff * diff;
+        }
+        b[cur + s] = acc;
+        if (acc > m) m = acc;
+      }
     }
     // A row of −∞ (impossible under every state) stays −∞; the caller sees loglik −∞.
     if (m === -Infinity) m = 0;
-    ws.rowMax[r] = m;
+    rowMax[r] = m;
     for (let s = 0; s < k; s++) {
-      const x = (b[base + s] as number) - m;
-      b[base + s] = x < LOG_FLUSH_BELOW ? 0 : Math.exp(x);
+      const x = (b[cur + s] as number) - m;
+      b[cur + s] = x < LOG_FLUSH ? 0 : Math.exp(x);
     }
-  }
-}
-
-/**
- * Scaled forward pass (Rabiner's scaling with the emission shift above). Leaves the filtered
- * posteriors in ws.alpha and returns log P(x_1..T). Each alpha row uses only bars up to it, so
- * it is also the online filter's answer at that bar: no look-ahead.
- */
-function forwardScaled(p: HmmParams, ws: ForwardBackwardWorkspace, t: number): number {
-  const { k } = p;
-  const { b, alpha, scale, rowMax } = ws;
-  const AT = ws.transT;
-  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) AT[j * k + i] = p.transMat[i * k + j] as number;
-  let loglik = 0;
-  let c = 0;
-  for (let s = 0; s < k; s++) {
-    const v = (p.startProb[s] as number) * (b[s] as number);
-    alpha[s] = v;
-    c += v;
-  }
-  if (!(c > 0)) return -Infinity;
-  for (let s = 0; s < k; s++) {
-    const v = (alpha[s] as number) / c;
-    alpha[s] = v < FLUSH_BELOW ? 0 : v;
-  }
-  scale[0] = c;
-  loglik += Math.log(c) + (rowMax[0] as number);
-  for (let r = 1; r < t; r++) {
-    const prev = (r - 1) * k;
-    const cur = r * k;
-    c = 0;
-    for (let j = 0; j < k; j++) {
-      let acc = 0;
-      const col = j * k;
-      for (let i = 0; i < k; i++) acc += (alpha[prev + i] as number) * (AT[col + i] as number);
-      const v = acc * (b[cur + j] as number);
-      alpha[cur + j] = v;
-      c += v;
+    let c = 0;
+    if (r === 0) {
+      for (let s = 0; s < k; s++) {
+        const v = (start[s] as number) * (b[s] as number);
+        alpha[s] = v;
+        c += v;
+      }
+    } else {
+      const prev = cur - k;
+      // Four target states at a time: each α_{r−1}(i) is loaded once per four products. Every
+      // sum still runs over i in order, so the bits are those of the one-state loop below.
+      let j = 0;
+      for (; j + 3 < k; j += 4) {
+        let acc0 = 0;
+        let acc1 = 0;
+        let acc2 = 0;
+        let acc3 = 0;
+        for (let i = 0; i < k; i++) {
+          const a = alpha[prev + i] as number;
+          const row = i * k + j;
+          acc0 += a * (A[row] as number);
+          acc1 += a * (A[row + 1] as number);
+          acc2 += a * (A[row + 2] as number);
+          acc3 += a * (A[row + 3] as number);
+        }
+        const v0 = acc0 * (b[cur + j] as number);
+        const v1 = acc1 * (b[cur + j + 1] as number);
+        const v2 = acc2 * (b[cur + j + 2] as number);
+        const v3 = acc3 * (b[cur + j + 3] as number);
+        alpha[cur + j] = v0;
+        alpha[cur + j + 1] = v1;
+        alpha[cur + j + 2] = v2;
+        alpha[cur + j + 3] = v3;
+        c += v0;
+        c += v1;
+        c += v2;
+        c += v3;
+      }
+      for (; j < k; j++) {
+        let acc = 0;
+        for (let i = 0; i < k; i++) acc += (alpha[prev + i] as number) * (A[i * k + j] as number);
+        const v = acc * (b[cur + j] as number);
+        alpha[cur + j] = v;
+        c += v;
+      }
     }
     if (!(c > 0)) return -Infinity;
     const inv = 1 / c;
     // Flushing (underflow.ts) keeps later products out of the slow subnormal range.
     for (let j = 0; j < k; j++) {
       const v = (alpha[cur + j] as number) * inv;
-      alpha[cur + j] = v < FLUSH_BELOW ? 0 : v;
+      alpha[cur + j] = v < FLUSH ? 0 : v;
     }
     scale[r] = c;
-    loglik += Math.log(c) + (rowMax[r] as number);
+    loglik += Math.log(c) + m;
   }
   return loglik;
 }
@@ -125,7 +184,7 @@ function forwardScaled(p: HmmParams, ws: ForwardBackwardWorkspace, t: number): n
 /**
  * Scaled backward pass, then the smoothed posteriors γ = α·β. With Rabiner's scaling every γ
  * row already sums to 1 up to rounding; it is renormalised anyway. (Baum-Welch does not use
- * this: em-statistics.ts fuses the backward pass with the M-step sums and stores no β or γ.)
+ * this: em-statistics.ts runs its own backward sweep straight into the M-step sums.)
  */
 function backwardScaled(p: HmmParams, ws: ForwardBackwardWorkspace, t: number): void {
   const { k } = p;
@@ -140,7 +199,7 @@ function backwardScaled(p: HmmParams, ws: ForwardBackwardWorkspace, t: number): 
     const invC = 1 / (scale[r + 1] as number);
     for (let j = 0; j < k; j++) {
       const v = (b[nxt + j] as number) * (beta[nxt + j] as number) * invC;
-      tmp[j] = v < FLUSH_BELOW ? 0 : v;
+      tmp[j] = v < FLUSH ? 0 : v;
     }
     for (let i = 0; i < k; i++) {
       const rowA = i * k;
@@ -169,8 +228,7 @@ function backwardScaled(p: HmmParams, ws: ForwardBackwardWorkspace, t: number): 
 export function forwardBackwardInto(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): number {
   if (ws.t < obs.t || ws.k !== p.k) throw new RangeError("workspace does not fit the sequence");
   if (obs.t === 0) return 0;
-  scaledEmissions(p, obs, ws);
-  const loglik = forwardScaled(p, ws, obs.t);
+  const loglik = forwardFused(p, obs, ws);
   if (loglik === -Infinity) return loglik;
   backwardScaled(p, ws, obs.t);
   return loglik;
@@ -180,8 +238,7 @@ export function forwardBackwardInto(p: HmmParams, obs: Observations, ws: Forward
 export function forwardInto(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): number {
   if (ws.t < obs.t || ws.k !== p.k) throw new RangeError("workspace does not fit the sequence");
   if (obs.t === 0) return 0;
-  scaledEmissions(p, obs, ws);
-  return forwardScaled(p, ws, obs.t);
+  return forwardFused(p, obs, ws);
 }
 
 export interface Posteriors {

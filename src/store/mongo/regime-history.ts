@@ -40,6 +40,11 @@ export class MongoRegimeHistory implements RegimeHistoryRepository {
     const docs = await this.docs.find({ _id: { $gte: from, $lte: to } }).sort({ _id: 1 }).toArray();
     return docs.map(fromDoc);
   }
+
+  async pruneBefore(at: number): Promise<number> {
+    const result = await this.docs.deleteMany({ _id: { $lt: at } });
+    return result.deletedCount;
+  }
 }
 
 function fromDoc(doc: RegimeDoc): StoredRegime {

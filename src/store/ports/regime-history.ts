@@ -17,4 +17,6 @@ export interface RegimeHistoryRepository {
   latestAtOrBefore(at: number): Promise<StoredRegime | null>;
   /** Evaluations with from <= at <= to, oldest first. */
   between(from: number, to: number): Promise<StoredRegime[]>;
+  /** Deletes the evaluations with at < `at` (retention); returns how many were deleted. Idempotent. */
+  pruneBefore(at: number): Promise<number>;
 }

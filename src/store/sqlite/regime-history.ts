@@ -22,6 +22,7 @@ export class SqliteRegimeHistory implements RegimeHistoryRepository {
   private readonly upsert;
   private readonly latest;
   private readonly range;
+  private readonly prune;
 
   constructor(db: SqliteDb) {
     this.upsert = db.prepare(
@@ -30,6 +31,7 @@ export class SqliteRegimeHistory implements RegimeHistoryRepository {
     );
     this.latest = db.prepare<[number], Row>("SELECT at, report FROM regime_history WHERE at <= ? ORDER BY at DESC LIMIT 1");
     this.range = db.prepare<[number, number], Row>("SELECT at, report FROM regime_history WHERE at >= ? AND at <= ? ORDER BY at ASC");
+    this.prune = db.prepare<[number]>("DELETE FROM regime_history WHERE at < ?");
   }
 
   async record(entry: StoredRegime): Promise<void> {
@@ -43,6 +45,10 @@ export class SqliteRegimeHistory implements RegimeHistoryRepository {
 
   async between(from: number, to: number): Promise<StoredRegime[]> {
     return this.range.all(from, to).map(fromRow);
+  }
+
+  async pruneBefore(at: number): Promise<number> {
+    return this.prune.run(at).changes;
   }
 }
 

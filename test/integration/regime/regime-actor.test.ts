@@ -4,7 +4,7 @@ import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
-import { RegimeActor, REFIT_EVERY_MS, type RegimeActorStatus } from "../../../src/actors/regime-actor.js";
+import { RegimeActor, REFIT_EVERY_MS, RETENTION_MS, type RegimeActorStatus } from "../../../src/actors/regime-actor.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { RegimeHistoryRepository, StoredRegime } from "../../../src/store/ports/regime-history.js";
@@ -34,6 +34,9 @@ class FailingOnce implements RegimeHistoryRepository {
   }
   between(from: number, to: number): Promise<StoredRegime[]> {
     return this.inner.between(from, to);
+  }
+  pruneBefore(at: number): Promise<number> {
+    return this.inner.pruneBefore(at);
   }
 }
 
@@ -175,5 +178,35 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
     expect(resumed.map((r) => r.at)).toEqual([1, 2, 3].map((i) => Math.floor(TO / HOUR) * HOUR + i * HOUR));
     // Only a transition after the restart could be announced; nothing from before is delivered again.
     for (const e of replayed) expect(Date.parse(e.timestamp)).toBeGreaterThan(TO);
+  });
+
+  it("prunes history older than 90 market days once a day, keeping everything newer", async () => {
+    const sample = rows[0]!.report;
+    const DAY = 24 * HOUR;
+    const old = [TO - 100 * DAY, TO - 92 * DAY, TO - 85 * DAY];
+    for (const at of old) await store.regimeHistory.record({ at, report: sample });
+    const logger = createLogger("silent");
+    const bus = new InProcessEventBus();
+    const host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    host.register(RegimeActor, (ctx) => new RegimeActor(ctx, { feed: feedRef, history: store.regimeHistory }));
+    await host.start();
+    await host.proxy(RegimeActor, RegimeActor.ID).ensureScheduled();
+    // Up to the next market midnight: no sweep yet, the old rows are all still there.
+    const midnight = Math.ceil((TO + 3 * HOUR) / DAY) * DAY;
+    for (let t = TO + 3 * HOUR + 15 * MINUTE; t < midnight; t += 15 * MINUTE) {
+      clock.set(t);
+      await host.runDue();
+    }
+    expect((await store.regimeHistory.between(0, FROM)).map((r) => r.at)).toEqual(old);
+    for (let t = midnight; t <= midnight + HOUR; t += 15 * MINUTE) {
+      clock.set(t);
+      await host.runDue();
+    }
+    const lastBarClose = (await host.proxy(RegimeActor, RegimeActor.ID).status()).lastBarClose!;
+    await host.shutdown();
+    expect(lastBarClose - RETENTION_MS).toBeGreaterThan(TO - 92 * DAY);
+    expect((await store.regimeHistory.between(0, FROM)).map((r) => r.at)).toEqual([TO - 85 * DAY]);
+    // The actor's own hourly rows are untouched: the first one from the main run is still the oldest of them.
+    expect((await store.regimeHistory.between(FROM, TO))[0]?.at).toBe(rows[0]!.at);
   });
 });
