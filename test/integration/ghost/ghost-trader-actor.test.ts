@@ -159,4 +159,43 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(ledger.map((t) => [t.entryTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.pnlUsd]));
     expect(source.failOnce.size).toBe(0);
   }, 60_000);
+  it("keeps the high-water mark through a host restart mid-trade and ends with the same trades", async () => {
+    const expected = expectedTrades();
+    const withTrail = expected.find((t) => t.tp1PnlUsd !== null);
+    expect(withTrail).toBeDefined();
+    // Walk until the position has hit TP1 and ratcheted its high-water mark at least once.
+    let mid: { hwm: number; stopLoss: number } | null = null;
+    let stopAt = START;
+    for (let t = START; t <= END && mid === null; t += STEP) {
+      clock.set(t);
+      await host.runDue();
+      const position = (await store.ghostLedger.snapshot("ETH"))?.position;
+      if (position?.tp1Hit && position.hwm !== null) {
+        mid = { hwm: position.hwm, stopLoss: position.stopLoss };
+        stopAt = t;
+      }
+    }
+    expect(mid).not.toBeNull();
+
+    // The process goes away mid-trade; a new host on the same store picks the actor up.
+    await host.shutdown();
+    const logger = createLogger("silent");
+    const bus = new InProcessEventBus();
+    host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null }));
+    await host.start();
+    // Same market time: no new bar, so the restored activation holds the very position it had.
+    expect((await host.proxy(GhostTraderActor, "ETH").step()).applied).toBe(0);
+    const after = (await store.ghostLedger.snapshot("ETH"))?.position;
+    expect(after).toMatchObject({ tp1Hit: true, hwm: mid?.hwm, stopLoss: mid?.stopLoss });
+
+    for (let t = stopAt + STEP; t <= END; t += STEP) {
+      clock.set(t);
+      await host.runDue();
+    }
+    const ledger = await store.ghostLedger.closed("ETH");
+    expect(ledger.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason])).toEqual(
+      expected.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason]),
+    );
+  }, 60_000);
 });
