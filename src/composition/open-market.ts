@@ -19,6 +19,8 @@ import { CoinGeckoDominanceProvider, COINGECKO_URL } from "../feeds/live/coingec
 import { CoinMetricsProvider, COINMETRICS_URL } from "../feeds/live/coinmetrics.js";
 import { DefiLlamaStablecoinProvider, DEFILLAMA_STABLECOINS_URL } from "../feeds/live/defillama.js";
 import { DeribitProvider, DERIBIT_URL } from "../feeds/live/deribit.js";
+import { FredProvider, FRED_URL } from "../feeds/live/fred.js";
+import { BINANCE_SPOT_URL, YahooChartProvider, YAHOO_CHART_URL } from "../feeds/live/yahoo-chart.js";
 import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
 import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
@@ -50,6 +52,10 @@ export interface LiveSources {
     readonly coinmetrics?: string;
     readonly defillama?: string;
     readonly deribit?: string;
+    readonly fred?: string;
+    readonly yahoo?: string;
+    /** Binance spot REST (BTC/USDT daily closes for BTC_NASDAQ_CORR). */
+    readonly binanceSpot?: string;
   };
   /** Spot candles (default: ccxt binance). */
   readonly spot?: OhlcvExchange;
@@ -87,6 +93,8 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
     new CoinMetricsProvider(wall, urls.coinmetrics ?? COINMETRICS_URL),
     new DefiLlamaStablecoinProvider(urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
     new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
+    new FredProvider(wall, urls.fred ?? FRED_URL),
+    new YahooChartProvider(wall, urls.yahoo ?? YAHOO_CHART_URL, urls.binanceSpot ?? BINANCE_SPOT_URL),
     new CcxtDerivativesProvider("binance", futures),
   ];
   const inFlight = new Set<Promise<unknown>>();

@@ -90,7 +90,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url },
+          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url },
           spot: exchangeFrom(history),
           futures,
           resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },

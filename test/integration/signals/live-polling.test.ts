@@ -77,7 +77,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     server.route(answer);
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     market = await openMarket(config, clock, undefined, {
-      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url },
+      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url },
       ...exchanges(calls),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
     });
@@ -99,7 +99,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
 
   it("describes its pollers with their periods and starts no timers of its own", async () => {
     expect(market.pollers.map((p) => p.id).sort()).toEqual(
-      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit"].sort(),
+      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "yahoo"].sort(),
     );
     // A twelfth of the shortest refresh among the provider's signals, within 1 min..1 h.
     expect(every("alternative.me")).toBe(H);

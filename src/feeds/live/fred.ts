@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { SignalReading } from "../../domain/signals/reading.js";
+import type { Clock } from "../../domain/time/clock.js";
+import { ProviderError } from "./provider-error.js";
+import type { ReadingProvider } from "./reading-provider.js";
+
+export const FRED_URL = "https://fred.stlouisfed.org";
+const DAY = 86_400_000;
+/** A month of observations is plenty for the latest value and the previous trading day. */
+const LOOKBACK_DAYS = 30;
+/** The CSV of one series is a few hundred bytes; a bigger body is not the documented file. */
+const MAX_BODY_CHARS = 1_000_000;
+
+/** One fredgraph.csv data line: ISO date, then a number or "." (no observation that day). */
+const rowSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.union([z.literal("."), z.string().regex(/^-?\d+(\.\d+)?$/)])]);
+
+export interface FredObservation {
+  readonly day: number;
+  readonly value: number;
+}
+
+/**
+ * Parses fredgraph.csv (`observation_date,<ID>`; older files say `DATE`). Missing days (".")
+ * are dropped; anything else off the documented shape throws a `malformed` ProviderError.
+ */
+export function parseFredCsv(provider: string, seriesId: string, text: string): FredObservation[] {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
+  const header = lines[0]?.split(",").map((h) => h.trim());
+  if (!header || header.length !== 2 || !["observation_date", "DATE"].includes(header[0] ?? "") || header[1] !== seriesId) {
+    throw new ProviderError(provider, "malformed", `CSV header is not observation_date,${seriesId}`);
+  }
+  const out: FredObservation[] = [];
+  for (const line of lines.slice(1)) {
+    const parsed = rowSchema.safeParse(line.split(",").map((c) => c.trim()));
+    if (!parsed.success) throw new ProviderError(provider, "malformed", `CSV row does not match the documented shape: ${line.slice(0, 80)}`);
+    const [date, value] = parsed.data;
+    if (value === ".") continue;
+    const day = Date.parse(`${date}T00:00:00Z`);
+    if (Number.isNaN(day)) throw new ProviderError(provider, "malformed", `bad date ${date}`);
+    out.push({ day, value: Number(value) });
+  }
+  return out.sort((a, b) => a.day - b.day);
+}
+
+/** GETs a text document with the same failure kinds as getJson (http-json.ts). */
+async function getText(provider: string, url: string, timeoutMs: number): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { accept: "text/csv" }, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError") throw new ProviderError(provider, "timeout", `no answer within ${timeoutMs} ms`);
+    throw new ProviderError(provider, "network", err instanceof Error ? err.message : "request failed");
+  }
+  if (response.status === 429) {
+    await response.body?.cancel();
+    const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
+    throw new ProviderError(provider, "rate_limited", "HTTP 429", 429, Number.isFinite(seconds) ? Math.max(0, seconds * 1000) : undefined);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError") throw new ProviderError(provider, "timeout", `body not complete within ${timeoutMs} ms`);
+    throw new ProviderError(provider, "network", "body read failed");
+  }
+  if (text.length > MAX_BODY_CHARS) throw new ProviderError(provider, "malformed", "CSV body too large");
+  return text;
+}
+
+/**
+ * US10Y from FRED's public series download (DGS10, no API key needed). A day's yield is
+ * stamped at the end of that UTC day, as in replay.
+ */
+export class FredProvider implements ReadingProvider {
+  readonly id = "fred";
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly baseUrl = FRED_URL,
+    private readonly timeoutMs = 15_000,
+  ) {}
+
+  async poll(): Promise<readonly SignalReading[]> {
+    const now = this.clock.now();
+    const from = new Date(now - LOOKBACK_DAYS * DAY).toISOString().slice(0, 10);
+    const text = await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=DGS10&cosd=${from}`, this.timeoutMs);
+    const rows = parseFredCsv(this.id, "DGS10", text);
+    const last = rows[rows.length - 1];
+    if (!last) return [];
+    return [{ key: "US10Y", value: last.value, observedAt: Math.min(now, last.day + DAY), source: this.id }];
+  }
+}
