@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { writeReport } from "./write-report.js";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import type { BacktestReport } from "../src/domain/ghost/backtest.js";
 import { ASSETS, type Asset } from "../src/domain/signals/signal-keys.js";
@@ -96,9 +96,4 @@ const md = [
   "",
 ].join("\n");
 
-if (out === "-") process.stdout.write(md);
-else {
-  writeFileSync(out, md);
-  process.stdout.write(md);
-  process.stderr.write(`wrote ${out}\n`);
-}
+writeReport(out, md);

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { writeReport } from "./write-report.js";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import { deliberate } from "../src/domain/council/deliberate.js";
 import type { CouncilAsset } from "../src/domain/council/council-types.js";
@@ -138,12 +138,7 @@ const md = [
   "",
 ].join("\n");
 
-if (out === "-") process.stdout.write(md);
-else {
-  writeFileSync(out, md);
-  process.stdout.write(md);
-  process.stderr.write(`wrote ${out}\n`);
-}
+writeReport(out, md);
 
 function bullish(r: TaoRuling): boolean {
   return r === "STRONG_BUY" || r === "BUY" || r === "ACCUMULATE";

@@ -1,4 +1,4 @@
-import type { BarInput, CouncilView, JudiciaryView, LiquidityView, RegimeView } from "../domain/ghost/bar-input.js";
+import type { BarInput, CouncilView, JudiciaryView, LiquidityView } from "../domain/ghost/bar-input.js";
 import type { SignalAtEntry } from "../domain/ghost/trade.js";
 import type { Candle } from "../domain/signals/reading.js";
 import { SIGNAL_KEYS, type Asset, type SignalKey } from "../domain/signals/signal-keys.js";
@@ -8,6 +8,7 @@ import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import type { VerdictRepository } from "../store/ports/verdicts.js";
 import type { CouncilSession } from "../domain/council/council-types.js";
 import { councilGateDecision } from "../domain/council/entry-gate.js";
+import { regimeViewOf } from "../domain/regime/regime-view.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 
 const HOUR = 3_600_000;
@@ -59,10 +60,7 @@ export class FeedBarSource implements GhostBarSource {
       candle,
       judiciary: verdict === null ? null : judiciaryView(verdict),
       council: session === null ? null : councilView(session, verdict),
-      regime:
-        regime === null
-          ? null
-          : ({ regime: regime.report.regime, confidence: regime.report.confidence, breakoutImminent: regime.report.breakoutImminent } satisfies RegimeView),
+      regime: regimeViewOf(regime),
       indicators: {
         rsi1h: tech?.rsi14 ?? null,
         ema200: tech?.ema200 ?? null,
