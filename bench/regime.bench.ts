@@ -12,6 +12,7 @@ const STATES = 8;
 const BARS = 8760;
 const ITERATIONS = 100;
 const SEED = 7;
+const ROUNDS = 3;
 
 /**
  * Issue 6: Baum-Welch for 8 states × 4 features on 8,760 hourly bars, 100 iterations, beside
@@ -29,21 +30,28 @@ export async function run(): Promise<BenchResult[]> {
   const options = { maxIterations: ITERATIONS, tolerance: -Infinity, floors };
 
   // Two untimed runs let the JIT compile and settle the loops (with one, the first timed run was
-  // still up to 1.5x slower on a shared machine); then the median of five.
+  // still up to 1.5x slower on a shared machine).
   const ours = baumWelch(obs, init, options);
   baumWelch(obs, init, options);
-  const times: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    baumWelch(obs, init, options);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const oursMs = times[2] as number;
-
+  // Interleaved rounds, best of each side: this 2-core machine is shared, and a load burst
+  // during one side's only run moved the ratio by 30% (hmmlearn 2.9 s quiet, 4.7 s under load).
+  // Rounds expose both sides to the same load, and the minimum is the run least disturbed by it.
   const python = ensureHmmlearn();
-  const peer = peerFit(python, init, obs, ITERATIONS);
-  const peerMs = peer.seconds * 1000;
+  let oursMs = Infinity;
+  let peerMs = Infinity;
+  let peer: ReturnType<typeof peerFit> | null = null;
+  for (let round = 0; round < ROUNDS; round++) {
+    const fit = peerFit(python, init, obs, ITERATIONS);
+    peer ??= fit;
+    peerMs = Math.min(peerMs, fit.seconds * 1000);
+    for (let i = 0; i < 2; i++) {
+      const started = performance.now();
+      baumWelch(obs, init, options);
+      oursMs = Math.min(oursMs, performance.now() - started);
+    }
+  }
+  if (peer === null) throw new Error("unreachable: ROUNDS >= 1");
+  process.stderr.write(`regime: best of ${ROUNDS} interleaved rounds: ours ${oursMs.toFixed(1)} ms, hmmlearn ${peerMs.toFixed(1)} ms\n`);
 
   const filter = new OnlineFilter(ours.params);
   const steps = 200_000;
