@@ -62,9 +62,19 @@ export class EmStatistics {
   accumulate(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): void {
     const t = obs.t;
     this.shift.set(p.means);
-    const gT = this.columns(0, this.k * t);
-    const wT = this.columns(1, this.k * t);
-    this.backwardSweep(p, ws, t, gT, wT);
+    let gT: Float64Array;
+    let wT: Float64Array;
+    if (ws.kernel !== null) {
+      // The service's 8-state model: the WebAssembly sweep (wasm/forward8x4-wat.ts), same sums.
+      ws.kernel.backward(p, t);
+      gT = ws.kernel.gamma;
+      wT = ws.kernel.weights;
+      for (let s = 0; s < this.k; s++) this.first[s] = gT[s * t] as number;
+    } else {
+      gT = this.columns(0, this.k * t);
+      wT = this.columns(1, this.k * t);
+      this.backwardSweep(p, ws, t, gT, wT);
+    }
     this.transitionSums(t, wT, ws.alpha);
     this.emissionSums(obs, gT);
   }
@@ -97,33 +107,8 @@ export class EmStatistics {
         wT[j * t + r] = wj;
         w[j] = wj;
       }
-      // Four source states at a time (each w_r(j) loaded once per four products), sums over j
-      // in order as in the one-state loop after it.
-      let i = 0;
-      for (; i + 3 < k; i += 4) {
-        const r0 = i * k;
-        let acc0 = 0;
-        let acc1 = 0;
-        let acc2 = 0;
-        let acc3 = 0;
-        for (let j = 0; j < k; j++) {
-          const wj = w[j] as number;
-          acc0 += (A[r0 + j] as number) * wj;
-          acc1 += (A[r0 + k + j] as number) * wj;
-          acc2 += (A[r0 + 2 * k + j] as number) * wj;
-          acc3 += (A[r0 + 3 * k + j] as number) * wj;
-        }
-        betaBack[i] = acc0;
-        betaBack[i + 1] = acc1;
-        betaBack[i + 2] = acc2;
-        betaBack[i + 3] = acc3;
-      }
-      for (; i < k; i++) {
-        const rowA = i * k;
-        let acc = 0;
-        for (let j = 0; j < k; j++) acc += (A[rowA + j] as number) * (w[j] as number);
-        betaBack[i] = acc;
-      }
+      if (k === 8) betaStep8(A, w, betaBack);
+      else betaStep(k, A, w, betaBack);
       const swap = beta;
       beta = betaBack;
       betaBack = swap;
@@ -131,10 +116,60 @@ export class EmStatistics {
     for (let s = 0; s < k; s++) this.first[s] = gT[s * t] as number;
   }
 
-  /** pairs(i, j) = Σ_r α_{r−1}(i)·w_r(j), four j at a time (each α loaded once per four products). */
+  /**
+   * pairs(i, j) = Σ_r α_{r−1}(i)·w_r(j), two i by four j at a time: eight sums live at once
+   * (each α and w loaded once per four or two products, half the passes over the bars of one i
+   * at a time). Every sum runs over r in the same order as the one-pair loop: the same bits.
+   */
   private transitionSums(t: number, wT: Float64Array, alpha: Float64Array): void {
     const { k, pairs } = this;
-    for (let i = 0; i < k; i++) {
+    let i = 0;
+    if (k % 4 === 0) {
+      for (; i + 1 < k; i += 2) {
+        for (let j = 0; j < k; j += 4) {
+          const w0 = j * t;
+          const w1 = w0 + t;
+          const w2 = w1 + t;
+          const w3 = w2 + t;
+          let p00 = 0;
+          let p01 = 0;
+          let p02 = 0;
+          let p03 = 0;
+          let p10 = 0;
+          let p11 = 0;
+          let p12 = 0;
+          let p13 = 0;
+          for (let r = t - 1; r >= 1; r--) {
+            const ab = (r - 1) * k + i;
+            const a0 = alpha[ab] as number;
+            const a1 = alpha[ab + 1] as number;
+            const x0 = wT[w0 + r] as number;
+            const x1 = wT[w1 + r] as number;
+            const x2 = wT[w2 + r] as number;
+            const x3 = wT[w3 + r] as number;
+            p00 += a0 * x0;
+            p01 += a0 * x1;
+            p02 += a0 * x2;
+            p03 += a0 * x3;
+            p10 += a1 * x0;
+            p11 += a1 * x1;
+            p12 += a1 * x2;
+            p13 += a1 * x3;
+          }
+          const o = i * k + j;
+          pairs[o] = p00;
+          pairs[o + 1] = p01;
+          pairs[o + 2] = p02;
+          pairs[o + 3] = p03;
+          pairs[o + k] = p10;
+          pairs[o + k + 1] = p11;
+          pairs[o + k + 2] = p12;
+          pairs[o + k + 3] = p13;
+        }
+      }
+    }
+    // Other state counts: four j at a time, then the rest one by one.
+    for (; i < k; i++) {
       let j = 0;
       for (; j + 3 < k; j += 4) {
         const w0 = j * t;
@@ -237,4 +272,67 @@ export class EmStatistics {
       }
     }
   }
+}
+
+/**
+ * β_{r−1}(i) = Σ_j A(i, j)·w_r(j) for any state count, four source states at a time (each
+ * w_r(j) loaded once per four products); every sum runs over j in order, as in betaStep8.
+ */
+function betaStep(k: number, A: Float64Array, w: Float64Array, out: Float64Array): void {
+  let i = 0;
+  for (; i + 3 < k; i += 4) {
+    const r0 = i * k;
+    let acc0 = 0;
+    let acc1 = 0;
+    let acc2 = 0;
+    let acc3 = 0;
+    for (let j = 0; j < k; j++) {
+      const wj = w[j] as number;
+      acc0 += (A[r0 + j] as number) * wj;
+      acc1 += (A[r0 + k + j] as number) * wj;
+      acc2 += (A[r0 + 2 * k + j] as number) * wj;
+      acc3 += (A[r0 + 3 * k + j] as number) * wj;
+    }
+    out[i] = acc0;
+    out[i + 1] = acc1;
+    out[i + 2] = acc2;
+    out[i + 3] = acc3;
+  }
+  for (; i < k; i++) {
+    const rowA = i * k;
+    let acc = 0;
+    for (let j = 0; j < k; j++) acc += (A[rowA + j] as number) * (w[j] as number);
+    out[i] = acc;
+  }
+}
+
+/** betaStep for the service's eight states: all eight sums live at once (see forward-backward.ts recursion8). */
+function betaStep8(A: Float64Array, w: Float64Array, out: Float64Array): void {
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
+  let b4 = 0;
+  let b5 = 0;
+  let b6 = 0;
+  let b7 = 0;
+  for (let j = 0; j < 8; j++) {
+    const wj = w[j] as number;
+    b0 += (A[j] as number) * wj;
+    b1 += (A[8 + j] as number) * wj;
+    b2 += (A[16 + j] as number) * wj;
+    b3 += (A[24 + j] as number) * wj;
+    b4 += (A[32 + j] as number) * wj;
+    b5 += (A[40 + j] as number) * wj;
+    b6 += (A[48 + j] as number) * wj;
+    b7 += (A[56 + j] as number) * wj;
+  }
+  out[0] = b0;
+  out[1] = b1;
+  out[2] = b2;
+  out[3] = b3;
+  out[4] = b4;
+  out[5] = b5;
+  out[6] = b6;
+  out[7] = b7;
 }
