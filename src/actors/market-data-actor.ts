@@ -40,6 +40,11 @@ export class MarketDataActor extends Actor {
     return (await this.ctx.state.get("recordedUpTo", z.number())) ?? null;
   }
 
+  /** Points the recorder holds for its commit window reach the store before the actor goes. */
+  override async onDeactivate(): Promise<void> {
+    await this.recorder.flush();
+  }
+
   override async receiveReminder(name: string): Promise<void> {
     if (name !== "record") return;
     const result = await this.recorder.recordUpTo(this.ctx.clock.now());

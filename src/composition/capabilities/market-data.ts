@@ -1,6 +1,6 @@
 import { MarketDataActor } from "../../actors/market-data-actor.js";
 import { MarketPollerActor } from "../../actors/market-poller-actor.js";
-import { SignalRecorder } from "../../services/signal-recorder.js";
+import { SERVICE_COMMIT_WINDOW_MS, SignalRecorder } from "../../services/signal-recorder.js";
 import { signalRoutes } from "../../http/routes/signals.js";
 import type { Capability } from "../capability.js";
 
@@ -12,7 +12,7 @@ import type { Capability } from "../capability.js";
 export const marketDataCapability: Capability = {
   name: "market-data",
   registerActors(ctx) {
-    const recorder = new SignalRecorder(ctx.feed, ctx.store.signalHistory);
+    const recorder = new SignalRecorder(ctx.feed, ctx.store.signalHistory, { commitWindowMs: SERVICE_COMMIT_WINDOW_MS });
     ctx.host.register(MarketDataActor, (actorCtx) => new MarketDataActor(actorCtx, recorder, ctx.feed));
     const pollers = new Map((ctx.marketPollers ?? []).map((p) => [p.id, p]));
     ctx.host.register(MarketPollerActor, (actorCtx) => new MarketPollerActor(actorCtx, pollers.get(actorCtx.id)));

@@ -23,6 +23,7 @@ describe("MarketData actor on the local host, bundled replay data", () => {
   let host: LocalActorHost;
   const clock = new ManualClock(FROM);
   const alerts: EventEnvelope[] = [];
+  let newestBeforeShutdown: number | null = null;
 
   beforeAll(async () => {
     store = await openStore(freshStoreUrl("sqlite", "mdactor"));
@@ -33,7 +34,9 @@ describe("MarketData actor on the local host, bundled replay data", () => {
     });
     const logger = createLogger("silent");
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    const recorder = new SignalRecorder(feed, store.signalHistory);
+    // A commit window longer than the test: the first run commits (nothing committed yet, so it
+    // is a window after nothing), the rest is held until the actor's deactivation flushes it.
+    const recorder = new SignalRecorder(feed, store.signalHistory, { commitWindowMs: 3_600_000 });
     host.register(MarketDataActor, (ctx) => new MarketDataActor(ctx, recorder, feed));
     await host.start();
     await host.proxy(MarketDataActor, MarketDataActor.ID).ensureScheduled();
@@ -42,6 +45,7 @@ describe("MarketData actor on the local host, bundled replay data", () => {
       clock.set(t);
       await host.runDue();
     }
+    newestBeforeShutdown = await store.signalHistory.latestRecordedAt("BTC_RSI");
     await host.shutdown();
   }, 120_000);
 
@@ -54,6 +58,10 @@ describe("MarketData actor on the local host, bundled replay data", () => {
     expect(newest).not.toBeNull();
     expect(newest).toBeLessThanOrEqual(TO);
     expect(newest).toBeGreaterThan(TO - 2 * 60 * MINUTE);
+  });
+
+  it("writes what the recorder held for its commit window when the actor deactivates", () => {
+    expect(newestBeforeShutdown === null || newestBeforeShutdown < FROM + 60 * MINUTE, String(newestBeforeShutdown)).toBe(true);
   });
 
   it("publishes macro.alert when an alert is raised, once, not on every minute it stays raised", () => {

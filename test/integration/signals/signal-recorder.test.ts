@@ -120,7 +120,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("SignalRecorder on %s", (kind) =
     }
   });
 
-  it("prunes at most once per market hour and still honours retention", async () => {
+  it("prunes at most once per market day and still honours retention", async () => {
     const own = await openStore(freshStoreUrl(kind, "recorder-prune"));
     try {
       const cutoffs: number[] = [];
@@ -134,10 +134,78 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("SignalRecorder on %s", (kind) =
         },
       };
       const recorder = new SignalRecorder(feed, counting, { backfillMs: 2 * DAY, retentionMs: DAY });
+      const day = Math.floor(start / DAY) * DAY;
+      for (const t of [day, day + H, day + DAY - 60_000, day + DAY, day + DAY + 1]) await recorder.recordUpTo(t);
+      expect(cutoffs).toEqual([day - DAY, day]);
+      expect(await everything(own, "BTC_RSI", day + DAY)).toEqual(expected("BTC_RSI", day, day + DAY));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("with a commit window, holds a burst of runs and writes them in one transaction, losing nothing", async () => {
+    const own = await openStore(freshStoreUrl(kind, "recorder-window"));
+    try {
+      const batches: number[] = [];
+      const counting: SignalHistoryRepository = {
+        latestRecordedAt: (k) => own.signalHistory.latestRecordedAt(k),
+        page: (q) => own.signalHistory.page(q),
+        pruneBefore: (c) => own.signalHistory.pruneBefore(c),
+        append: (points) => {
+          batches.push(points.length);
+          return own.signalHistory.append(points);
+        },
+      };
+      // An hour-long window on a scripted wall clock: the flush timer (real time) cannot fire
+      // during the test, so what commits when is decided by the runs alone.
+      let wall = 0;
+      const recorder = new SignalRecorder(feed, counting, { backfillMs: DAY, commitWindowMs: H, wallNow: () => wall });
       const hour = Math.floor(start / H) * H;
-      for (const t of [hour, hour + 60_000, hour + 59 * 60_000, hour + H, hour + H + 1]) await recorder.recordUpTo(t);
-      expect(cutoffs).toEqual([hour - DAY, hour + H - DAY]);
-      expect(await everything(own, "BTC_RSI", hour + H)).toEqual(expected("BTC_RSI", hour + H - DAY, hour + H));
+      // The first run commits at once (no commit yet); the next five, 1 ms apart, are held.
+      const first = await recorder.recordUpTo(hour);
+      expect(first.written).toBeGreaterThan(0);
+      expect(first.held).toBe(0);
+      let held = 0;
+      for (let i = 1; i <= 5; i++) {
+        wall += 1;
+        const r = await recorder.recordUpTo(hour + i * H);
+        expect(r.written).toBe(0);
+        held = r.held;
+      }
+      expect(held).toBeGreaterThan(0);
+      expect(await own.signalHistory.latestRecordedAt("BTC_RSI")).toBeLessThanOrEqual(hour);
+      // A run after the window writes its points and the held ones together.
+      wall += H;
+      const late = await recorder.recordUpTo(hour + 6 * H);
+      expect(late.written).toBeGreaterThan(held);
+      expect(late.held).toBe(0);
+      expect(batches).toHaveLength(2);
+      expect(await everything(own, "BTC_RSI", hour + 6 * H)).toEqual(expected("BTC_RSI", hour - DAY, hour + 6 * H));
+      // flush() writes what is held at once.
+      wall += 1;
+      expect((await recorder.recordUpTo(hour + 7 * H)).held).toBeGreaterThan(0);
+      expect(await recorder.flush()).toBeGreaterThan(0);
+      expect(await everything(own, "BTC_RSI", hour + 7 * H)).toEqual(expected("BTC_RSI", hour - DAY, hour + 7 * H));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("with a commit window, a timer writes the held points when no run follows", async () => {
+    const own = await openStore(freshStoreUrl(kind, "recorder-timer"));
+    try {
+      // The scripted wall clock stands still, so the second run is held however slow the store
+      // is; the flush timer then waits its 30 ms of real time.
+      const recorder = new SignalRecorder(feed, own.signalHistory, { backfillMs: DAY, commitWindowMs: 30, wallNow: () => 0 });
+      const hour = Math.floor(start / H) * H;
+      await recorder.recordUpTo(hour);
+      const r = await recorder.recordUpTo(hour + 3 * H);
+      expect(r.held).toBeGreaterThan(0);
+      const deadline = Date.now() + 10_000;
+      while ((await own.signalHistory.latestRecordedAt("BTC_RSI")) !== hour + 3 * H && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(await everything(own, "BTC_RSI", hour + 3 * H)).toEqual(expected("BTC_RSI", hour - DAY, hour + 3 * H));
     } finally {
       await own.close();
     }
