@@ -22,8 +22,12 @@ import { DeribitProvider, DERIBIT_URL } from "../feeds/live/deribit.js";
 import { FredProvider, FRED_URL } from "../feeds/live/fred.js";
 import { BINANCE_SPOT_URL, YahooChartProvider, YAHOO_CHART_URL } from "../feeds/live/yahoo-chart.js";
 import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
+import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS, type LiquidationsExchange } from "../feeds/live/ccxt-liquidations.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
 import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
+import { figurePollEvery, type FigureProvider } from "../feeds/live/figure-provider.js";
+import { SolanaStakeProvider, SolanaTpsProvider, SOLANA_RPC_URL } from "../feeds/live/solana-rpc.js";
+import { CoinGeckoAiSectorProvider } from "../feeds/live/coingecko-ai-sector.js";
 
 export interface Market {
   readonly feed: MarketFeed;
@@ -56,11 +60,15 @@ export interface LiveSources {
     readonly yahoo?: string;
     /** Binance spot REST (BTC/USDT daily closes for BTC_NASDAQ_CORR). */
     readonly binanceSpot?: string;
+    /** Solana JSON-RPC (SOL network TPS and staking participation). */
+    readonly solanaRpc?: string;
   };
   /** Spot candles (default: ccxt binance). */
   readonly spot?: OhlcvExchange;
   /** Funding and open interest (default: ccxt binanceusdm). */
   readonly futures?: DerivativesExchange;
+  /** BTC perpetual liquidations (default: ccxt gate). */
+  readonly liquidations?: LiquidationsExchange;
   readonly resilience?: ResilienceOptions;
 }
 
@@ -80,10 +88,11 @@ function pollEvery(provider: string): number {
 
 async function openLive(config: Config, wall: Clock, sources: LiveSources): Promise<Market> {
   const urls = sources.baseUrls ?? {};
-  const ccxt = sources.spot && sources.futures ? null : await import("ccxt");
+  const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
   const spot = sources.spot ?? (ccxt ? new ccxt.binance({ enableRateLimit: true }) : null);
   const futures = sources.futures ?? (ccxt ? new ccxt.binanceusdm({ enableRateLimit: true }) : null);
-  if (!spot || !futures) throw new Error("ccxt exchanges unavailable");
+  const liquidations = sources.liquidations ?? (ccxt ? new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS }) : null);
+  if (!spot || !futures || !liquidations) throw new Error("ccxt exchanges unavailable");
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));
   const feed = new LiveMarketFeed(wall, new CcxtCandleSource("binance", spot), calendar);
@@ -93,16 +102,27 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
     new CoinMetricsProvider(wall, urls.coinmetrics ?? COINMETRICS_URL),
     new DefiLlamaStablecoinProvider(urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
     new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
-    new FredProvider(wall, urls.fred ?? FRED_URL),
-    new YahooChartProvider(wall, urls.yahoo ?? YAHOO_CHART_URL, urls.binanceSpot ?? BINANCE_SPOT_URL),
+    new FredProvider(wall, feed.macroSeriesSink, urls.fred ?? FRED_URL),
+    new YahooChartProvider(wall, feed.macroSeriesSink, urls.yahoo ?? YAHOO_CHART_URL, urls.binanceSpot ?? BINANCE_SPOT_URL),
     new CcxtDerivativesProvider("binance", futures),
+    new CcxtLiquidationsProvider("gate", liquidations, wall),
+  ];
+  // Per-asset network and sector figures for the SOL and TAO councils (not among the 27 signals).
+  const figureProviders: FigureProvider[] = [
+    new SolanaTpsProvider(wall, urls.solanaRpc ?? SOLANA_RPC_URL),
+    new SolanaStakeProvider(wall, urls.solanaRpc ?? SOLANA_RPC_URL),
+    new CoinGeckoAiSectorProvider(urls.coingecko ?? COINGECKO_URL),
   ];
   const inFlight = new Set<Promise<unknown>>();
-  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult>): MarketPoller => ({ id, everyMs, poll: singleFlight(poll, inFlight) });
+  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({ id, everyMs, poll: singleFlight(poll, inFlight) });
   const pollers: MarketPoller[] = [
     ...providers.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
       return poller(p.id, pollEvery(p.id), () => feed.pollProvider(resilient));
+    }),
+    ...figureProviders.map((p) => {
+      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      return poller(p.id, figurePollEvery(p), () => feed.pollFigures(resilient));
     }),
     // Hourly bars close on the hour: poll every minute (each call asks only for newer bars).
     ...ASSETS.map((a) => poller(`candles:${a}`, MINUTE, () => feed.pollCandles(a))),

@@ -3,6 +3,7 @@ import type { FeedMode } from "../domain/signals/catalogue.js";
 import type { CalendarEvent } from "../domain/signals/macro-calendar.js";
 import type { Candle, CandleInterval, SignalReading } from "../domain/signals/reading.js";
 import type { MacroSeriesKey, MacroSeriesPoint } from "../domain/signals/macro-series.js";
+import type { NetworkFigures } from "../domain/signals/network-figures.js";
 import type { Asset, SignalKey } from "../domain/signals/signal-keys.js";
 
 export interface FeedSpan {
@@ -28,6 +29,11 @@ export interface MarketFeed {
   technicals(asset: Asset, interval: "1h" | "4h", at: number): ObservedTechnicals | null;
   assetFeatures(asset: Asset, at: number): AssetFeatures;
   macroSeries(key: MacroSeriesKey, at: number): MacroSeriesPoint | null;
+  /**
+   * Per-asset network and sector figures (SOL throughput and staking, the AI sector) as of `at`,
+   * each null unless observed at most twice its refresh interval before `at`. Replay: all null.
+   */
+  networkFigures(at: number): NetworkFigures;
   /** US economic calendar events, sorted by time. */
   calendarEvents(): readonly CalendarEvent[];
   span(): FeedSpan;

@@ -8,6 +8,7 @@ import type { CouncilAsset, CouncilInput } from "../domain/council/council-types
 import { buildSignalsSnapshot } from "../domain/signals/snapshot.js";
 import { calendarStatus, ACTIVE_AFTER_MS, type CalendarEvent } from "../domain/signals/macro-calendar.js";
 import { signalStatus } from "../domain/signals/signal-status.js";
+import type { NetworkFigures } from "../domain/signals/network-figures.js";
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
@@ -72,14 +73,33 @@ function lastHourRangePct(feed: MarketFeed, asset: Asset, at: number): number | 
   return bar && bar.l > 0 ? ((bar.h - bar.l) / bar.l) * 100 : null;
 }
 
+/** A network or sector figure as an agent input: the feed only hands over fresh ones, so LIVE or DEAD. */
+const figure = (key: string, value: number | null): FeatureReading => ({ key, value, status: value === null ? "DEAD" : "LIVE" });
+
+/** The council-only inputs from the feed's network and sector figures (live mode; null in replay). */
+function figureReadings(asset: CouncilAsset, n: NetworkFigures): FeatureReading[] {
+  if (asset === "SOL") {
+    return [
+      figure("NETWORK_TPS", n.solNetworkTps),
+      figure("NETWORK_TPS_TREND", n.solNetworkTpsChangePct),
+      figure("STAKING_PARTICIPATION", n.solStakingParticipationPct),
+    ];
+  }
+  if (asset === "TAO") return [figure("AI_SENTIMENT", n.aiSector?.change24hPct ?? null)];
+  return [];
+}
+
 /**
- * The market picture a council deliberates on. Agents read from the 27 signals and the asset's
- * features; inputs without a source (subnet activity, TPS, AI sentiment, ...) are simply absent,
- * which the agents treat as DEAD. Replay has no order-book depth: liquidity is UNKNOWN.
+ * The market picture a council deliberates on. Agents read from the 27 signals, the asset's
+ * features and, in live mode, the network and sector figures (SOL TPS and staking, the AI
+ * sector); inputs without a source (subnet activity, outages, ...) are absent, which the agents
+ * treat as DEAD. Replay has no order-book depth: liquidity is UNKNOWN.
  */
 export function councilInputAt(feed: MarketFeed, asset: CouncilAsset, at: number, regime: Regime | null): CouncilInput {
   const f = feed.assetFeatures(asset, at);
-  const readings = asset === "BTC" ? signalReadings(feed, at) : [...assetFeatureReadings(feed, asset, at), ...signalReadings(feed, at)];
+  const n = feed.networkFigures(at);
+  const signals = asset === "BTC" ? signalReadings(feed, at) : [...assetFeatureReadings(feed, asset, at), ...signalReadings(feed, at)];
+  const readings = [...signals, ...figureReadings(asset, n)];
   const events = feed.calendarEvents();
   const base = {
     asset,
@@ -90,23 +110,30 @@ export function councilInputAt(feed: MarketFeed, asset: CouncilAsset, at: number
     calendar: { status: calendarStatus(events, at).status, hoursUntilTier1: hoursUntilTier1(events, at) },
   };
   if (asset === "TAO") {
+    const ai = n.aiSector;
     return {
       ...base,
       snapshotSignals: { tao_price: f.price.value, rsi_1h: f.rsi1h.value, ema_200: f.ema200.value },
-      tao: { liquidityStatus: "UNKNOWN", lastHourRangePct: lastHourRangePct(feed, asset, at), volumeRatio: f.volumeRatio.value, aiSentiment: null },
+      tao: {
+        liquidityStatus: "UNKNOWN",
+        lastHourRangePct: lastHourRangePct(feed, asset, at),
+        volumeRatio: f.volumeRatio.value,
+        // The overhang flag needs the sector's own percentile, so only once its history is long enough.
+        aiSentiment: ai !== null && ai.percentile20 !== null ? { value: ai.change24hPct, percentile20: ai.percentile20 } : null,
+      },
     };
   }
   if (asset === "SOL") {
     return {
       ...base,
-      // TPS and staking participation have no bundled or polled source: null, never invented.
+      // Replay has no TPS or staking series: null there, never invented.
       snapshotSignals: {
         sol_price: f.price.value,
         rsi_1h: f.rsi1h.value,
         ema_200: f.ema200.value,
-        sol_network_tps: null,
+        sol_network_tps: n.solNetworkTps,
         sol_defi_tvl_trend: f.defiTvlTrendPct.value,
-        sol_staking_participation: null,
+        sol_staking_participation: n.solStakingParticipationPct,
       },
     };
   }

@@ -44,7 +44,7 @@ const SOL: CouncilRoster = {
   voteRulings: SOL_RULINGS,
   entryThreshold: 0.65,
   agents: [
-    { name: "NETWORK_SENTINEL", weight: 0.2, veto: false, domain: "TPS, network health, staking participation", inputs: ["NETWORK_TPS", "STAKING_PARTICIPATION"] },
+    { name: "NETWORK_SENTINEL", weight: 0.2, veto: false, domain: "TPS, network health, staking participation", inputs: ["NETWORK_TPS", "NETWORK_TPS_TREND", "STAKING_PARTICIPATION"] },
     { name: "MACRO_SAGE", weight: 0.15, veto: false, domain: "DXY, US10Y, BTC dominance, Fear & Greed, BTC trend", inputs: ["DXY", "US10Y", "BTC_DOMINANCE", "FEAR_GREED_INDEX", "BTC_EMA200_DISTANCE"] },
     { name: "ECOSYSTEM_ANALYST", weight: 0.2, veto: false, domain: "DeFi TVL, memecoin activity, SOL/BTC ratio", inputs: ["DEFI_TVL_TREND", "MEMECOIN_ACTIVITY", "BTC_RATIO_TREND"] },
     { name: "MOMENTUM_HUNTER", weight: 0.2, veto: false, domain: "RSI 1H/4H, MACD, EMA distance, SOL funding rate", inputs: ["RSI_1H", "RSI_4H", "MACD_HIST", "EMA200_DISTANCE", "FUNDING_RATE"] },

@@ -208,16 +208,24 @@ const DEFINITIONS: readonly SignalDefinition[] = [
     displayName: "Directional Bias",
     category: "liquidation",
     unit: "ratio",
-    formula: "(long − short liquidated notional) / total, last hour",
-    sources: { replay: null, live: src("binance", "Binance USDT-M forceOrder stream", HOUR) },
+    formula: "(long − short liquidated USD) / (long + short) over the last closed UTC hour, −1..1 (positive: longs force-sold); 0 when nothing was liquidated",
+    // Binance's forceOrder stream is a WebSocket snapshot (at most one order per second) with no
+    // history to poll; Gate publishes every liquidation with its position side over REST.
+    sources: {
+      replay: null,
+      live: src("gate", "ccxt gate fetchLiquidations BTC/USDT:USDT (Gate USDT-M liq_orders, BTC_USDT); USD = abs(size) × contract size × fill price (order price when unfilled)", HOUR),
+    },
   },
   {
     key: "LIQ_CASCADE_RISK",
     displayName: "Cascade Risk",
     category: "liquidation",
-    unit: "score",
-    formula: "liquidated notional last hour vs 24 h hourly average",
-    sources: { replay: null, live: src("binance", "Binance USDT-M forceOrder stream", HOUR) },
+    unit: "x",
+    formula: "liquidated USD of the last closed UTC hour / hourly mean of the 24 closed hours ending with it, 0..24 (1 = an average hour); 0 when nothing was liquidated in those 24 h",
+    sources: {
+      replay: null,
+      live: src("gate", "ccxt gate fetchLiquidations BTC/USDT:USDT (Gate USDT-M liq_orders, BTC_USDT), 24 hourly windows", HOUR),
+    },
   },
   {
     key: "LIQ_PROXIMITY_ALERT",

@@ -87,7 +87,7 @@ export function pctChangeOverDays(time: Float64Array, values: Float64Array, days
   return out;
 }
 
-/** Pearson correlation of two equal-length samples; NaN when either has no variance. */
+/** Pearson correlation of two equal-length samples, in [−1, 1]; NaN when either has no variance. */
 export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const n = a.length;
   if (n < 2 || b.length !== n) return Number.NaN;
@@ -109,7 +109,8 @@ export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
     va += da * da;
     vb += db * db;
   }
-  return va > 0 && vb > 0 ? cov / Math.sqrt(va * vb) : Number.NaN;
+  // Rounding can step an exactly linear pair past ±1 by an ulp; a correlation outside [−1, 1] means nothing.
+  return va > 0 && vb > 0 ? Math.max(-1, Math.min(1, cov / Math.sqrt(va * vb))) : Number.NaN;
 }
 
 /**

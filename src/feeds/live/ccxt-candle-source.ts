@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Candle } from "../../domain/signals/reading.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import type { CandleSource } from "./candle-source.js";
+import { ccxtProviderError } from "./ccxt-error.js";
 import { ProviderError } from "./provider-error.js";
 
 /** The slice of a ccxt Exchange this adapter uses (kept narrow so tests and venues can vary). */
@@ -16,9 +17,6 @@ const ohlcvSchema = z.array(
 
 const SYMBOLS: Record<Asset, string> = { BTC: "BTC/USDT", ETH: "ETH/USDT", SOL: "SOL/USDT", TAO: "TAO/USDT" };
 
-/** ccxt error class names that mean "try again later" rather than "this request is wrong". */
-const TRANSIENT = /RateLimitExceeded|DDoSProtection|RequestTimeout|NetworkError|ExchangeNotAvailable|OnMaintenance/;
-
 /** Hourly candles from an exchange through ccxt (Binance spot in production). */
 export class CcxtCandleSource implements CandleSource {
   constructor(
@@ -31,15 +29,7 @@ export class CcxtCandleSource implements CandleSource {
     try {
       raw = await this.exchange.fetchOHLCV(SYMBOLS[asset], "1h", since ?? undefined, limit);
     } catch (err) {
-      const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
-      const kind = /RateLimitExceeded|DDoSProtection/.test(name)
-        ? "rate_limited"
-        : /RequestTimeout/.test(name)
-          ? "timeout"
-          : TRANSIENT.test(name)
-            ? "network"
-            : "http";
-      throw new ProviderError(this.id, kind, err instanceof Error ? err.message : "ccxt call failed");
+      throw ccxtProviderError(this.id, err);
     }
     const parsed = ohlcvSchema.safeParse(raw);
     if (!parsed.success) throw new ProviderError(this.id, "malformed", "OHLCV rows do not match ccxt's shape");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SignalReading } from "../../domain/signals/reading.js";
+import { ccxtProviderError } from "./ccxt-error.js";
 import { ProviderError } from "./provider-error.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
@@ -19,19 +20,6 @@ const openInterestSchema = z.object({
 
 const SYMBOL = "BTC/USDT:USDT";
 
-function asProviderError(provider: string, err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
-  const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
-  const kind = /RateLimitExceeded|DDoSProtection/.test(name)
-    ? "rate_limited"
-    : /RequestTimeout/.test(name)
-      ? "timeout"
-      : /NetworkError|ExchangeNotAvailable|OnMaintenance/.test(name)
-        ? "network"
-        : "http";
-  return new ProviderError(provider, kind, err instanceof Error ? err.message : "ccxt call failed");
-}
-
 /** BTC_FUNDING_RATE (last settled, % per 8 h) and BTC_OPEN_INTEREST (BTC) from Binance USDT-M via ccxt. */
 export class CcxtDerivativesProvider implements ReadingProvider {
   constructor(
@@ -48,7 +36,7 @@ export class CcxtDerivativesProvider implements ReadingProvider {
         this.exchange.fetchOpenInterest(SYMBOL),
       ]);
     } catch (err) {
-      throw asProviderError(this.id, err);
+      throw ccxtProviderError(this.id, err);
     }
     const f = fundingSchema.safeParse(funding);
     const o = openInterestSchema.safeParse(oi);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Asset } from "../../domain/signals/signal-keys.js";
+import { ccxtProviderError } from "./ccxt-error.js";
 import { ProviderError } from "./provider-error.js";
 
 /** The slice of a ccxt Exchange the liquidity probe uses. */
@@ -52,10 +53,7 @@ export class CcxtOrderBookDepth {
     try {
       raw = await Promise.race([this.exchange.fetchOrderBook(SYMBOLS[asset], BOOK_LIMIT), timeout]);
     } catch (err) {
-      if (err instanceof ProviderError) throw err;
-      const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
-      const kind = /RateLimitExceeded|DDoSProtection/.test(name) ? "rate_limited" : /RequestTimeout/.test(name) ? "timeout" : /NetworkError|ExchangeNotAvailable|OnMaintenance/.test(name) ? "network" : "http";
-      throw new ProviderError(this.id, kind, err instanceof Error ? err.message : "ccxt call failed");
+      throw ccxtProviderError(this.id, err);
     } finally {
       clearTimeout(timer);
     }

@@ -1,13 +1,19 @@
 import { z } from "zod";
 import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../domain/time/clock.js";
+import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
 export const FRED_URL = "https://fred.stlouisfed.org";
 const DAY = 86_400_000;
-/** A month of observations is plenty for the latest value and the previous trading day. */
-const LOOKBACK_DAYS = 30;
+/**
+ * Calendar days fetched per series: 30 paired daily returns (the macro correlation) need 31 trading
+ * days, about 45 calendar days; 60 leaves room for holidays.
+ */
+export const FRED_LOOKBACK_DAYS = 60;
+/** FRED series id of each macro series this provider delivers. */
+const SERIES = { US10Y: "DGS10", VIX: "VIXCLS", FED_FUNDS: "DFEDTARU" } as const;
 /** The CSV of one series is a few hundred bytes; a bigger body is not the documented file. */
 const MAX_BODY_CHARS = 1_000_000;
 
@@ -74,24 +80,31 @@ async function getText(provider: string, url: string, timeoutMs: number): Promis
 }
 
 /**
- * US10Y from FRED's public series download (DGS10, no API key needed). A day's yield is
- * stamped at the end of that UTC day, as in replay.
+ * FRED's public series download (no API key needed): the US10Y signal (DGS10), and the daily
+ * history of US10Y, VIX (VIXCLS) and the fed funds target upper bound (DFEDTARU) for the macro
+ * series, handed to `series` only when all three parsed, so a failed poll changes nothing. A day's
+ * yield is stamped at the end of that UTC day, as in replay.
  */
 export class FredProvider implements ReadingProvider {
   readonly id = "fred";
 
   constructor(
     private readonly clock: Clock,
+    private readonly series: DailySeriesSink,
     private readonly baseUrl = FRED_URL,
     private readonly timeoutMs = 15_000,
   ) {}
 
   async poll(): Promise<readonly SignalReading[]> {
     const now = this.clock.now();
-    const from = new Date(now - LOOKBACK_DAYS * DAY).toISOString().slice(0, 10);
-    const text = await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=DGS10&cosd=${from}`, this.timeoutMs);
-    const rows = parseFredCsv(this.id, "DGS10", text);
-    const last = rows[rows.length - 1];
+    const from = new Date(now - FRED_LOOKBACK_DAYS * DAY).toISOString().slice(0, 10);
+    const fetchRows = async (id: string) =>
+      parseFredCsv(this.id, id, await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=${id}&cosd=${from}`, this.timeoutMs));
+    const [us10y, vix, fedFunds] = await Promise.all([fetchRows(SERIES.US10Y), fetchRows(SERIES.VIX), fetchRows(SERIES.FED_FUNDS)]);
+    this.series.record("US10Y", us10y);
+    this.series.record("VIX", vix);
+    this.series.record("FED_FUNDS", fedFunds);
+    const last = us10y[us10y.length - 1];
     if (!last) return [];
     return [{ key: "US10Y", value: last.value, observedAt: Math.min(now, last.day + DAY), source: this.id }];
   }

@@ -25,10 +25,42 @@ export async function getJson<S extends z.ZodType>(
   schema: S,
   options: HttpJsonOptions,
 ): Promise<z.infer<S>> {
+  return requestJson(provider, url, { method: "GET" }, schema, options);
+}
+
+/**
+ * POSTs `body` as JSON (JSON-RPC endpoints) and validates the answer like `getJson`. A POST is
+ * only retried by the caller's policy, so it must be side-effect free (read-only RPC methods).
+ */
+export async function postJson<S extends z.ZodType>(
+  provider: string,
+  url: string,
+  body: unknown,
+  schema: S,
+  options: HttpJsonOptions,
+): Promise<z.infer<S>> {
+  return requestJson(provider, url, { method: "POST", body: JSON.stringify(body), contentType: "application/json" }, schema, options);
+}
+
+interface RequestShape {
+  readonly method: "GET" | "POST";
+  readonly body?: string;
+  readonly contentType?: string;
+}
+
+async function requestJson<S extends z.ZodType>(
+  provider: string,
+  url: string,
+  request: RequestShape,
+  schema: S,
+  options: HttpJsonOptions,
+): Promise<z.infer<S>> {
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: { accept: "application/json", ...options.headers },
+      method: request.method,
+      headers: { accept: "application/json", ...(request.contentType ? { "content-type": request.contentType } : {}), ...options.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: "error",
     });

@@ -4,9 +4,12 @@ import type { MacroSeriesKey, MacroSeriesPoint } from "../../domain/signals/macr
 import type { Candle, CandleInterval, SignalReading } from "../../domain/signals/reading.js";
 import { ASSETS, type Asset, type SignalKey } from "../../domain/signals/signal-keys.js";
 import type { Clock } from "../../domain/time/clock.js";
+import type { NetworkFigure, NetworkFigures } from "../../domain/signals/network-figures.js";
 import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { CandleSource } from "./candle-source.js";
 import { btcTechnicalReadings, KEPT_BARS, LiveCandleStore } from "./live-candle-store.js";
+import { LiveMacroSeriesStore, type DailySeriesSink } from "./live-macro-series.js";
+import { FigureCache } from "./figure-cache.js";
 import { ProviderError } from "./provider-error.js";
 import { ReadingCache } from "./reading-cache.js";
 import type { PollResult, ResilientProvider } from "./resilient-provider.js";
@@ -14,12 +17,15 @@ import type { PollResult, ResilientProvider } from "./resilient-provider.js";
 /**
  * MARKET_FEED=live: answers from what the pollers last fetched. The schedule (the market-data
  * actor's reminders) calls `pollProvider` and `pollCandles`; reads never wait on the network.
- * Macro series and per-asset funding have no live adapter yet, so they read as absent (DEAD).
+ * The daily macro series come from the FRED and Yahoo adapters through `macroSeriesSink`;
+ * per-asset funding has no live adapter yet, so it reads as absent (DEAD).
  */
 export class LiveMarketFeed implements MarketFeed {
   readonly mode = "live" as const;
   private readonly cache = new ReadingCache();
   private readonly stores = Object.fromEntries(ASSETS.map((a) => [a, new LiveCandleStore()])) as Record<Asset, LiveCandleStore>;
+  private readonly macro = new LiveMacroSeriesStore();
+  private readonly figures = new FigureCache();
 
   constructor(
     private readonly clock: Clock,
@@ -30,6 +36,13 @@ export class LiveMarketFeed implements MarketFeed {
   async pollProvider(provider: ResilientProvider): Promise<PollResult> {
     const result = await provider.poll();
     if (result.ok) this.cache.record(result.readings);
+    return result;
+  }
+
+  /** Polls a network/sector figure provider (Solana RPC, CoinGecko categories). */
+  async pollFigures(provider: ResilientProvider<NetworkFigure>): Promise<PollResult<NetworkFigure>> {
+    const result = await provider.poll();
+    if (result.ok) this.figures.record(result.readings);
     return result;
   }
 
@@ -83,8 +96,20 @@ export class LiveMarketFeed implements MarketFeed {
     );
   }
 
-  macroSeries(_key: MacroSeriesKey, _at: number): MacroSeriesPoint | null {
-    return null;
+  /**
+   * Where the providers hand over daily history: the ReadingProvider port carries readings only,
+   * and the series must arrive from inside the ResilientProvider-wrapped poll.
+   */
+  get macroSeriesSink(): DailySeriesSink {
+    return this.macro;
+  }
+
+  macroSeries(key: MacroSeriesKey, at: number): MacroSeriesPoint | null {
+    return this.macro.at(key, at);
+  }
+
+  networkFigures(at: number): NetworkFigures {
+    return this.figures.figuresAt(at);
   }
 
   calendarEvents(): readonly CalendarEvent[] {

@@ -11,7 +11,7 @@ export interface MarketPoller {
   /** Poll period in wall-clock ms (live mode runs on wall time). */
   readonly everyMs: number;
   /** Never throws: a failure is a `{ok: false}` result. A call while one is in flight joins it. */
-  poll(): Promise<PollResult>;
+  poll(): Promise<PollResult<unknown>>;
 }
 
 /**
@@ -19,8 +19,8 @@ export interface MarketPoller {
  * seconds) later calls get the same promise instead of a second request. `inFlight` lets the
  * owner wait for the running polls at shutdown.
  */
-export function singleFlight(poll: () => Promise<PollResult>, inFlight: Set<Promise<unknown>>): () => Promise<PollResult> {
-  let running: Promise<PollResult> | null = null;
+export function singleFlight<R extends PollResult<unknown>>(poll: () => Promise<R>, inFlight: Set<Promise<unknown>>): () => Promise<R> {
+  let running: Promise<R> | null = null;
   return () => {
     if (running) return running;
     const current = poll().finally(() => {

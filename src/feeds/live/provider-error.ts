@@ -1,5 +1,5 @@
 /** Why a provider call failed; decides whether a retry can help. */
-export type ProviderErrorKind = "timeout" | "rate_limited" | "http" | "malformed" | "network" | "circuit_open";
+export type ProviderErrorKind = "timeout" | "rate_limited" | "http" | "malformed" | "network" | "circuit_open" | "rpc";
 
 export class ProviderError extends Error {
   constructor(

@@ -2,7 +2,6 @@ import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../domain/time/clock.js";
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from "./circuit-breaker.js";
 import { ProviderError, type ProviderErrorKind } from "./provider-error.js";
-import type { ReadingProvider } from "./reading-provider.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
 /** Per-provider health, for the health endpoint and the docs' operations page. */
@@ -26,16 +25,22 @@ export const DEFAULT_RESILIENCE: ResilienceOptions = {
 };
 
 /** Outcome of one poll: readings, or nothing with the reason. A failed poll never throws. */
-export type PollResult =
-  | { readonly ok: true; readonly readings: readonly SignalReading[] }
+export type PollResult<T = SignalReading> =
+  | { readonly ok: true; readonly readings: readonly T[] }
   | { readonly ok: false; readonly error: ProviderError };
+
+/** What can be wrapped: a signal ReadingProvider, or a FigureProvider (T = NetworkFigure). */
+export interface PolledSource<T> {
+  readonly id: string;
+  poll(): Promise<readonly T[]>;
+}
 
 /**
  * Wraps a provider with retries (transient faults only), a circuit breaker and health tracking.
  * A failure yields no readings, so the affected signals simply age into STALE and DEAD — nothing
  * is filled in, and nothing is thrown to the polling schedule.
  */
-export class ResilientProvider {
+export class ResilientProvider<T = SignalReading> {
   private readonly breaker: CircuitBreaker;
   private lastSuccessAt: number | null = null;
   private lastFailureAt: number | null = null;
@@ -43,7 +48,7 @@ export class ResilientProvider {
   private consecutiveFailures = 0;
 
   constructor(
-    private readonly inner: ReadingProvider,
+    private readonly inner: PolledSource<T>,
     private readonly clock: Clock,
     private readonly options: ResilienceOptions = DEFAULT_RESILIENCE,
   ) {
@@ -54,7 +59,7 @@ export class ResilientProvider {
     return this.inner.id;
   }
 
-  async poll(): Promise<PollResult> {
+  async poll(): Promise<PollResult<T>> {
     if (!this.breaker.tryAcquire()) {
       return {
         ok: false,

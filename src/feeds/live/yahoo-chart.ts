@@ -3,6 +3,7 @@ import { rollingReturnCorrelation } from "../../domain/signals/derivations.js";
 import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../domain/time/clock.js";
 import { getJson } from "./http-json.js";
+import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
@@ -44,13 +45,15 @@ export type YahooSymbol = "DX-Y.NYB" | "GC=F" | "^NDX";
  * DXY, GOLD and BTC_NASDAQ_CORR from Yahoo Finance's chart API (^NDX paired with Binance
  * BTC/USDT daily closes). Only completed UTC days are used: the chart's last bar carries the
  * running price of the current session, which is not a close. Each value is stamped at the end
- * of its day, as in replay.
+ * of its day, as in replay. The daily closes of DXY, GOLD, NASDAQ and BTC also go to `series`
+ * (the macro series), only once all four fetches succeeded, so a failed poll changes nothing.
  */
 export class YahooChartProvider implements ReadingProvider {
   readonly id = "yahoo";
 
   constructor(
     private readonly clock: Clock,
+    private readonly series: DailySeriesSink,
     private readonly baseUrl = YAHOO_CHART_URL,
     private readonly binanceUrl = BINANCE_SPOT_URL,
     private readonly timeoutMs = 10_000,
@@ -64,6 +67,11 @@ export class YahooChartProvider implements ReadingProvider {
       this.dailyCloses("^NDX", now),
       this.btcDailyCloses(now),
     ]);
+    const values = (closes: readonly DailyClose[]) => closes.map((c) => ({ day: c.day, value: c.close }));
+    this.series.record("DXY", values(dxy));
+    this.series.record("GOLD", values(gold));
+    this.series.record("NASDAQ", values(ndx));
+    this.series.record("BTC", values(btc));
     const out: SignalReading[] = [];
     const latest = (key: "DXY" | "GOLD", closes: readonly DailyClose[]) => {
       const last = closes[closes.length - 1];

@@ -1,11 +1,12 @@
 import { buildAssetFeatures, type AssetFeatures, type ObservedTechnicals, type ObservedValue } from "../../domain/signals/asset-features.js";
 import { computeTechnicalSeries, technicalValuesAt, type TechnicalSeries } from "../../domain/indicators/technical-series.js";
-import { pctChangeOverDays, rollingReturnCorrelation } from "../../domain/signals/derivations.js";
+import { pctChangeOverDays } from "../../domain/signals/derivations.js";
 import type { CalendarEvent } from "../../domain/signals/macro-calendar.js";
 import type { Candle, CandleInterval, SignalReading } from "../../domain/signals/reading.js";
 import { readingAt, readingsBetween, type SignalSeries } from "../../domain/signals/signal-series.js";
 import { ASSETS, type Asset, type SignalKey } from "../../domain/signals/signal-keys.js";
-import type { MacroSeriesKey, MacroSeriesPoint } from "../../domain/signals/macro-series.js";
+import { dailyMacroSeries, macroPointAt, type DailyMacroSeries, type MacroSeriesKey, type MacroSeriesPoint } from "../../domain/signals/macro-series.js";
+import { NO_NETWORK_FIGURES, type NetworkFigures } from "../../domain/signals/network-figures.js";
 import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { ColumnTable } from "./csv-table.js";
 import { loadReplayDataset, type ReplayDataset } from "./load-dataset.js";
@@ -17,10 +18,6 @@ const DAY = 86_400_000;
 interface ValueSeries {
   readonly t: Float64Array;
   readonly v: Float64Array;
-}
-
-interface MacroColumns extends ValueSeries {
-  readonly corr: Float64Array;
 }
 
 const MACRO_COLUMNS: Record<MacroSeriesKey, { table: keyof ReplayDataset["tables"]; column: string }> = {
@@ -59,7 +56,7 @@ export class ReplayMarketFeed implements MarketFeed {
     private readonly tech: Readonly<Record<Asset, Record<"1h" | "4h", TechnicalSeries>>>,
     private readonly funding: Readonly<Partial<Record<Asset, ValueSeries>>>,
     private readonly solTvlTrend: ValueSeries,
-    private readonly macro: Readonly<Record<MacroSeriesKey, MacroColumns>>,
+    private readonly macro: Readonly<Record<MacroSeriesKey, DailyMacroSeries>>,
   ) {}
 
   static async load(dir: string): Promise<ReplayMarketFeed> {
@@ -78,11 +75,9 @@ export class ReplayMarketFeed implements MarketFeed {
     const macro = Object.fromEntries(
       Object.entries(MACRO_COLUMNS).map(([key, { table, column: name }]) => {
         const tbl = t[table];
-        const v = column(tbl, name);
-        // A daily close is final at the end of its day: observable from the next 00:00 UTC.
-        return [key, { t: tbl.time.map((x) => x + DAY), v, corr: rollingReturnCorrelation(tbl.time, v, btcClose) }];
+        return [key, dailyMacroSeries(tbl.time, column(tbl, name), btcClose)];
       }),
-    ) as Record<MacroSeriesKey, MacroColumns>;
+    ) as Record<MacroSeriesKey, DailyMacroSeries>;
     return new ReplayMarketFeed(
       ds,
       buildReplaySignals(ds, tech.BTC["1h"]),
@@ -136,17 +131,12 @@ export class ReplayMarketFeed implements MarketFeed {
   }
 
   macroSeries(key: MacroSeriesKey, at: number): MacroSeriesPoint | null {
-    const m = this.macro[key];
-    const i = lastIndexAtOrBefore(m.t, at);
-    if (i < 0) return null;
-    const corr = m.corr[i] as number;
-    return {
-      key,
-      value: m.v[i] as number,
-      observedAt: m.t[i] as number,
-      previousValue: i > 0 ? (m.v[i - 1] as number) : null,
-      correlation30d: Number.isNaN(corr) ? null : corr,
-    };
+    return macroPointAt(key, this.macro[key], at);
+  }
+
+  networkFigures(_at: number): NetworkFigures {
+    // The bundled history has no Solana network or AI-sector series: nothing to read, nothing invented.
+    return NO_NETWORK_FIGURES;
   }
 
   calendarEvents(): readonly CalendarEvent[] {

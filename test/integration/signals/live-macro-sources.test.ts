@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
-import { signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
+import { macroCorrelationSchema, signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
+import { quietLiquidations } from "../../support/quiet-liquidations.js";
 
 const DAY = 86_400_000;
 
@@ -36,10 +37,12 @@ function answer(path: string): FakeAnswer {
   const s = series();
   const days = s.map((p) => p.day);
   const yesterday = days.at(-1) ?? 0;
+  const iso = (d: number) => new Date(d).toISOString().slice(0, 10);
   if (path.startsWith("/graph/fredgraph.csv?id=DGS10")) {
-    const iso = (d: number) => new Date(d).toISOString().slice(0, 10);
     return { raw: `observation_date,DGS10\n${iso(yesterday - DAY)},4.2\n${iso(yesterday)},4.25\n${iso(yesterday + DAY)},.\n` };
   }
+  if (path.startsWith("/graph/fredgraph.csv?id=VIXCLS")) return { raw: `observation_date,VIXCLS\n${iso(yesterday - DAY)},19\n${iso(yesterday)},22\n` };
+  if (path.startsWith("/graph/fredgraph.csv?id=DFEDTARU")) return { raw: `observation_date,DFEDTARU\n${iso(yesterday - DAY)},4.5\n${iso(yesterday)},4.5\n` };
   if (path.startsWith("/v8/finance/chart/DX-Y.NYB")) return chart(days, days.map((_, k) => 100 + k / 10), 5);
   if (path.startsWith("/v8/finance/chart/GC%3DF")) return chart(days, days.map((_, k) => (k === days.length - 1 ? 2400.5 : 2300)), 4);
   if (path.startsWith("/v8/finance/chart/%5ENDX")) return chart(days, s.map((p) => p.ndx), 14.5);
@@ -63,9 +66,10 @@ describe("MARKET_FEED=live with the FRED and Yahoo adapters wired (local provide
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, binanceSpot: url },
+          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, binanceSpot: url, solanaRpc: url },
           spot: noBars,
           futures: noDerivatives,
+          liquidations: quietLiquidations(),
           resilience: { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
         },
       },
@@ -96,5 +100,21 @@ describe("MARKET_FEED=live with the FRED and Yahoo adapters wired (local provide
     expect(byKey.get("BTC_NASDAQ_CORR")?.value).toBeCloseTo(1, 2);
     // Providers that answer 503 stay unobserved.
     expect(byKey.get("FEAR_GREED_INDEX")).toMatchObject({ status: "DEAD", value: null });
+  });
+
+  it("serves GET /v1/macro/correlation from the live daily series: five LIVE items with values and correlations", async () => {
+    const res = await fetch(`${svc.url}/v1/macro/correlation`, { headers: { "x-api-key": basic } });
+    expect(res.status).toBe(200);
+    const body = macroCorrelationSchema.parse(await res.json());
+    const byKey = new Map(body.signals.map((s) => [s.key, s]));
+    expect(byKey.get("US10Y")).toMatchObject({ status: "LIVE", value: 4.25 });
+    expect(byKey.get("US10Y")?.change_24h_pct).toBeCloseTo((4.25 / 4.2 - 1) * 100, 9);
+    expect(byKey.get("GOLD")).toMatchObject({ status: "LIVE", value: 2400.5 });
+    expect(byKey.get("NASDAQ")?.status).toBe("LIVE");
+    // BTC moves in proportion to the Nasdaq-100 in the fixture; DXY only drifts.
+    expect(byKey.get("NASDAQ")?.correlation_30d).toBeCloseTo(1, 2);
+    expect(byKey.get("BTC_NASDAQ_CORR")).toMatchObject({ status: "LIVE", change_24h_pct: null, correlation_30d: null });
+    for (const s of body.signals) expect(s.value, s.key).not.toBeNull();
+    expect(body.risk_off_score).toBeGreaterThan(0);
   });
 });

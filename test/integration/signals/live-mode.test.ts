@@ -8,6 +8,7 @@ import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.j
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import { ASSETS, type Asset } from "../../../src/domain/signals/signal-keys.js";
+import { quietLiquidations } from "../../support/quiet-liquidations.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -90,9 +91,10 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url },
+          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url },
           spot: exchangeFrom(history),
           futures,
+          liquidations: quietLiquidations(),
           resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
         },
       },

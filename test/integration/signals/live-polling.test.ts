@@ -9,6 +9,7 @@ import type { Store } from "../../../src/store/store.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
+import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { freshStoreUrl } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -20,7 +21,7 @@ const DAY = 24 * H;
 const DERIBIT_DELAY_MS = POLL_TURN_BUDGET_MS + 1_500;
 
 /** Documented payload shapes (as in the adapters' own tests); Coin Metrics is down (503). */
-function answer(path: string): FakeAnswer {
+function answer(path: string, body: string): FakeAnswer {
   const now = Date.now();
   const today = Math.floor(now / DAY) * DAY;
   if (path.startsWith("/fng/")) return { body: { data: [{ value: "61", value_classification: "Greed", timestamp: String(today / 1000) }], metadata: { error: null } } };
@@ -33,6 +34,14 @@ function answer(path: string): FakeAnswer {
   }
   if (path.includes("get_book_summary_by_currency")) {
     return { body: { jsonrpc: "2.0", result: [{ instrument_name: "BTC-27MAR27-80000-C", open_interest: 200, creation_timestamp: now }] } };
+  }
+  if (path.startsWith("/api/v3/coins/categories")) {
+    return { body: [{ id: "artificial-intelligence", market_cap_change_24h: -1.5, updated_at: new Date(now).toISOString() }] };
+  }
+  // Solana JSON-RPC: 60 one-minute samples at 1,000 non-vote tx/s; the stake calls are down.
+  if (path === "/" && body.includes("getRecentPerformanceSamples")) {
+    const samples = Array.from({ length: 60 }, (_, i) => ({ slot: 1e6 - i * 150, numSlots: 150, numTransactions: 250_000, numNonVoteTransactions: 60_000, samplePeriodSecs: 60 }));
+    return { body: { jsonrpc: "2.0", result: samples, id: 1 } };
   }
   return { status: 503, body: { error: "unavailable" } };
 }
@@ -67,7 +76,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
   let store: Store;
   let host: LocalActorHost;
   let market: Market;
-  const calls = { ohlcv: 0, futures: 0 };
+  const calls = { ohlcv: 0, futures: 0, liquidations: 0 };
   const clock = new ManualClock(Date.now());
   const hits = (prefix: string) => server.requests.filter((p) => p.startsWith(prefix)).length;
   const every = (id: string) => market.pollers.find((p) => p.id === id)?.everyMs ?? Number.NaN;
@@ -77,8 +86,9 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     server.route(answer);
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     market = await openMarket(config, clock, undefined, {
-      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url },
+      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url },
       ...exchanges(calls),
+      liquidations: quietLiquidations(calls),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
     });
     store = await openStore(freshStoreUrl("sqlite", "livepoll"));
@@ -99,17 +109,22 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
 
   it("describes its pollers with their periods and starts no timers of its own", async () => {
     expect(market.pollers.map((p) => p.id).sort()).toEqual(
-      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "yahoo"].sort(),
+      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "gate", "yahoo", "solana-tps", "solana-stake", "coingecko-ai-sector"].sort(),
     );
     // A twelfth of the shortest refresh among the provider's signals, within 1 min..1 h.
     expect(every("alternative.me")).toBe(H);
     expect(every("coingecko")).toBe(5 * MINUTE);
     expect(every("deribit")).toBe(5 * MINUTE);
+    expect(every("gate")).toBe(5 * MINUTE);
     expect(every("candles:BTC")).toBe(MINUTE);
+    // Network and sector figures: a twelfth of their refresh too (TPS and AI sector 1 h, stake 1 d).
+    expect(every("solana-tps")).toBe(5 * MINUTE);
+    expect(every("solana-stake")).toBe(H);
+    expect(every("coingecko-ai-sector")).toBe(5 * MINUTE);
     // Reminders are set but nothing fires until the host runs them: no wall-clock timer polls.
     await new Promise((r) => setTimeout(r, 300));
     expect(server.requests).toEqual([]);
-    expect(calls).toEqual({ ohlcv: 0, futures: 0 });
+    expect(calls).toEqual({ ohlcv: 0, futures: 0, liquidations: 0 });
   });
 
   it("polls every provider once when the reminders first fire; a slow provider does not hold up the others", async () => {
@@ -125,11 +140,17 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(hits("/stablecoincharts/all")).toBe(1);
     expect(calls.ohlcv).toBe(4);
     expect(calls.futures).toBe(1);
+    // Liquidations: the last closed hour and the 23 before it (the cascade-risk baseline), one
+    // request each; hours without liquidations are real readings of 0, not missing data.
+    expect(calls.liquidations).toBe(24);
     const now = market.feed.latestReadings(Date.now());
+    expect(now.get("LIQ_DIRECTIONAL_BIAS")?.value).toBe(0);
+    expect(now.get("LIQ_CASCADE_RISK")?.value).toBe(0);
     expect(now.get("FEAR_GREED_INDEX")?.value).toBe(61);
     expect(now.get("BTC_DOMINANCE")?.value).toBe(58.5);
     expect(now.get("BTC_FUNDING_RATE")?.value).toBeCloseTo(0.01, 9);
     expect(now.has("DVOL")).toBe(false);
+    expect(market.feed.networkFigures(Date.now())).toMatchObject({ solNetworkTps: 1000, solStakingParticipationPct: null, aiSector: { change24hPct: -1.5, percentile20: null } });
     // ... and lands when the provider answers, without another firing.
     await waitFor(async () => market.feed.latestReadings(Date.now()).get("DVOL")?.value === 50.5, 10_000, "the background Deribit poll");
     expect(hits("/api/v2/public/get_volatility_index_data")).toBe(1);

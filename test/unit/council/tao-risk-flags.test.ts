@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { inQuarterEndWindow, taoRiskFlags, type TaoFlagInputs } from "../../../src/domain/council/tao-risk-flags.js";
 import { ROSTERS } from "../../../src/domain/council/rosters.js";
 import { readings } from "../judiciary/fixtures.js";
+import { historyPercentile20 } from "../../../src/domain/signals/history-percentile.js";
 
 const agentInputs = [...new Set(ROSTERS.TAO.agents.flatMap((a) => a.inputs))];
 const allLive = readings(Object.fromEntries(agentInputs.map((k) => [k, 1])));
@@ -51,6 +52,25 @@ describe("TAO risk flags (DECISIONS 7)", () => {
   it("CENTRALIZED_AI_OVERHANG only from a live AI-sentiment source below its 20th percentile", () => {
     expect(taoRiskFlags({ ...calm, aiSentiment: { value: 10, percentile20: 30 } })).toEqual(["CENTRALIZED_AI_OVERHANG"]);
     expect(taoRiskFlags({ ...calm, aiSentiment: null })).toEqual([]);
+  });
+
+  it("CENTRALIZED_AI_OVERHANG from an observed sequence: hourly AI-sector 24 h changes, percentile of their own history", () => {
+    const H = 3_600_000;
+    const t0 = Date.UTC(2025, 3, 1);
+    // A sector drifting from +6 % to −6 % and back over 16 days, one observation an hour.
+    const history = Array.from({ length: 16 * 24 }, (_, k) => ({ observedAt: t0 + k * H, value: 6 * Math.cos((2 * Math.PI * k) / (16 * 24)) }));
+    const at = t0 + 16 * 24 * H - H;
+    const p20 = historyPercentile20(history, at);
+    // cos below −0.809 for 20 % of a full cycle: the 20th percentile sits near 6 × cos(0.8π) = −4.85.
+    expect(p20).toBeCloseTo(-4.85, 1);
+    const flags = (value: number, percentile20: number | null) =>
+      taoRiskFlags({ ...calm, aiSentiment: percentile20 === null ? null : { value, percentile20 } });
+    expect(flags(-5.5, p20)).toEqual(["CENTRALIZED_AI_OVERHANG"]);
+    expect(flags(-4, p20)).toEqual([]);
+    // Ten days of the same sequence is too little history: no percentile, so never the flag.
+    const short = history.filter((h) => h.observedAt < t0 + 10 * 24 * H);
+    expect(historyPercentile20(short, t0 + 10 * 24 * H)).toBeNull();
+    expect(flags(-50, historyPercentile20(short, t0 + 10 * 24 * H))).toEqual([]);
   });
 
   it("INSTITUTIONAL_REBAL on the last two days of a calendar quarter (UTC)", () => {

@@ -62,6 +62,17 @@ describe("derived signal formulas", () => {
     expect(pearson([1, 1, 1], [1, 2, 3])).toBeNaN();
   });
 
+  it("keeps pearson inside [−1, 1] for exactly linear samples, where rounding would step past", () => {
+    // Unclamped, cov / sqrt(va · vb) lands past ±1 for about a third of these pairs (the response schema refuses that).
+    for (let s = 1; s <= 200; s++) {
+      const a = Array.from({ length: 30 }, (_, i) => Math.sin(i * s * 0.37) / 7);
+      const k = ((s % 11) - 5.5) / 1.3;
+      const r = pearson(a, a.map((x) => k * x + 0.3));
+      expect(Math.abs(r)).toBeLessThanOrEqual(1);
+      expect(Math.abs(r)).toBeCloseTo(1, 12);
+    }
+  });
+
   it("correlates daily returns on the series' own dates, BTC over the same span", () => {
     const t = days(0, 1, 2, 3);
     const btc = new Map([

@@ -17,8 +17,10 @@ export interface FakeAnswer {
  */
 export class FakeProviderServer {
   readonly requests: string[] = [];
+  /** Request bodies in arrival order (JSON-RPC calls are told apart by theirs). */
+  readonly bodies: string[] = [];
   private answers: FakeAnswer[] = [];
-  private router: ((path: string) => FakeAnswer) | null = null;
+  private router: ((path: string, body: string) => FakeAnswer) | null = null;
   private readonly server: Server;
 
   private constructor(server: Server) {
@@ -41,12 +43,14 @@ export class FakeProviderServer {
     this.answers = answers;
     this.router = null;
     this.requests.length = 0;
+    this.bodies.length = 0;
   }
 
-  /** Answer by path instead (for clients that send concurrent requests). */
-  route(router: (path: string) => FakeAnswer): void {
+  /** Answer by path (and body, for POSTs) instead (for clients that send concurrent requests). */
+  route(router: (path: string, body: string) => FakeAnswer): void {
     this.router = router;
     this.requests.length = 0;
+    this.bodies.length = 0;
   }
 
   async close(): Promise<void> {
@@ -55,8 +59,15 @@ export class FakeProviderServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => this.answer(req, res, Buffer.concat(chunks).toString("utf8")));
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, body: string): void {
     this.requests.push(req.url ?? "");
-    const answer = this.router?.(req.url ?? "") ?? (this.answers.length > 1 ? this.answers.shift() : this.answers[0]) ?? { status: 404, body: {} };
+    this.bodies.push(body);
+    const answer = this.router?.(req.url ?? "", body) ?? (this.answers.length > 1 ? this.answers.shift() : this.answers[0]) ?? { status: 404, body: {} };
     const send = () => {
       if (res.destroyed) return;
       res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });

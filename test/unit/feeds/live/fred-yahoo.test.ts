@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../src/domain/time/clock.js";
-import { FredProvider } from "../../../../src/feeds/live/fred.js";
+import { MACRO_SERIES_KEYS, type MacroSeriesKey } from "../../../../src/domain/signals/macro-series.js";
+import { FRED_LOOKBACK_DAYS, FredProvider } from "../../../../src/feeds/live/fred.js";
+import { LiveMacroSeriesStore } from "../../../../src/feeds/live/live-macro-series.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ResilientProvider } from "../../../../src/feeds/live/resilient-provider.js";
@@ -9,6 +11,7 @@ import type { CandleSource } from "../../../../src/feeds/live/candle-source.js";
 import { loadReplayDataset, type ReplayDataset } from "../../../../src/feeds/replay/load-dataset.js";
 import { ReplayMarketFeed } from "../../../../src/feeds/replay/replay-feed.js";
 import type { ColumnTable } from "../../../../src/feeds/replay/csv-table.js";
+import { macroCorrelationAt } from "../../../../src/services/macro-now.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const DAY = 86_400_000;
@@ -50,10 +53,82 @@ beforeAll(async () => {
   // BTC's bundled candles end before the macro tables; its last (maybe partial) day is left out.
   const btc1d = ds.candles.BTC["1d"];
   const btcLast = (btc1d.t[btc1d.length - 1] as number) - DAY;
-  last = Math.min(btcLast, ...[t.us10y, t.dxy, t.gold, t.ndx].map((x) => x.time[x.time.length - 1] as number));
+  last = Math.min(btcLast, ...[t.us10y, t.dxy, t.gold, t.ndx, t.vix, t.fed_funds].map((x) => x.time[x.time.length - 1] as number));
 }, 60_000);
 
-describe("FredProvider (US10Y from fredgraph.csv) on a local HTTP server", () => {
+const FRED_IDS = ["DGS10", "VIXCLS", "DFEDTARU"] as const;
+type FredId = (typeof FRED_IDS)[number];
+
+function fredCsv(id: FredId, rows: readonly { day: number; value: number }[]): string {
+  return [`observation_date,${id}`, ...rows.map((r) => `${isoDay(r.day)},${Number.isNaN(r.value) ? "." : String(r.value)}`)].join("\n") + "\n";
+}
+
+/** fredgraph.csv of the bundled DGS10, VIXCLS and DFEDTARU up to `last`, from `cosd` on as FRED serves it; null for other paths. */
+function bundledFred(path: string): FakeAnswer | null {
+  const m = /^\/graph\/fredgraph\.csv\?id=(DGS10|VIXCLS|DFEDTARU)&cosd=(\d{4}-\d{2}-\d{2})$/.exec(path);
+  if (!m) return null;
+  const id = m[1] as FredId;
+  const from = Date.parse(`${m[2]}T00:00:00Z`) - 1;
+  const t = ds.tables;
+  const table = { DGS10: rowsOf(t.us10y, "yield_pct", from, last), VIXCLS: rowsOf(t.vix, "value", from, last), DFEDTARU: rowsOf(t.fed_funds, "rate_pct", from, last) }[id];
+  return { raw: fredCsv(id, table), headers: { "content-type": "text/csv" } };
+}
+
+/** The documented chart shape; bars are stamped at the session open (hours after 00:00 UTC). */
+function chart(rows: readonly { day: number; value: number | null }[], openHourUtc: number): FakeAnswer {
+  return {
+    body: {
+      chart: {
+        result: [
+          {
+            meta: { currency: "USD", dataGranularity: "1d", range: "3mo" },
+            timestamp: rows.map((r) => (r.day + openHourUtc * HOUR) / 1000),
+            indicators: { quote: [{ close: rows.map((r) => r.value), open: rows.map((r) => r.value) }] },
+          },
+        ],
+        error: null,
+      },
+    },
+  };
+}
+
+function klines(days: readonly { day: number; value: number }[]): FakeAnswer {
+  return { body: days.map((d) => [d.day, "1", "1", "1", String(d.value), "10", d.day + DAY - 1, "0", 1, "0", "0", "0"]) };
+}
+
+/** The bundled real Yahoo series and Binance BTC closes up to `last`, plus a running (unfinished) bar for the next day. */
+function bundledYahoo(path: string): FakeAnswer | null {
+  const from = last - 92 * DAY;
+  const t = ds.tables;
+  const running = (rows: { day: number; value: number }[]) => [...rows, { day: last + DAY, value: (rows.at(-1)?.value ?? 1) * 1.5 }];
+  if (path.startsWith("/v8/finance/chart/DX-Y.NYB?range=3mo&interval=1d")) return chart(running(rowsOf(t.dxy, "close", from, last)), 5);
+  if (path.startsWith("/v8/finance/chart/GC%3DF?")) return chart(running(rowsOf(t.gold, "close_usd_oz", from, last)), 4);
+  if (path.startsWith("/v8/finance/chart/%5ENDX?")) return chart(running(rowsOf(t.ndx, "close", from, last)), 14.5);
+  if (path.startsWith("/api/v3/klines?symbol=BTCUSDT&interval=1d")) {
+    const btc1d = ds.candles.BTC["1d"];
+    const btc: { day: number; value: number }[] = [];
+    for (let i = 0; i < btc1d.length; i++) {
+      const day = btc1d.t[i] as number;
+      if (day > last - 120 * DAY && day <= last + DAY) btc.push({ day, value: btc1d.c[i] as number });
+    }
+    return klines(btc);
+  }
+  return null;
+}
+
+const notFound: FakeAnswer = { status: 404, body: { chart: { result: null, error: { code: "Not Found", description: "No data found" } } } };
+
+/** The live store's point equals the replay's for the same key and time, correlation included. */
+function expectSameAsReplay(live: LiveMacroSeriesStore | LiveMarketFeed, key: MacroSeriesKey, at: number): void {
+  const got = live instanceof LiveMacroSeriesStore ? live.at(key, at) : live.macroSeries(key, at);
+  const want = replay.macroSeries(key, at);
+  expect(want, key).not.toBeNull();
+  expect(got, key).toMatchObject({ key, value: want?.value, observedAt: want?.observedAt, previousValue: want?.previousValue });
+  if (want?.correlation30d === null) expect(got?.correlation30d, key).toBeNull();
+  else expect(got?.correlation30d, key).toBeCloseTo(want?.correlation30d ?? Number.NaN, 12);
+}
+
+describe("FredProvider (US10Y, VIX, fed funds from fredgraph.csv) on a local HTTP server", () => {
   let server: FakeProviderServer;
   beforeAll(async () => {
     server = await FakeProviderServer.start();
@@ -62,47 +137,80 @@ describe("FredProvider (US10Y from fredgraph.csv) on a local HTTP server", () =>
     await server.close();
   });
 
-  function csv(rows: readonly { day: number; value: number }[], header = "observation_date,DGS10"): string {
-    return [header, ...rows.map((r) => `${isoDay(r.day)},${Number.isNaN(r.value) ? "." : String(r.value)}`)].join("\n") + "\n";
+  /** Answers DGS10, VIXCLS and DFEDTARU each with its own CSV body. */
+  function serveFred(bodies: Readonly<Record<FredId, string>>): void {
+    server.route((path) => {
+      const id = FRED_IDS.find((i) => path.startsWith(`/graph/fredgraph.csv?id=${i}&`));
+      return id ? { raw: bodies[id], headers: { "content-type": "text/csv" } } : { status: 404, raw: "" };
+    });
   }
 
-  it("reads the latest DGS10 yield, equal to the replay's US10Y for the same day", async () => {
+  it("reads the latest DGS10 yield and hands 60 days of US10Y, VIX and fed funds to the series sink, as replay reads them", async () => {
     const now = last + DAY + HOUR;
-    const rows = rowsOf(ds.tables.us10y, "yield_pct", last - 30 * DAY, last).filter((r) => !Number.isNaN(r.value));
-    server.script({ raw: csv(rows), headers: { "content-type": "text/csv" } });
-    const readings = await new FredProvider(new ManualClock(now), server.url).poll();
+    server.route((path) => bundledFred(path) ?? { status: 404, raw: "" });
+    const store = new LiveMacroSeriesStore();
+    const readings = await new FredProvider(new ManualClock(now), store, server.url).poll();
     const expected = replay.latestReadings(now).get("US10Y");
     expect(readings).toEqual([{ key: "US10Y", value: expected?.value, observedAt: expected?.observedAt, source: "fred" }]);
-    expect(server.requests[0]).toBe(`/graph/fredgraph.csv?id=DGS10&cosd=${isoDay(now - 30 * DAY)}`);
+    const cosd = isoDay(now - FRED_LOOKBACK_DAYS * DAY);
+    expect(FRED_LOOKBACK_DAYS).toBeGreaterThanOrEqual(45);
+    expect([...server.requests].sort()).toEqual(FRED_IDS.map((id) => `/graph/fredgraph.csv?id=${id}&cosd=${cosd}`).sort());
+    for (const key of ["US10Y", "VIX", "FED_FUNDS"] as const) {
+      expect(store.at(key, now), key).toMatchObject({
+        value: replay.macroSeries(key, now)?.value,
+        previousValue: replay.macroSeries(key, now)?.previousValue,
+        observedAt: replay.macroSeries(key, now)?.observedAt,
+        // No BTC closes delivered yet: no correlation is made up.
+        correlation30d: null,
+      });
+    }
+    for (const key of ["DXY", "GOLD", "NASDAQ"] as const) expect(store.at(key, now), key).toBeNull();
   });
 
   it("skips '.' (no observation that day) and uses the last real value", async () => {
     const d0 = Date.parse("2026-04-02T00:00:00Z");
-    server.script({ raw: "observation_date,DGS10\n2026-04-02,4.31\n2026-04-03,.\n" });
-    const readings = await new FredProvider(new ManualClock(d0 + 3 * DAY), server.url).poll();
+    serveFred({
+      DGS10: "observation_date,DGS10\n2026-04-01,4.29\n2026-04-02,4.31\n2026-04-03,.\n",
+      VIXCLS: "observation_date,VIXCLS\n2026-04-02,17.5\n2026-04-03,.\n",
+      DFEDTARU: "observation_date,DFEDTARU\n2026-04-02,4.50\n2026-04-03,4.50\n",
+    });
+    const store = new LiveMacroSeriesStore();
+    const readings = await new FredProvider(new ManualClock(d0 + 3 * DAY), store, server.url).poll();
     expect(readings).toEqual([{ key: "US10Y", value: 4.31, observedAt: d0 + DAY, source: "fred" }]);
+    expect(store.at("US10Y", d0 + 3 * DAY)).toEqual({ key: "US10Y", value: 4.31, observedAt: d0 + DAY, previousValue: 4.29, correlation30d: null });
+    expect(store.at("VIX", d0 + 3 * DAY)).toMatchObject({ value: 17.5, previousValue: null });
+    expect(store.at("FED_FUNDS", d0 + 3 * DAY)).toMatchObject({ value: 4.5, previousValue: 4.5, observedAt: d0 + 2 * DAY });
   });
 
-  it("rejects a CSV off the documented shape as malformed", async () => {
+  it("rejects a CSV off the documented shape as malformed, and hands no series over when any of the three is bad", async () => {
     const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
-    server.script({ raw: "<html>maintenance</html>" });
-    expect((await errorOf(new FredProvider(clock, server.url).poll())).kind).toBe("malformed");
-    server.script({ raw: "observation_date,DGS10\n2026-04-02,4.3x\n" });
-    expect((await errorOf(new FredProvider(clock, server.url).poll())).kind).toBe("malformed");
-    server.script({ raw: "observation_date,DGS2\n2026-04-02,4.1\n" });
-    expect((await errorOf(new FredProvider(clock, server.url).poll())).kind).toBe("malformed");
+    const good = { DGS10: "observation_date,DGS10\n2026-04-02,4.3\n", VIXCLS: "observation_date,VIXCLS\n2026-04-02,17\n", DFEDTARU: "observation_date,DFEDTARU\n2026-04-02,4.5\n" };
+    const bad: Record<FredId, string>[] = [
+      { ...good, DGS10: "<html>maintenance</html>" },
+      { ...good, DGS10: "observation_date,DGS10\n2026-04-02,4.3x\n" },
+      { ...good, DGS10: "observation_date,DGS2\n2026-04-02,4.1\n" },
+      { ...good, VIXCLS: "observation_date,VIXCLS\n2026-04-02,high\n" },
+      { ...good, DFEDTARU: "observation_date,DFEDTARU\n04/02/2026,4.5\n" },
+    ];
+    for (const bodies of bad) {
+      serveFred(bodies);
+      const store = new LiveMacroSeriesStore();
+      expect((await errorOf(new FredProvider(clock, store, server.url).poll())).kind).toBe("malformed");
+      for (const key of MACRO_SERIES_KEYS) expect(store.at(key, clock.now()), key).toBeNull();
+    }
   });
 
   it("reports HTTP 429 with Retry-After and 5xx as retryable, 404 as not", async () => {
     const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
-    server.script({ status: 429, raw: "", headers: { "retry-after": "7" } });
-    const limited = await errorOf(new FredProvider(clock, server.url).poll());
+    const store = new LiveMacroSeriesStore();
+    server.route(() => ({ status: 429, raw: "", headers: { "retry-after": "7" } }));
+    const limited = await errorOf(new FredProvider(clock, store, server.url).poll());
     expect([limited.kind, limited.retryAfterMs, limited.retryable]).toEqual(["rate_limited", 7000, true]);
-    server.script({ status: 502, raw: "bad gateway" });
-    const bad = await errorOf(new FredProvider(clock, server.url).poll());
+    server.route(() => ({ status: 502, raw: "bad gateway" }));
+    const bad = await errorOf(new FredProvider(clock, store, server.url).poll());
     expect([bad.kind, bad.status, bad.retryable]).toEqual(["http", 502, true]);
-    server.script({ status: 404, raw: "" });
-    expect((await errorOf(new FredProvider(clock, server.url).poll())).retryable).toBe(false);
+    server.route(() => ({ status: 404, raw: "" }));
+    expect((await errorOf(new FredProvider(clock, store, server.url).poll())).retryable).toBe(false);
   });
 });
 
@@ -115,52 +223,15 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
     await server.close();
   });
 
-  /** The documented chart shape; bars are stamped at the session open (hours after 00:00 UTC). */
-  function chart(rows: readonly { day: number; value: number | null }[], openHourUtc: number): FakeAnswer {
-    return {
-      body: {
-        chart: {
-          result: [
-            {
-              meta: { currency: "USD", dataGranularity: "1d", range: "3mo" },
-              timestamp: rows.map((r) => (r.day + openHourUtc * HOUR) / 1000),
-              indicators: { quote: [{ close: rows.map((r) => r.value), open: rows.map((r) => r.value) }] },
-            },
-          ],
-          error: null,
-        },
-      },
-    };
-  }
-
-  function klines(days: readonly { day: number; value: number }[]): FakeAnswer {
-    return { body: days.map((d) => [d.day, "1", "1", "1", String(d.value), "10", d.day + DAY - 1, "0", 1, "0", "0", "0"]) };
-  }
-
-  /** The bundled real series up to `last`, plus a running (unfinished) bar for the next day. */
   function serveBundled(): void {
-    const from = last - 92 * DAY;
-    const t = ds.tables;
-    const running = (rows: { day: number; value: number }[]) => [...rows, { day: last + DAY, value: (rows.at(-1)?.value ?? 1) * 1.5 }];
-    const btc1d = ds.candles.BTC["1d"];
-    const btc: { day: number; value: number }[] = [];
-    for (let i = 0; i < btc1d.length; i++) {
-      const day = btc1d.t[i] as number;
-      if (day > last - 120 * DAY && day <= last + DAY) btc.push({ day, value: btc1d.c[i] as number });
-    }
-    server.route((path) => {
-      if (path.startsWith("/v8/finance/chart/DX-Y.NYB?range=3mo&interval=1d")) return chart(running(rowsOf(t.dxy, "close", from, last)), 5);
-      if (path.startsWith("/v8/finance/chart/GC%3DF?")) return chart(running(rowsOf(t.gold, "close_usd_oz", from, last)), 4);
-      if (path.startsWith("/v8/finance/chart/%5ENDX?")) return chart(running(rowsOf(t.ndx, "close", from, last)), 14.5);
-      if (path.startsWith("/api/v3/klines?symbol=BTCUSDT&interval=1d")) return klines(btc);
-      return { status: 404, body: { chart: { result: null, error: { code: "Not Found", description: "No data found" } } } };
-    });
+    server.route((path) => bundledYahoo(path) ?? notFound);
   }
 
   it("matches the replay's DXY, GOLD and BTC_NASDAQ_CORR on the same day, ignoring the running bar", async () => {
     serveBundled();
     const now = last + DAY + HOUR;
-    const readings = await new YahooChartProvider(new ManualClock(now), server.url, server.url).poll();
+    const store = new LiveMacroSeriesStore();
+    const readings = await new YahooChartProvider(new ManualClock(now), store, server.url, server.url).poll();
     const expected = replay.latestReadings(now);
     expect(readings.map((r) => r.key).sort()).toEqual(["BTC_NASDAQ_CORR", "DXY", "GOLD"]);
     for (const r of readings) {
@@ -170,6 +241,9 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
       expect(r.source).toBe("yahoo");
     }
     expect(server.requests).toHaveLength(4);
+    // The daily closes (and BTC's, for the correlations) went to the series sink.
+    for (const key of ["DXY", "GOLD", "NASDAQ"] as const) expectSameAsReplay(store, key, now);
+    expect(store.at("NASDAQ", now)?.correlation30d).toBeCloseTo(expected.get("BTC_NASDAQ_CORR")?.value ?? Number.NaN, 12);
   }, 30_000);
 
   it("treats null closes (holidays) as no bar, and yields no correlation with too few pairs", async () => {
@@ -186,11 +260,13 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
             5,
           ),
     );
-    const readings = await new YahooChartProvider(new ManualClock(d0 + 3 * DAY), server.url, server.url).poll();
+    const store = new LiveMacroSeriesStore();
+    const readings = await new YahooChartProvider(new ManualClock(d0 + 3 * DAY), store, server.url, server.url).poll();
     expect(readings).toEqual([
       { key: "DXY", value: 101, observedAt: d0 + 2 * DAY, source: "yahoo" },
       { key: "GOLD", value: 101, observedAt: d0 + 2 * DAY, source: "yahoo" },
     ]);
+    expect(store.at("NASDAQ", d0 + 3 * DAY)).toEqual({ key: "NASDAQ", value: 101, observedAt: d0 + 2 * DAY, previousValue: 100, correlation30d: null });
   });
 
   it("rejects payloads off the documented shape as malformed, and the live feed records nothing", async () => {
@@ -210,11 +286,13 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
     ];
     for (const route of cases) {
       server.route(route);
-      expect((await errorOf(new YahooChartProvider(new ManualClock(now), server.url, server.url).poll())).kind).toBe("malformed");
+      const store = new LiveMacroSeriesStore();
+      expect((await errorOf(new YahooChartProvider(new ManualClock(now), store, server.url, server.url).poll())).kind).toBe("malformed");
+      for (const key of MACRO_SERIES_KEYS) expect(store.at(key, now), key).toBeNull();
     }
     const clock = new ManualClock(now);
     const feed = new LiveMarketFeed(clock, noCandles, []);
-    const resilient = new ResilientProvider(new YahooChartProvider(clock, server.url, server.url), clock, {
+    const resilient = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url, server.url), clock, {
       retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
       breaker: { failureThreshold: 5, cooldownMs: 60_000 },
     });
@@ -224,18 +302,68 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
     // Malformed is not retried: one round of 4 requests.
     expect(server.requests.length - before).toBe(4);
     expect(feed.latestReadings(now).size).toBe(0);
+    for (const key of MACRO_SERIES_KEYS) expect(feed.macroSeries(key, now), key).toBeNull();
   });
 
   it("reports HTTP 429 with Retry-After and 5xx as retryable; an unknown symbol's 404 is not", async () => {
     const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
+    const store = new LiveMacroSeriesStore();
     server.route(() => ({ status: 429, body: { finance: { error: "Too Many Requests" } }, headers: { "retry-after": "3" } }));
-    const limited = await errorOf(new YahooChartProvider(clock, server.url, server.url).poll());
+    const limited = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
     expect([limited.kind, limited.retryAfterMs, limited.retryable]).toEqual(["rate_limited", 3000, true]);
     server.route((p) => (p.includes("klines") ? { status: 503, body: {} } : chart([], 5)));
-    const down = await errorOf(new YahooChartProvider(clock, server.url, server.url).poll());
+    const down = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
     expect([down.kind, down.status, down.retryable]).toEqual(["http", 503, true]);
-    server.route(() => ({ status: 404, body: { chart: { result: null, error: { code: "Not Found", description: "No data found" } } } }));
-    const missing = await errorOf(new YahooChartProvider(clock, server.url, server.url).poll());
+    server.route(() => notFound);
+    const missing = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
     expect([missing.kind, missing.status, missing.retryable]).toEqual(["http", 404, false]);
   });
+});
+
+describe("the live feed's macro series and GET /v1/macro/correlation's body, from FRED and Yahoo on a local HTTP server", () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await FakeProviderServer.start();
+    server.route((path) => bundledFred(path) ?? bundledYahoo(path) ?? notFound);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("serves all six series as replay does, and the body the route builds has five LIVE items with real values", async () => {
+    const now = last + DAY + HOUR;
+    const clock = new ManualClock(now);
+    const feed = new LiveMarketFeed(clock, noCandles, []);
+    const fast = { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } };
+    const fred = new ResilientProvider(new FredProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
+    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url, server.url), clock, fast);
+    expect((await feed.pollProvider(fred)).ok).toBe(true);
+    expect((await feed.pollProvider(yahoo)).ok).toBe(true);
+
+    for (const key of MACRO_SERIES_KEYS) expectSameAsReplay(feed, key, now);
+
+    const body = macroCorrelationAt(feed, now);
+    const want = macroCorrelationAt(replay, now);
+    expect(body.signals.map((i) => i.key)).toEqual(["US10Y", "DXY", "GOLD", "NASDAQ", "BTC_NASDAQ_CORR"]);
+    for (const item of body.signals) {
+      const other = want.signals.find((i) => i.key === item.key);
+      expect(item.status, item.key).toBe("LIVE");
+      expect(Number.isFinite(item.value), item.key).toBe(true);
+      expect(item.value, item.key).toBeCloseTo(other?.value ?? Number.NaN, 9);
+      expect(item.last_updated, item.key).toBe(other?.last_updated);
+      if (item.key === "BTC_NASDAQ_CORR") {
+        expect([item.change_24h_pct, item.correlation_30d]).toEqual([null, null]);
+      } else {
+        expect(item.change_24h_pct, item.key).toBeCloseTo(other?.change_24h_pct ?? Number.NaN, 9);
+        expect(item.correlation_30d, item.key).toBeCloseTo(other?.correlation_30d ?? Number.NaN, 9);
+      }
+    }
+    expect(body.signals.find((i) => i.key === "NASDAQ")?.correlation_30d).toBeCloseTo(body.signals.find((i) => i.key === "BTC_NASDAQ_CORR")?.value ?? Number.NaN, 12);
+    expect({ risk: body.risk_off_score, hawk: body.fed_hawkishness, assessment: body.assessment, alerts: body.alerts }).toEqual({
+      risk: want.risk_off_score,
+      hawk: want.fed_hawkishness,
+      assessment: want.assessment,
+      alerts: want.alerts,
+    });
+  }, 30_000);
 });

@@ -1,0 +1,18 @@
+import { ProviderError } from "./provider-error.js";
+
+/**
+ * A ccxt failure as a ProviderError. ccxt raises its own error classes and keeps no HTTP status,
+ * so the class name decides whether a retry can help (rate limit, timeout, network) or not.
+ */
+export function ccxtProviderError(provider: string, err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
+  const kind = /RateLimitExceeded|DDoSProtection/.test(name)
+    ? "rate_limited"
+    : /RequestTimeout/.test(name)
+      ? "timeout"
+      : /NetworkError|ExchangeNotAvailable|OnMaintenance/.test(name)
+        ? "network"
+        : "http";
+  return new ProviderError(provider, kind, err instanceof Error ? err.message : "ccxt call failed");
+}

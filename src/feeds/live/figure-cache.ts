@@ -1,0 +1,58 @@
+import { historyPercentile20, SECTOR_HISTORY_MS } from "../../domain/signals/history-percentile.js";
+import { FIGURE_REFRESH_MS, type NetworkFigure, type NetworkFigureKey, type NetworkFigures } from "../../domain/signals/network-figures.js";
+import { signalStatus } from "../../domain/signals/signal-status.js";
+
+const HOUR = 3_600_000;
+
+/**
+ * The live feed's memory of the per-asset network and sector figures: per figure one observation
+ * per clock hour (the newest of that hour), kept for 90 days, so the AI-sector percentile has a
+ * bounded history (at most 2,160 points) that does not over-weight the hours polled most often.
+ * The newest observation is always the last entry. It lives in memory: a restart starts the
+ * percentile's history afresh.
+ */
+export class FigureCache {
+  private readonly byKey = new Map<NetworkFigureKey, NetworkFigure[]>();
+
+  constructor(private readonly retentionMs = SECTOR_HISTORY_MS) {}
+
+  record(figures: readonly NetworkFigure[]): void {
+    for (const f of figures) {
+      const list = this.byKey.get(f.key) ?? [];
+      const last = list[list.length - 1];
+      if (last && f.observedAt < last.observedAt) continue;
+      if (last && Math.floor(last.observedAt / HOUR) === Math.floor(f.observedAt / HOUR)) list[list.length - 1] = f;
+      else list.push(f);
+      const cutoff = f.observedAt - this.retentionMs;
+      let drop = 0;
+      while (drop < list.length && (list[drop] as NetworkFigure).observedAt <= cutoff) drop++;
+      if (drop > 0) list.splice(0, drop);
+      this.byKey.set(f.key, list);
+    }
+  }
+
+  history(key: NetworkFigureKey): readonly NetworkFigure[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  /** The newest observation at or before `at` while it is LIVE (≤ 2 × refresh old), else null. */
+  fresh(key: NetworkFigureKey, at: number): NetworkFigure | null {
+    const list = this.history(key);
+    for (let i = list.length - 1; i >= 0; i--) {
+      const f = list[i] as NetworkFigure;
+      if (f.observedAt > at) continue;
+      return signalStatus(f.observedAt, FIGURE_REFRESH_MS[key], at) === "LIVE" ? f : null;
+    }
+    return null;
+  }
+
+  figuresAt(at: number): NetworkFigures {
+    const ai = this.fresh("AI_SECTOR_CHANGE_24H", at);
+    return {
+      solNetworkTps: this.fresh("SOL_NETWORK_TPS", at)?.value ?? null,
+      solNetworkTpsChangePct: this.fresh("SOL_NETWORK_TPS_CHANGE", at)?.value ?? null,
+      solStakingParticipationPct: this.fresh("SOL_STAKING_PARTICIPATION", at)?.value ?? null,
+      aiSector: ai === null ? null : { change24hPct: ai.value, percentile20: historyPercentile20(this.history("AI_SECTOR_CHANGE_24H"), at) },
+    };
+  }
+}
