@@ -25,6 +25,8 @@ import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live
 import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS, type LiquidationsExchange } from "../feeds/live/ccxt-liquidations.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
 import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
+import { LiveFeedSync, LogPublisher, type Warn } from "../feeds/live/feed-sync.js";
+import type { LiveObservationLog } from "../store/ports/live-observations.js";
 import { figurePollEvery, type FigureProvider } from "../feeds/live/figure-provider.js";
 import { SolanaStakeProvider, SolanaTpsProvider, SOLANA_RPC_URL } from "../feeds/live/solana-rpc.js";
 import { CoinGeckoAiSectorProvider } from "../feeds/live/coingecko-ai-sector.js";
@@ -72,6 +74,16 @@ export interface LiveSources {
   readonly resilience?: ResilienceOptions;
 }
 
+/**
+ * The store's live observation log and where to report its failures: with it, every process's live
+ * feed shares what any process's pollers fetched (several Dapr replicas answer alike, a restart
+ * reloads live state). Without it the live feed is this process's alone.
+ */
+export interface SharedLiveLog {
+  readonly log: LiveObservationLog;
+  readonly warn: Warn;
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -86,7 +98,7 @@ function pollEvery(provider: string): number {
   return Math.min(HOUR, Math.max(MINUTE, Math.min(...refresh, 12 * HOUR) / 12));
 }
 
-async function openLive(config: Config, wall: Clock, sources: LiveSources): Promise<Market> {
+async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined): Promise<Market> {
   const urls = sources.baseUrls ?? {};
   const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
   const spot = sources.spot ?? (ccxt ? new ccxt.binance({ enableRateLimit: true }) : null);
@@ -95,7 +107,14 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
   if (!spot || !futures || !liquidations) throw new Error("ccxt exchanges unavailable");
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));
-  const feed = new LiveMarketFeed(wall, new CcxtCandleSource("binance", spot), calendar);
+  const publisher = shared ? new LogPublisher(shared.log, wall, shared.warn) : null;
+  const feed = new LiveMarketFeed(wall, new CcxtCandleSource("binance", spot), calendar, publisher);
+  const sync = shared ? new LiveFeedSync(shared.log, feed, wall, shared.warn) : null;
+  // What earlier runs and the other replicas fetched, before anything reads the feed.
+  if (sync) {
+    await sync.pull();
+    sync.start();
+  }
   const providers: ReadingProvider[] = [
     new AlternativeMeProvider(urls.alternativeMe ?? ALTERNATIVE_ME_URL),
     new CoinGeckoDominanceProvider(urls.coingecko ?? COINGECKO_URL),
@@ -135,7 +154,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources): Prom
     orderBook: hasOrderBook(spot) ? spot : null,
     async stop() {
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
-      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      await Promise.race([Promise.allSettled([...inFlight, sync?.stop()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
     },
   };
 }
@@ -146,12 +165,18 @@ function hasOrderBook(exchange: object): exchange is OrderBookExchange {
 }
 
 /** The market the engines read: the bundled history on a replay clock, or live data on wall time. */
-export async function openMarket(config: Config, wall: Clock, preloaded?: MarketFeed, live: LiveSources = {}): Promise<Market> {
+export async function openMarket(
+  config: Config,
+  wall: Clock,
+  preloaded?: MarketFeed,
+  live: LiveSources = {},
+  shared?: SharedLiveLog,
+): Promise<Market> {
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
     if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], orderBook: null, stop: idle };
-    return openLive(config, wall, live);
+    return openLive(config, wall, live, shared);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
   const span = feed.span();

@@ -11,6 +11,7 @@ import type { SignalWeightRepository } from "./ports/signal-weights.js";
 import type { WebhookRepository } from "./ports/webhooks.js";
 import type { VerdictPruning, VerdictRepository } from "./ports/verdicts.js";
 import type { CouncilSessionRepository } from "./ports/council-sessions.js";
+import type { LiveObservationLog } from "./ports/live-observations.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -39,6 +40,8 @@ export interface Store {
   readonly verdicts: VerdictRepository & VerdictPruning;
   /** Council sessions of BTC, TAO and SOL with every vote, written by the CouncilActors (kept). */
   readonly councilSessions: CouncilSessionRepository;
+  /** What the live pollers fetched, shared by every process's live feed (MARKET_FEED=live). */
+  readonly liveObservations: LiveObservationLog;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -8,8 +8,8 @@ const HOUR = 3_600_000;
  * The live feed's memory of the per-asset network and sector figures: per figure one observation
  * per clock hour (the newest of that hour), kept for 90 days, so the AI-sector percentile has a
  * bounded history (at most 2,160 points) that does not over-weight the hours polled most often.
- * The newest observation is always the last entry. It lives in memory: a restart starts the
- * percentile's history afresh.
+ * The newest observation is always the last entry. It lives in memory; with the service's live
+ * observation log a restarted process reloads it (feed-sync.ts), so the percentile keeps its history.
  */
 export class FigureCache {
   private readonly byKey = new Map<NetworkFigureKey, NetworkFigure[]>();

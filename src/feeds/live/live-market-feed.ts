@@ -8,41 +8,69 @@ import type { NetworkFigure, NetworkFigures } from "../../domain/signals/network
 import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { CandleSource } from "./candle-source.js";
 import { btcTechnicalReadings, KEPT_BARS, LiveCandleStore } from "./live-candle-store.js";
-import { LiveMacroSeriesStore, type DailySeriesSink } from "./live-macro-series.js";
+import { LiveMacroSeriesStore, type DailySeriesKey, type DailySeriesSink, type DailyValue } from "./live-macro-series.js";
 import { FigureCache } from "./figure-cache.js";
+import type { ObservationPublisher, ObservationSink } from "./feed-sync.js";
+import { candleObservation, figureObservation, readingObservation, seriesObservation, type DecodedObservation } from "./observation-codec.js";
+import type { LiveObservation } from "../../store/ports/live-observations.js";
 import { ProviderError } from "./provider-error.js";
 import { ReadingCache } from "./reading-cache.js";
 import type { PollResult, ResilientProvider } from "./resilient-provider.js";
+
+const HOUR = 3_600_000;
 
 /**
  * MARKET_FEED=live: answers from what the pollers last fetched. The schedule (the market-data
  * actor's reminders) calls `pollProvider` and `pollCandles`; reads never wait on the network.
  * The daily macro series come from the FRED and Yahoo adapters through `macroSeriesSink`;
  * per-asset funding has no live adapter yet, so it reads as absent (DEAD).
+ *
+ * With a publisher (the service's, over the store's live observation log), what a poll fetched is
+ * also shared: every process's feed applies what any process's pollers wrote (feed-sync.ts), so
+ * all replicas answer alike wherever Dapr placed the poller actors, and a restarted process
+ * reloads its live state. BTC's technical readings are not shared but derived from the shared
+ * bars, by the same streaming indicators in every process.
  */
-export class LiveMarketFeed implements MarketFeed {
+export class LiveMarketFeed implements MarketFeed, ObservationSink {
   readonly mode = "live" as const;
   private readonly cache = new ReadingCache();
   private readonly stores = Object.fromEntries(ASSETS.map((a) => [a, new LiveCandleStore()])) as Record<Asset, LiveCandleStore>;
   private readonly macro = new LiveMacroSeriesStore();
   private readonly figures = new FigureCache();
+  /** Series days the providers delivered during the poll under way, published when it ends. */
+  private queued: LiveObservation[] = [];
+  private readonly seriesSink: DailySeriesSink;
 
   constructor(
     private readonly clock: Clock,
     private readonly candleSource: CandleSource,
     private readonly calendar: readonly CalendarEvent[],
-  ) {}
+    private readonly publisher: ObservationPublisher | null = null,
+  ) {
+    this.seriesSink = {
+      record: (key: DailySeriesKey, days: readonly DailyValue[]) => {
+        this.macro.record(key, days);
+        if (this.publisher) for (const d of days) this.queued.push(seriesObservation(key, d));
+      },
+    };
+  }
 
   async pollProvider(provider: ResilientProvider): Promise<PollResult> {
     const result = await provider.poll();
-    if (result.ok) this.cache.record(result.readings);
+    if (result.ok) {
+      this.cache.record(result.readings);
+      await this.share(result.readings.map(readingObservation));
+    }
     return result;
   }
 
   /** Polls a network/sector figure provider (Solana RPC, CoinGecko categories). */
   async pollFigures(provider: ResilientProvider<NetworkFigure>): Promise<PollResult<NetworkFigure>> {
     const result = await provider.poll();
-    if (result.ok) this.figures.record(result.readings);
+    if (result.ok) {
+      this.figures.record(result.readings);
+      await this.share(result.readings.map(figureObservation));
+    }
     return result;
   }
 
@@ -50,17 +78,58 @@ export class LiveMarketFeed implements MarketFeed {
   async pollCandles(asset: Asset): Promise<PollResult> {
     const store = this.stores[asset];
     const since = store.lastOpenTime;
+    let bars: readonly Candle[];
     try {
-      const bars = await this.candleSource.fetchHourly(asset, since === null ? null : since + 1, KEPT_BARS);
-      const updates = store.append(bars, this.clock.now());
-      const readings = asset === "BTC" ? updates.flatMap((u) => btcTechnicalReadings(u, this.candleSource.id)) : [];
-      this.cache.record(readings);
-      return { ok: true, readings };
+      bars = await this.candleSource.fetchHourly(asset, since === null ? null : since + 1, KEPT_BARS);
     } catch (err) {
       const error =
         err instanceof ProviderError ? err : new ProviderError(this.candleSource.id, "network", err instanceof Error ? err.message : "failed");
       return { ok: false, error };
     }
+    const now = this.clock.now();
+    // Only closed bars newer than the newest kept are taken (LiveCandleStore.append), and shared.
+    const closed = bars.filter((b) => (since === null || b.t > since) && b.t + HOUR <= now);
+    const readings = this.appendBars(asset, closed, now);
+    await this.share(closed.map((b) => candleObservation(asset, b)));
+    return { ok: true, readings };
+  }
+
+  /**
+   * Applies observations any process's pollers shared (LiveFeedSync). Every cache keeps one value
+   * per observation time and ignores what is older than its newest, so a row seen twice changes
+   * nothing; within one batch, each series is applied oldest first.
+   */
+  apply(items: readonly DecodedObservation[]): void {
+    const readings: SignalReading[] = [];
+    const bars = new Map<Asset, Candle[]>();
+    const days = new Map<DailySeriesKey, DailyValue[]>();
+    const figures: NetworkFigure[] = [];
+    for (const item of items) {
+      if (item.kind === "reading") readings.push(item.reading);
+      else if (item.kind === "candle") bars.set(item.asset, [...(bars.get(item.asset) ?? []), item.bar]);
+      else if (item.kind === "series") days.set(item.key, [...(days.get(item.key) ?? []), item.day]);
+      else figures.push(item.figure);
+    }
+    this.cache.record(readings.sort((a, b) => a.observedAt - b.observedAt));
+    const now = this.clock.now();
+    for (const [asset, list] of bars) this.appendBars(asset, list, now);
+    for (const [key, list] of days) this.macro.record(key, list);
+    this.figures.record(figures.sort((a, b) => a.observedAt - b.observedAt));
+  }
+
+  private appendBars(asset: Asset, bars: readonly Candle[], now: number): SignalReading[] {
+    const updates = this.stores[asset].append(bars, now);
+    const readings = asset === "BTC" ? updates.flatMap((u) => btcTechnicalReadings(u, this.candleSource.id)) : [];
+    this.cache.record(readings);
+    return readings;
+  }
+
+  /** Publishes a poll's observations with the series days its provider delivered meanwhile. */
+  private async share(items: readonly LiveObservation[]): Promise<void> {
+    if (!this.publisher) return;
+    const batch = this.queued.concat(items);
+    this.queued = [];
+    await this.publisher.publish(batch);
   }
 
   latestReadings(at: number): ReadonlyMap<SignalKey, SignalReading> {
@@ -101,7 +170,7 @@ export class LiveMarketFeed implements MarketFeed {
    * and the series must arrive from inside the ResilientProvider-wrapped poll.
    */
   get macroSeriesSink(): DailySeriesSink {
-    return this.macro;
+    return this.seriesSink;
   }
 
   macroSeries(key: MacroSeriesKey, at: number): MacroSeriesPoint | null {

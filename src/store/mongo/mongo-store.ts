@@ -9,6 +9,7 @@ import { MongoWebhooks } from "./webhooks.js";
 import { MongoRegimeHistory } from "./regime-history.js";
 import { MongoGhostLedger, MongoSignalWeights } from "./ghost-ledger.js";
 import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
+import { MongoLiveObservations } from "./live-observations.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
@@ -28,6 +29,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     signalWeights: new MongoSignalWeights(db),
     verdicts: new MongoVerdicts(db),
     councilSessions: new MongoCouncilSessions(db),
+    liveObservations: new MongoLiveObservations(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

@@ -2,10 +2,11 @@ import type { SqliteMigration } from "./migrate.js";
 import { accessMigrations } from "./access.js";
 import { actorRuntimeMigrations } from "./actor-state.js";
 import { signalHistoryMigrations } from "./signal-history.js";
+import { liveObservationMigrations } from "./live-observations.js";
 import { webhookMigrations } from "./webhooks.js";
 import { regimeHistoryMigrations } from "./regime-history.js";
 import { ghostLedgerMigrations } from "./ghost-ledger.js";
 import { judiciaryMigrations } from "./judiciary.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations];

@@ -10,6 +10,7 @@ import { SqliteWebhooks } from "./webhooks.js";
 import { SqliteRegimeHistory } from "./regime-history.js";
 import { SqliteGhostLedger, SqliteSignalWeights } from "./ghost-ledger.js";
 import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
+import { SqliteLiveObservations } from "./live-observations.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -29,6 +30,7 @@ export function openSqliteStore(path: string): Store {
     signalWeights: new SqliteSignalWeights(db),
     verdicts: new SqliteVerdicts(db),
     councilSessions: new SqliteCouncilSessions(db),
+    liveObservations: new SqliteLiveObservations(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -79,6 +79,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
   let server: FakeProviderServer;
   let svc: RunningService;
   let basic: string;
+  const storeUrl = freshStoreUrl("sqlite", "live");
 
   beforeAll(async () => {
     server = await FakeProviderServer.start();
@@ -87,7 +88,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     const end = Date.parse("2026-04-20T00:00:00Z");
     const history = Object.fromEntries(ASSETS.map((a) => [a, replay.candles(a, "1h", end, 1000)])) as Record<Asset, readonly Candle[]>;
     svc = await startService(
-      { MARKET_FEED: "live", STORE_URL: freshStoreUrl("sqlite", "live") },
+      { MARKET_FEED: "live", STORE_URL: storeUrl },
       {
         feed: undefined,
         live: {
@@ -126,7 +127,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       expect(byKey.get(key)?.status, key).toBe("LIVE");
       expect(Number.isFinite(byKey.get(key)?.value), key).toBe(true);
     }
-    // Coin Metrics answers 503: its signals were never observed. No FRED/Yahoo adapter yet: macro DEAD.
+    // This server answers 503 for Coin Metrics, FRED and Yahoo: their signals were never observed.
     for (const key of ["MVRV_ZSCORE", "NUPL", "HASH_RIBBON", "US10Y", "DXY", "SOPR"] as const) {
       expect(byKey.get(key), key).toMatchObject({ status: "DEAD", value: null });
     }
@@ -145,5 +146,41 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     const before = server.requests.length;
     await new Promise((r) => setTimeout(r, 200));
     expect(server.requests.length).toBe(before);
+  });
+
+  it("after a restart with every provider down, answers what was fetched before (the store's live log)", async () => {
+    const down = await FakeProviderServer.start();
+    down.route(() => ({ status: 503, body: { error: "unavailable" } }));
+    const unreachable = async (): Promise<never> => {
+      throw new Error("exchange unreachable");
+    };
+    const restarted = await startService(
+      { MARKET_FEED: "live", STORE_URL: storeUrl },
+      {
+        feed: undefined,
+        live: {
+          baseUrls: { alternativeMe: down.url, coingecko: down.url, coinmetrics: down.url, defillama: down.url, deribit: down.url, fred: down.url, yahoo: down.url, binanceSpot: down.url, solanaRpc: down.url },
+          spot: { fetchOHLCV: unreachable },
+          futures: { fetchFundingRateHistory: unreachable, fetchOpenInterest: unreachable },
+          liquidations: { loadMarkets: unreachable, market: () => ({}), fetchLiquidations: unreachable },
+          resilience: { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 5 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
+        },
+      },
+    );
+    try {
+      const key = await createKey(restarted, "basic");
+      const res = await fetch(`${restarted.url}/v1/signals/latest`, { headers: { "x-api-key": key } });
+      const byKey = new Map(signalsSnapshotSchema.parse(await res.json()).signals.map((s) => [s.key, s]));
+      expect(byKey.get("FEAR_GREED_INDEX")).toMatchObject({ status: "LIVE", value: 34 });
+      expect(byKey.get("OPTIONS_OI")).toMatchObject({ status: "LIVE", value: 450 });
+      expect(byKey.get("BTC_OPEN_INTEREST")).toMatchObject({ status: "LIVE", value: 81234.5 });
+      // Derived again from the reloaded bars by the same streaming indicators.
+      expect(byKey.get("BTC_RSI")?.status).toBe("LIVE");
+      const candles = await fetch(`${restarted.url}/v1/market/candles?asset=ETH&interval=1h&limit=5`, { headers: { "x-api-key": key } });
+      expect(candlesResponseSchema.parse(await candles.json()).candles).toHaveLength(5);
+    } finally {
+      await restarted.stop();
+      await down.close();
+    }
   });
 });
