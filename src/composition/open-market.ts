@@ -30,6 +30,7 @@ import type { LiveObservationLog } from "../store/ports/live-observations.js";
 import { figurePollEvery, type FigureProvider } from "../feeds/live/figure-provider.js";
 import { SolanaStakeProvider, SolanaTpsProvider, SOLANA_RPC_URL } from "../feeds/live/solana-rpc.js";
 import { CoinGeckoAiSectorProvider } from "../feeds/live/coingecko-ai-sector.js";
+import { SubtensorProvider, SUBTENSOR_RPC_URL } from "../feeds/live/subtensor-rpc.js";
 
 export interface Market {
   readonly feed: MarketFeed;
@@ -64,6 +65,8 @@ export interface LiveSources {
     readonly binanceSpot?: string;
     /** Solana JSON-RPC (SOL network TPS and staking participation). */
     readonly solanaRpc?: string;
+    /** Bittensor subtensor JSON-RPC (TAO staking ratio and subnet count). */
+    readonly subtensorRpc?: string;
   };
   /** Spot candles (default: ccxt binance). */
   readonly spot?: OhlcvExchange;
@@ -131,6 +134,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     new SolanaTpsProvider(wall, urls.solanaRpc ?? SOLANA_RPC_URL),
     new SolanaStakeProvider(wall, urls.solanaRpc ?? SOLANA_RPC_URL),
     new CoinGeckoAiSectorProvider(urls.coingecko ?? COINGECKO_URL),
+    new SubtensorProvider(wall, urls.subtensorRpc ?? SUBTENSOR_RPC_URL),
   ];
   const inFlight = new Set<Promise<unknown>>();
   const poller = (id: string, everyMs: number, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({ id, everyMs, poll: singleFlight(poll, inFlight) });

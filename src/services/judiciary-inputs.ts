@@ -85,15 +85,23 @@ function figureReadings(asset: CouncilAsset, n: NetworkFigures): FeatureReading[
       figure("STAKING_PARTICIPATION", n.solStakingParticipationPct),
     ];
   }
-  if (asset === "TAO") return [figure("AI_SENTIMENT", n.aiSector?.change24hPct ?? null)];
+  if (asset === "TAO") {
+    return [
+      figure("AI_SENTIMENT", n.aiSector?.change24hPct ?? null),
+      figure("TAO_STAKING_RATIO", n.taoStakingRatioPct),
+      figure("TAO_STAKING_RATIO_TREND", n.taoStakingRatioChange7dPct),
+      figure("TAO_SUBNET_COUNT", n.taoSubnetCount),
+      figure("TAO_SUBNET_COUNT_TREND", n.taoSubnetCountChange30dPct),
+    ];
+  }
   return [];
 }
 
 /**
  * The market picture a council deliberates on. Agents read from the 27 signals, the asset's
  * features and, in live mode, the network and sector figures (SOL TPS and staking, the AI
- * sector); inputs without a source (subnet activity, outages, ...) are absent, which the agents
- * treat as DEAD. Replay has no order-book depth: liquidity is UNKNOWN.
+ * sector, TAO staking and subnets); inputs without a source (outages, memecoins, ...) are absent,
+ * which the agents treat as DEAD. Replay has no order-book depth: liquidity is UNKNOWN.
  */
 export function councilInputAt(feed: MarketFeed, asset: CouncilAsset, at: number, regime: Regime | null): CouncilInput {
   const f = feed.assetFeatures(asset, at);

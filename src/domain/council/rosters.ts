@@ -21,15 +21,22 @@ const BTC: CouncilRoster = {
 
 /**
  * TAO council (SPEC "TAO verdict"). No weights in SPEC: equal sixths. LIQUIDITY_GUARDIAN and
- * RISK_WARDEN carry the AVOID veto of DECISIONS 7. SUBNET_ORACLE and AI_NARRATIVE inputs have
- * no bundled source, so in replay they abstain rather than guess.
+ * RISK_WARDEN carry the AVOID veto of DECISIONS 7. SUBNET_ORACLE reads what the chain itself
+ * holds (stake, issuance, subnet count; per-subnet activity would need an indexer). Its inputs and
+ * AI_NARRATIVE's have no bundled source, so in replay they abstain rather than guess.
  */
 const TAO: CouncilRoster = {
   asset: "TAO",
   voteRulings: TAO_RULINGS,
   entryThreshold: 0.72,
   agents: [
-    { name: "SUBNET_ORACLE", weight: 1 / 6, veto: false, domain: "TAO network on-chain: subnet activity, staking", inputs: ["TAO_SUBNET_ACTIVITY", "TAO_STAKING_RATIO"] },
+    {
+      name: "SUBNET_ORACLE",
+      weight: 1 / 6,
+      veto: false,
+      domain: "TAO network on-chain: subnet count, staking ratio",
+      inputs: ["TAO_STAKING_RATIO", "TAO_STAKING_RATIO_TREND", "TAO_SUBNET_COUNT", "TAO_SUBNET_COUNT_TREND"],
+    },
     { name: "MACRO_SAGE", weight: 1 / 6, veto: false, domain: "macro: Treasury yields, the dollar, gold, correlation with equities", inputs: ["US10Y", "DXY", "GOLD", "BTC_NASDAQ_CORR"] },
     { name: "AI_NARRATIVE", weight: 1 / 6, veto: false, domain: "AI-sector sentiment", inputs: ["AI_SENTIMENT"] },
     { name: "MOMENTUM_HUNTER", weight: 1 / 6, veto: false, domain: "price momentum and technicals: RSI 1h/4h, MACD, EMA 200 distance", inputs: ["RSI_1H", "RSI_4H", "MACD_HIST", "EMA200_DISTANCE"] },

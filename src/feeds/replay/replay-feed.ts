@@ -135,7 +135,7 @@ export class ReplayMarketFeed implements MarketFeed {
   }
 
   networkFigures(_at: number): NetworkFigures {
-    // The bundled history has no Solana network or AI-sector series: nothing to read, nothing invented.
+    // The bundled history has no Solana, Bittensor or AI-sector series: nothing to read, nothing invented.
     return NO_NETWORK_FIGURES;
   }
 

@@ -66,7 +66,7 @@ describe("MARKET_FEED=live with the FRED and Yahoo adapters wired (local provide
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, binanceSpot: url, solanaRpc: url },
+          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, binanceSpot: url, solanaRpc: url, subtensorRpc: url },
           spot: noBars,
           futures: noDerivatives,
           liquidations: quietLiquidations(),

@@ -92,7 +92,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url },
+          baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url },
           spot: exchangeFrom(history),
           futures,
           liquidations: quietLiquidations(),
@@ -159,7 +159,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: down.url, coingecko: down.url, coinmetrics: down.url, defillama: down.url, deribit: down.url, fred: down.url, yahoo: down.url, binanceSpot: down.url, solanaRpc: down.url },
+          baseUrls: { alternativeMe: down.url, coingecko: down.url, coinmetrics: down.url, defillama: down.url, deribit: down.url, fred: down.url, yahoo: down.url, binanceSpot: down.url, solanaRpc: down.url, subtensorRpc: down.url },
           spot: { fetchOHLCV: unreachable },
           futures: { fetchFundingRateHistory: unreachable, fetchOpenInterest: unreachable },
           liquidations: { loadMarkets: unreachable, market: () => ({}), fetchLiquidations: unreachable },

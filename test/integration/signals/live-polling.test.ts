@@ -12,6 +12,7 @@ import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivativ
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { freshStoreUrl } from "../../support/service.js";
+import { TOTAL_ISSUANCE_KEY, TOTAL_NETWORKS_KEY, TOTAL_STAKE_KEY } from "../../../src/feeds/live/subtensor-rpc.js";
 import { waitFor } from "../../support/wait-for.js";
 
 const MINUTE = 60_000;
@@ -42,6 +43,13 @@ function answer(path: string, body: string): FakeAnswer {
   if (path === "/" && body.includes("getRecentPerformanceSamples")) {
     const samples = Array.from({ length: 60 }, (_, i) => ({ slot: 1e6 - i * 150, numSlots: 150, numTransactions: 250_000, numNonVoteTransactions: 60_000, samplePeriodSecs: 60 }));
     return { body: { jsonrpc: "2.0", result: samples, id: 1 } };
+  }
+  // Subtensor storage: 6 M of 8 M TAO staked (75 %), 128 subnets, SCALE little-endian hex.
+  if (path === "/" && body.includes("state_getStorage")) {
+    const key = (JSON.parse(body) as { params: string[] }).params[0];
+    const le = (v: bigint, bytes: number) => `0x${Buffer.from(Array.from({ length: bytes }, (_, i) => Number((v >> BigInt(8 * i)) & 0xffn))).toString("hex")}`;
+    const scale = { [TOTAL_STAKE_KEY]: le(6_000_000n * 10n ** 9n, 8), [TOTAL_ISSUANCE_KEY]: le(8_000_000n * 10n ** 9n, 8), [TOTAL_NETWORKS_KEY]: le(128n, 2) }[key ?? ""];
+    return { body: { jsonrpc: "2.0", result: scale ?? null, id: 1 } };
   }
   return { status: 503, body: { error: "unavailable" } };
 }
@@ -86,7 +94,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     server.route(answer);
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     market = await openMarket(config, clock, undefined, {
-      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url },
+      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url },
       ...exchanges(calls),
       liquidations: quietLiquidations(calls),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
@@ -109,7 +117,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
 
   it("describes its pollers with their periods and starts no timers of its own", async () => {
     expect(market.pollers.map((p) => p.id).sort()).toEqual(
-      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "gate", "yahoo", "solana-tps", "solana-stake", "coingecko-ai-sector"].sort(),
+      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "gate", "yahoo", "solana-tps", "solana-stake", "coingecko-ai-sector", "subtensor"].sort(),
     );
     // A twelfth of the shortest refresh among the provider's signals, within 1 min..1 h.
     expect(every("alternative.me")).toBe(H);
@@ -117,10 +125,11 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(every("deribit")).toBe(5 * MINUTE);
     expect(every("gate")).toBe(5 * MINUTE);
     expect(every("candles:BTC")).toBe(MINUTE);
-    // Network and sector figures: a twelfth of their refresh too (TPS and AI sector 1 h, stake 1 d).
+    // Network and sector figures: a twelfth of their refresh too (TPS, AI sector and TAO 1 h, SOL stake 1 d).
     expect(every("solana-tps")).toBe(5 * MINUTE);
     expect(every("solana-stake")).toBe(H);
     expect(every("coingecko-ai-sector")).toBe(5 * MINUTE);
+    expect(every("subtensor")).toBe(5 * MINUTE);
     // Reminders are set but nothing fires until the host runs them: no wall-clock timer polls.
     await new Promise((r) => setTimeout(r, 300));
     expect(server.requests).toEqual([]);
@@ -150,7 +159,13 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(now.get("BTC_DOMINANCE")?.value).toBe(58.5);
     expect(now.get("BTC_FUNDING_RATE")?.value).toBeCloseTo(0.01, 9);
     expect(now.has("DVOL")).toBe(false);
-    expect(market.feed.networkFigures(Date.now())).toMatchObject({ solNetworkTps: 1000, solStakingParticipationPct: null, aiSector: { change24hPct: -1.5, percentile20: null } });
+    expect(market.feed.networkFigures(Date.now())).toMatchObject({
+      solNetworkTps: 1000,
+      solStakingParticipationPct: null,
+      aiSector: { change24hPct: -1.5, percentile20: null },
+      taoStakingRatioPct: 75,
+      taoSubnetCount: 128,
+    });
     // ... and lands when the provider answers, without another firing.
     await waitFor(async () => market.feed.latestReadings(Date.now()).get("DVOL")?.value === 50.5, 10_000, "the background Deribit poll");
     expect(hits("/api/v2/public/get_volatility_index_data")).toBe(1);

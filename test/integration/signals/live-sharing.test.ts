@@ -56,11 +56,13 @@ function readingsProvider(clock: ManualClock, sink: () => DailySeriesSink, fear:
 function figuresProvider(clock: ManualClock): FigureProvider {
   return {
     id: "fake-figures",
-    keys: ["SOL_NETWORK_TPS", "AI_SECTOR_CHANGE_24H"],
+    keys: ["SOL_NETWORK_TPS", "AI_SECTOR_CHANGE_24H", "TAO_STAKING_RATIO", "TAO_SUBNET_COUNT"],
     async poll() {
       return [
         { key: "SOL_NETWORK_TPS", value: 1234.5, observedAt: clock.now(), source: "fake-figures" },
         { key: "AI_SECTOR_CHANGE_24H", value: -2.5, observedAt: clock.now(), source: "fake-figures" },
+        { key: "TAO_STAKING_RATIO", value: 73.33, observedAt: clock.now(), source: "fake-figures" },
+        { key: "TAO_SUBNET_COUNT", value: 129, observedAt: clock.now(), source: "fake-figures" },
       ];
     },
   };
@@ -124,6 +126,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live feeds sharing what they fe
     expect(polled.candles.BTC?.[0]).toHaveLength(299);
     expect(polled.macro.US10Y?.correlation30d).not.toBeNull();
     expect(polled.figures.solNetworkTps).toBe(1234.5);
+    expect(polled.figures).toMatchObject({ taoStakingRatioPct: 73.33, taoSubnetCount: 129 });
     expect(view(reader, clock.now()).readings).toEqual({});
 
     expect(await readerSync.pull()).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { CoinGeckoAiSectorProvider } from "../../../src/feeds/live/coingecko-ai-
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
 import { ResilientProvider, type ResilienceOptions } from "../../../src/feeds/live/resilient-provider.js";
 import { SolanaStakeProvider, SolanaTpsProvider } from "../../../src/feeds/live/solana-rpc.js";
+import { SubtensorProvider, TOTAL_ISSUANCE_KEY, TOTAL_NETWORKS_KEY, TOTAL_STAKE_KEY } from "../../../src/feeds/live/subtensor-rpc.js";
 import type { MarketFeed } from "../../../src/feeds/market-feed.js";
 import { councilInputAt } from "../../../src/services/judiciary-inputs.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
@@ -36,18 +37,31 @@ const samples = Array.from({ length: 120 }, (_, i) => ({
 }));
 const votes = { current: [{ votePubkey: "a", activatedStake: 400_000_000 * LAMPORTS }], delinquent: [{ votePubkey: "b", activatedStake: 10_000_000 * LAMPORTS }] };
 const supply = { context: { slot: 350_000_000 }, value: { total: 600_000_000 * LAMPORTS, circulating: 1, nonCirculating: 1 } };
+/** The chain's totals as state_getStorage sends them: SCALE, little-endian, 0x-hex. */
+const scale = (v: bigint, bytes: number) => `0x${Array.from({ length: bytes }, (_, i) => ((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, "0")).join("")}`;
+const RAO = 1_000_000_000n;
 const aiCategory = (change: number, at: number) => [{ id: "artificial-intelligence", name: "Artificial Intelligence (AI)", market_cap: 2.8e10, market_cap_change_24h: change, updated_at: new Date(at).toISOString() }];
 
 describe("councilInputAt reads the per-asset network and sector figures", () => {
   let server: FakeProviderServer;
   let ai: { change: number; at: number } | null = null;
+  /** Bittensor totals in whole TAO, and the subnet count. */
+  let tao = { stake: 5_500_000n, issuance: 7_500_000n, subnets: 120 };
   const clock = new ManualClock(T0);
 
   beforeAll(async () => {
     server = await FakeProviderServer.start();
     server.route((path, body) => {
       if (path === "/api/v3/coins/categories") return ai ? { body: aiCategory(ai.change, ai.at) } : { status: 503, body: {} };
-      const method = body ? (JSON.parse(body) as { method: string }).method : "";
+      const call = body ? (JSON.parse(body) as { method: string; params: unknown[] }) : { method: "", params: [] };
+      const method = call.method;
+      if (method === "state_getStorage") {
+        const key = call.params[0];
+        if (key === TOTAL_STAKE_KEY) return rpc(scale(tao.stake * RAO, 8));
+        if (key === TOTAL_ISSUANCE_KEY) return rpc(scale(tao.issuance * RAO, 8));
+        if (key === TOTAL_NETWORKS_KEY) return rpc(scale(BigInt(tao.subnets), 2));
+        return rpc(null);
+      }
       if (method === "getRecentPerformanceSamples") return rpc(samples);
       if (method === "getVoteAccounts") return rpc(votes);
       if (method === "getSupply") return rpc(supply);
@@ -147,6 +161,47 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
     expect(s.riskFlags).not.toContain("CENTRALIZED_AI_OVERHANG");
   });
 
+  it("live: SUBNET_ORACLE votes on the Bittensor levels at once and on their trends once the history is long enough", async () => {
+    clock.set(T0);
+    const feed = liveFeed();
+    const subtensor = wrap(new SubtensorProvider(clock, server.url));
+    tao = { stake: 5_500_000n, issuance: 7_500_000n, subnets: 120 };
+    expect((await feed.pollFigures(subtensor)).ok).toBe(true);
+    const first = councilInputAt(feed, "TAO", T0 + 10 * MIN, null);
+    const subnetInputs = (i: typeof first) => i.readings.filter((r) => r.key.startsWith("TAO_"));
+    // 5.5 M / 7.5 M TAO = 73.33 %; no week or month of history yet.
+    expect(subnetInputs(first)).toEqual([
+      { key: "TAO_STAKING_RATIO", value: 73.33, status: "LIVE" },
+      { key: "TAO_STAKING_RATIO_TREND", value: null, status: "DEAD" },
+      { key: "TAO_SUBNET_COUNT", value: 120, status: "LIVE" },
+      { key: "TAO_SUBNET_COUNT_TREND", value: null, status: "DEAD" },
+    ]);
+    // SPEC fixes the TAO snapshot's keys: the figures reach the agents, not the snapshot.
+    expect(Object.keys(first.snapshotSignals).sort()).toEqual(["ema_200", "rsi_1h", "tao_price"]);
+    expect(session(await deliberate(first, { advisor: null, newId })).votes.find((v) => v.agent === "SUBNET_ORACLE")).toMatchObject({ source: "rule", ruling: "HOLD" });
+
+    // Hourly polls for 30 days while 30,000 TAO a day leaves stake, issuance grows 3,600 a day and
+    // a subnet registers every 5 days.
+    for (let h = 1; h <= 30 * 24; h++) {
+      clock.set(T0 + h * H);
+      tao = { stake: 5_500_000n - BigInt(Math.floor((h * 30_000) / 24)), issuance: 7_500_000n + BigInt(Math.floor((h * 3_600) / 24)), subnets: 120 + Math.floor(h / 120) };
+      expect((await feed.pollFigures(subtensor)).ok).toBe(true);
+    }
+    const at = T0 + 30 * DAY + 10 * MIN;
+    const input = councilInputAt(feed, "TAO", at, null);
+    // Now: 4,600,000 / 7,608,000 = 60.46 %; 23 days in: 4,810,000 / 7,582,800 = 63.43 % → −2.97 pp.
+    // Subnets 126 against 120 thirty days before: +5 %.
+    expect(subnetInputs(input)).toEqual([
+      { key: "TAO_STAKING_RATIO", value: 60.46, status: "LIVE" },
+      { key: "TAO_STAKING_RATIO_TREND", value: -2.97, status: "LIVE" },
+      { key: "TAO_SUBNET_COUNT", value: 126, status: "LIVE" },
+      { key: "TAO_SUBNET_COUNT_TREND", value: 5, status: "LIVE" },
+    ]);
+    // Staking −2.97 pp: c = −1; subnets +5 %: c = +0.25 → score −37.5 → SELL.
+    const oracle = session(await deliberate(input, { advisor: null, newId })).votes.find((v) => v.agent === "SUBNET_ORACLE");
+    expect(oracle).toMatchObject({ source: "rule", ruling: "SELL", missing: [] });
+  });
+
   describe("replay", () => {
     let replay: MarketFeed;
     beforeAll(async () => {
@@ -166,6 +221,17 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
       const taoSession = session(await deliberate(tao, { advisor: null, newId }));
       expect(taoSession.votes.find((v) => v.agent === "AI_NARRATIVE")?.source).toBe("abstain");
       expect(taoSession.riskFlags).not.toContain("CENTRALIZED_AI_OVERHANG");
+    });
+
+    it("leaves the Bittensor figures null: SUBNET_ORACLE abstains, naming what is missing", async () => {
+      const at = Date.parse("2026-03-30T12:00:00Z");
+      const tao = councilInputAt(replay, "TAO", at, null);
+      for (const key of ["TAO_STAKING_RATIO", "TAO_STAKING_RATIO_TREND", "TAO_SUBNET_COUNT", "TAO_SUBNET_COUNT_TREND"]) {
+        expect(tao.readings.find((r) => r.key === key)).toEqual({ key, value: null, status: "DEAD" });
+      }
+      const oracle = session(await deliberate(tao, { advisor: null, newId })).votes.find((v) => v.agent === "SUBNET_ORACLE");
+      expect(oracle).toMatchObject({ source: "abstain", ruling: "HOLD" });
+      expect(oracle?.thesis).toContain("TAO_STAKING_RATIO");
     });
   });
 });

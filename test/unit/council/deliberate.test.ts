@@ -63,7 +63,7 @@ describe("deliberate: judiciary mode (no provider)", () => {
     const subnet = s.votes.find((v) => v.agent === "SUBNET_ORACLE");
     expect(subnet).toMatchObject({ ruling: "HOLD", source: "abstain" });
     expect(subnet?.confidence).toBeLessThanOrEqual(0.3);
-    expect(subnet?.thesis).toMatch(/TAO_SUBNET_ACTIVITY/);
+    expect(subnet?.thesis).toMatch(/TAO_STAKING_RATIO_TREND/);
     expect(s.votes.find((v) => v.agent === "AI_NARRATIVE")?.source).toBe("abstain");
     expect(s.agentsFailed).toBe(2);
     expect(s.snapshotSignals).toEqual({ tao_price: 400, rsi_1h: 35, ema_200: 388 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { NO_NETWORK_FIGURES } from "../../../../src/domain/signals/network-figures.js";
 import { ManualClock } from "../../../../src/domain/time/clock.js";
 import { JsonRpcError } from "../../../../src/feeds/live/json-rpc.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
@@ -140,6 +141,6 @@ describe("Solana JSON-RPC adapters on a local HTTP server", () => {
     server.script(ok([{ slot: 1, numSlots: 1, numTransactions: "many", numNonVoteTransactions: 1, samplePeriodSecs: 60 }]));
     const r = await fresh.pollFigures(new ResilientProvider(new SolanaTpsProvider(clock, server.url), clock, noRetry));
     expect(!r.ok && r.error.kind).toBe("malformed");
-    expect(fresh.networkFigures(NOW)).toEqual({ solNetworkTps: null, solNetworkTpsChangePct: null, solStakingParticipationPct: null, aiSector: null });
+    expect(fresh.networkFigures(NOW)).toEqual(NO_NETWORK_FIGURES);
   });
 });
