@@ -27,3 +27,16 @@ export class ActorHostStoppedError extends Error {
     this.name = "ActorHostStoppedError";
   }
 }
+
+/**
+ * A turn's commit refused because the runtime moved the actor to another replica during the turn
+ * (a Dapr placement rebalance when a replica joins or leaves). The turn is rolled back like any
+ * failed turn; the runtime routes the next call to the actor's new owner. Expected while replicas
+ * come and go, so it is logged as a warning, not an error.
+ */
+export class ActorMovedError extends Error {
+  constructor(type: string, id: string, detail: string) {
+    super(`${type}/${id} moved to another replica during its turn: ${detail}`);
+    this.name = "ActorMovedError";
+  }
+}

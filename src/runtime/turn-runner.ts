@@ -3,6 +3,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Activation } from "./activation.js";
 import type { Registration } from "./registrations.js";
 import { TurnChanges } from "./turn-changes.js";
+import { ActorMovedError } from "./actor-host.js";
 
 /** Where a host writes a turn's changes. */
 export interface TurnSink {
@@ -47,10 +48,9 @@ export async function runTurn<T>(
   } catch (err) {
     registration.metrics.failed.inc();
     registration.metrics.failedTurns.inc();
-    deps.logger.error(
-      { err, actorType: activation.ref.type, actorId: activation.ref.id, turn: label },
-      "actor turn failed; its changes were rolled back",
-    );
+    const where = { err, actorType: activation.ref.type, actorId: activation.ref.id, turn: label };
+    if (err instanceof ActorMovedError) deps.logger.warn(where, "actor moved to another replica during its turn; its changes were rolled back");
+    else deps.logger.error(where, "actor turn failed; its changes were rolled back");
     if (onFailure) await onFailure(err);
     throw err;
   } finally {

@@ -7,7 +7,7 @@ import { EventStamps } from "../../events/event-stamps.js";
 import type { OutboxRecord } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
-import { ActorHostStoppedError, type ActorHost } from "../actor-host.js";
+import { ActorHostStoppedError, ActorMovedError, type ActorHost } from "../actor-host.js";
 import { buildProxy, type ActorProxy } from "../actor-proxy.js";
 import { activationKey, type Activation } from "../activation.js";
 import { ActivationTable, callMethod, within } from "../activation-table.js";
@@ -174,6 +174,8 @@ export class DaprActorHost implements ActorHost {
       });
       return { status: 200, body: toJsonText(result) };
     } catch (err) {
+      // The turn was rolled back: the calling replica may run it again on the new owner (MOVING).
+      if (err instanceof ActorMovedError) return reply(500, { error: err.message, code: ACTOR_MOVED });
       // Logged by runTurn when the actor failed; the caller gets the message, never a stack.
       return reply(500, { error: err instanceof Error ? err.message : String(err) });
     }
@@ -257,7 +259,15 @@ export class DaprActorHost implements ActorHost {
       const pending = [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox];
       ops.push({ operation: "upsert", request: { key: OUTBOX_KEY, value: pending } });
     }
-    if (ops.length > 0) await this.options.sidecar.transact(type, id, ops);
+    if (ops.length > 0) {
+      try {
+        await this.options.sidecar.transact(type, id, ops);
+      } catch (err) {
+        // daprd refuses the state of an actor placement has just moved elsewhere mid-turn.
+        if (err instanceof DaprError && INSTANCE_MISSING.test(err.body)) throw new ActorMovedError(type, id, err.message);
+        throw err;
+      }
+    }
     if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
   }
 
@@ -369,12 +379,19 @@ function reply(status: number, value: unknown): DaprReply {
   return { status, body: JSON.stringify(value) };
 }
 
+/** The code of a call whose turn was rolled back because its actor moved mid-turn. */
+const ACTOR_MOVED = "actor_moved";
+
 /**
- * Errors daprd gives while placement moves an actor (a replica joined or left): the call was
- * refused before the method ran, so trying again is safe and soon lands on the new owner.
+ * Errors daprd gives while placement moves an actor (a replica joined or left), and our own
+ * answer for a turn whose commit daprd refused because the actor moved during it. Either the
+ * method never ran or its turn left nothing behind (state, reminders and events commit together),
+ * so trying again is safe and soon lands on the new owner.
  */
-const MOVING = /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)/i;
+const MOVING = /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)|"code":"actor_moved"/i;
 const MOVING_RETRIES = 20;
+/** daprd's answer to a state transaction for an actor this replica no longer hosts. */
+const INSTANCE_MISSING = /ERR_ACTOR_INSTANCE_MISSING|actor instance is missing/;
 
 /**
  * How long a call waits for a sidecar that refuses connections: app and daprd start side by side

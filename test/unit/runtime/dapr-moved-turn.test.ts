@@ -1,0 +1,89 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
+import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
+import { captureLogger } from "./fixtures/capture-logger.js";
+import { CounterActor } from "./fixtures/sample-actors.js";
+
+/**
+ * daprd's answers in a placement rebalance cannot be produced on demand by a real sidecar, so a
+ * local server speaks the sidecar API's few endpoints a turn touches, answering as daprd does
+ * when the actor moved to another replica during the turn.
+ */
+async function sidecar(handle: (req: IncomingMessage, body: string) => { status: number; body: string }): Promise<{ server: Server; port: number; calls: string[] }> {
+  const calls: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      calls.push(`${req.method} ${req.url}`);
+      const answer = handle(req, body);
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, port: (server.address() as AddressInfo).port, calls };
+}
+
+const MISSING = JSON.stringify({ errorCode: "ERR_ACTOR_INSTANCE_MISSING", message: "actor instance is missing" });
+
+describe("a Dapr turn whose actor moved to another replica mid-turn", () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it("is rolled back, logged as a warning (not an error) and answered with the actor_moved code", async () => {
+    const side = await sidecar((req) => {
+      if (req.method === "GET") return { status: 204, body: "" };
+      if (req.method === "POST" && req.url?.endsWith("/state")) return { status: 400, body: MISSING };
+      return { status: 200, body: "" };
+    });
+    server = side.server;
+    const log = captureLogger();
+    const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: log.logger });
+    host.register(CounterActor);
+    const answer = await host.handleCall("Counter", "c1", "add", "2");
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "actor_moved" });
+    const failures = log.lines.filter((l) => String(l.msg).includes("rolled back"));
+    expect(failures.map((l) => l.level)).toEqual([40]);
+    // Nothing of the turn stayed: the next turn starts from the stored (absent) value again.
+    const again = await host.handleCall("Counter", "c1", "value", "");
+    expect(JSON.parse(again.body)).toBe(0);
+    await host.shutdown();
+  });
+
+  it("is run again by the calling replica, which then gets the new owner's answer", async () => {
+    let invokes = 0;
+    const side = await sidecar((req) => {
+      if (req.url?.includes("/method/")) {
+        invokes++;
+        return invokes === 1
+          ? { status: 500, body: JSON.stringify({ error: "Counter/c1 moved to another replica during its turn", code: "actor_moved" }) }
+          : { status: 200, body: "3" };
+      }
+      return { status: 200, body: "" };
+    });
+    server = side.server;
+    const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: captureLogger().logger });
+    host.register(CounterActor);
+    await expect(host.proxy(CounterActor, "c1").add(3)).resolves.toBe(3);
+    expect(invokes).toBe(2);
+    await host.shutdown();
+  });
+
+  it("still fails at once for a turn that failed for any other reason", async () => {
+    let invokes = 0;
+    const side = await sidecar(() => {
+      invokes++;
+      return { status: 500, body: JSON.stringify({ error: "boom after writing" }) };
+    });
+    server = side.server;
+    const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: captureLogger().logger });
+    host.register(CounterActor);
+    await expect(host.proxy(CounterActor, "c1").add(3)).rejects.toThrow("boom after writing");
+    expect(invokes).toBe(1);
+    await host.shutdown();
+  });
+});
