@@ -45,7 +45,7 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
   let plane: ControlPlane;
   let server: FakeProviderServer;
   const replicas: Replica[] = [];
-  let basic: string;
+  let key: string;
 
   beforeAll(async () => {
     plane = await startControlPlane();
@@ -53,7 +53,9 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
     server.route(answer);
     const storeUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-live-")), "mis.sqlite")}`;
     const store = await openStore(storeUrl);
-    basic = (await new KeyIssuer(store.apiKeys, wallClock).create("basic", "replicas-test", null)).apiKey;
+    // Pro: its per-minute limit (counted across both replicas through the store) leaves room for
+    // a read a second on each replica.
+    key = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "replicas-test", null)).apiKey;
     await store.close();
     for (const name of ["a", "b"]) {
       const [appPort, httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
@@ -74,6 +76,18 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
       await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
         throw new Error(`${String(err)}\n--- daprd:\n${daprd.output()}`);
       });
+      // The second replica joins once the first has scheduled every poller. It then serves what
+      // they fetched only through the store (loaded at its start, pulled every 5 s after), while
+      // placement may move some pollers to it. Two start-ups racing a rebalance stalled both in
+      // about one run of five: a Dapr start-up issue recorded in docs/decisions.md, not this test's.
+      if (name === "a") {
+        await waitUntil(
+          "replica a to schedule all 17 pollers",
+          async () => /mis_actor_active\{type="MarketPoller"\} 17\b/.test(await (await fetch(`${replica.url}/metrics`)).text()),
+          120_000,
+          service,
+        );
+      }
     }
   }, 240_000);
 
@@ -85,31 +99,45 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
   });
 
   const snapshot = async (r: Replica) => {
-    const res = await fetch(`${r.url}/v1/signals/latest`, { headers: { "x-api-key": basic } });
+    const res = await fetch(`${r.url}/v1/signals/latest`, { headers: { "x-api-key": key } });
     return new Map(signalsSnapshotSchema.parse(await res.json()).signals.map((s) => [s.key, s]));
+  };
+
+  /** Each replica's view and output, for a failure message. */
+  const describeAll = async () => {
+    const parts: string[] = [];
+    for (const [i, r] of replicas.entries()) {
+      const live = [...(await snapshot(r).catch(() => new Map()))].filter(([, v]) => v.status !== "DEAD").map(([k]) => k);
+      const bars = async (asset: string) => {
+        const res = await fetch(`${r.url}/v1/market/candles?asset=${asset}&interval=1h&limit=3`, { headers: { "x-api-key": key } }).catch(() => null);
+        return res ? res.text() : "unreachable";
+      };
+      const metrics = await fetch(`${r.url}/metrics`).then((res) => res.text()).catch(() => "");
+      const pollers = metrics.split("\n").filter((l) => l.includes("MarketPoller") && !l.startsWith("#")).join("\n");
+      parts.push(`--- replica ${i}: live ${live.join(",")}\nBTC bars ${await bars("BTC")}\nETH bars ${await bars("ETH")}\n${pollers}\n${r.service.output()}\n--- daprd ${i}:\n${r.daprd.output()}`);
+    }
+    return parts.join("\n");
   };
 
   it("both replicas serve every signal any poller fetched, each provider polled once in the cluster", async () => {
     for (const r of replicas) {
       let seen = "";
-      await waitUntil(
-        "every fetched signal LIVE on this replica (its snapshot cache lasts 30 s)",
-        async () => {
-          const s = await snapshot(r);
-          seen = JSON.stringify([...s.values()].filter((x) => x.status !== "DEAD").map((x) => [x.key, x.value, x.status]));
-          return (
-            s.get("FEAR_GREED_INDEX")?.value === 34 &&
-            s.get("BTC_DOMINANCE")?.value === 57.25 &&
-            s.get("DVOL")?.value === 48.5 &&
-            s.get("BTC_OPEN_INTEREST")?.status === "LIVE" &&
-            s.get("BTC_RSI")?.status === "LIVE"
-          );
-        },
-        120_000,
-        r.service,
-      ).catch((err: unknown) => {
-        throw new Error(`${String(err)}\nsignals seen: ${seen}\nprovider requests: ${server.requests.join(" ")}\n--- replica:\n${r.service.output()}`);
-      });
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const s = await snapshot(r).catch(() => new Map<string, { value: number | null; status: string }>());
+        seen = JSON.stringify([...s].filter(([, x]) => x.status !== "DEAD").map(([k, x]) => [k, x.value, x.status]));
+        const all =
+          s.get("FEAR_GREED_INDEX")?.value === 34 &&
+          s.get("BTC_DOMINANCE")?.value === 57.25 &&
+          s.get("DVOL")?.value === 48.5 &&
+          s.get("BTC_OPEN_INTEREST")?.status === "LIVE" &&
+          s.get("BTC_RSI")?.status === "LIVE";
+        if (all) break;
+        if (r.service.process.exitCode !== null || Date.now() > deadline) {
+          throw new Error(`every fetched signal LIVE on this replica (its snapshot cache lasts 30 s): not after 120 s\nsignals seen: ${seen}\nprovider requests: ${server.requests.join(" ")}\n${await describeAll()}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
     }
     // One activation per poller actor in the cluster: the hourly alternative.me poll ran once,
     // yet both replicas' own feeds hold its reading, so one of them got it through the store.
