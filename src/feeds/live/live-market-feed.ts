@@ -106,8 +106,8 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     const figures: NetworkFigure[] = [];
     for (const item of items) {
       if (item.kind === "reading") readings.push(item.reading);
-      else if (item.kind === "candle") bars.set(item.asset, [...(bars.get(item.asset) ?? []), item.bar]);
-      else if (item.kind === "series") days.set(item.key, [...(days.get(item.key) ?? []), item.day]);
+      else if (item.kind === "candle") append(bars, item.asset, item.bar);
+      else if (item.kind === "series") append(days, item.key, item.day);
       else figures.push(item.figure);
     }
     this.cache.record(readings.sort((a, b) => a.observedAt - b.observedAt));
@@ -194,4 +194,11 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     );
     return { lastBarClose: lastBarClose as Record<Asset, number | null> };
   }
+}
+
+/** Adds to the list under `key` in place (a start-up load applies thousands of rows at once). */
+function append<K, V>(lists: Map<K, V[]>, key: K, value: V): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
 }
