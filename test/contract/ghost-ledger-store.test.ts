@@ -102,3 +102,29 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     ]);
   });
 });
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("sprint marks written by two processes starting together on %s", (kind) => {
+  it("both succeed and leave one mark per id (a second start-up used to crash on MongoDB's duplicate key)", async () => {
+    const url = freshStoreUrl(kind, "sprintrace");
+    const first = await openStore(url);
+    const second = await openStore(url);
+    try {
+      const at = Date.UTC(2026, 0, 1);
+      for (let round = 0; round < 10; round++) {
+        const mark = { id: `race-${round}`, scope: "ALL" as const, at: at + round, reason: "restart", recordedAt: new Date(at).toISOString() };
+        await Promise.all([
+          first.ghostLedger.ensureFirstSprint(at, "2026-01-01T00:00:00.000Z"),
+          second.ghostLedger.ensureFirstSprint(at, "2026-01-01T00:00:00.000Z"),
+          first.ghostLedger.addSprint(mark),
+          second.ghostLedger.addSprint(mark),
+        ]);
+      }
+      const marks = await first.ghostLedger.sprints();
+      expect(marks).toHaveLength(11);
+      expect(new Set(marks.map((m) => m.id)).size).toBe(11);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import type { SignalWeightRepository } from "../ports/signal-weights.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import type { WeightRow } from "../../domain/weights/update-weights.js";
+import { isDuplicateKeyError } from "./database.js";
 
 interface TradeDoc {
   /** The trade id: a retried turn's second write replaces the same document. */
@@ -87,20 +88,26 @@ export class MongoGhostLedger implements GhostLedgerRepository {
   }
 
   async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {
-    await this.marks.updateOne(
-      { _id: FIRST_SPRINT_ID },
-      { $setOnInsert: { scope: "ALL", at, reason: "launch", recordedAt } },
-      { upsert: true },
-    );
+    await this.createIfMissing(FIRST_SPRINT_ID, { scope: "ALL", at, reason: "launch", recordedAt });
   }
 
   async addSprint(m: SprintMark): Promise<void> {
-    await this.marks.updateOne(
-      { _id: m.id },
-      { $setOnInsert: { scope: m.scope, at: m.at, reason: m.reason, recordedAt: m.recordedAt } },
-      { upsert: true },
-    );
+    await this.createIfMissing(m.id, { scope: m.scope, at: m.at, reason: m.reason, recordedAt: m.recordedAt });
   }
+
+  /**
+   * Writes a sprint mark unless one with this id exists. Two processes starting on one store
+   * both run this; MongoDB then lets one upsert insert and fails the other with a duplicate key,
+   * which means the mark exists, as asked (it crashed the second process's start-up).
+   */
+  private async createIfMissing(id: string, fields: Omit<SprintDoc, "_id">): Promise<void> {
+    try {
+      await this.marks.updateOne({ _id: id }, { $setOnInsert: fields }, { upsert: true });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
 
   async sprints(): Promise<SprintMark[]> {
     const docs = await this.marks.find({}).sort({ at: 1, recordedAt: 1, _id: 1 }).toArray();
