@@ -37,6 +37,12 @@ export const envSchema = z.object({
   OWNER_NOTIFY_URL: httpUrl.optional(),
   TRUST_PROXY: z.string().default("false"),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** DNS servers (`ip` or `ip:port`, comma-separated) that resolve webhook hosts; unset: the system resolver. */
+  WEBHOOK_DNS_SERVERS: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
+    .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\])(:\d{1,5})?$/, "must be ip, ip:port or [ipv6]:port")).min(1))
+    .optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),
   RATE_LIMIT_BASIC_PER_MINUTE: positiveInt.default(300),
   RATE_LIMIT_PRO_PER_MINUTE: positiveInt.default(1000),

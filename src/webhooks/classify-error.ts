@@ -19,10 +19,8 @@ function field(error: unknown, name: string): string | undefined {
 /** Maps a transport error (node-fetch, node:net, TLS, the SSRF filter) to a delivery error. */
 export function classifyDeliveryError(error: unknown): DeliveryError {
   if (field(error, "name") === "AbortError") return "timeout";
-  const message = field(error, "message") ?? "";
-  // request-filtering-agent reports refusals by message only; it sets no error code.
-  if (/is not allowed\. Because/.test(message)) return "target_refused";
   const code = field(error, "code") ?? "";
+  if (code === "ERR_WEBHOOK_TARGET_REFUSED") return "target_refused";
   if (code === "ECONNREFUSED") return "connection_refused";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "dns_failure";
   if (code === "ETIMEDOUT") return "timeout";

@@ -1,11 +1,8 @@
-import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isForbiddenAddress } from "./address-policy.js";
+import { judgeAddress } from "./address-policy.js";
+import { systemResolve, type ResolveAll } from "./resolver.js";
 
-export type ResolveAll = (hostname: string) => Promise<readonly string[]>;
-
-const systemResolve: ResolveAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export type { ResolveAll } from "./resolver.js";
 
 export type TargetCheck =
   | { readonly ok: true }
@@ -14,13 +11,14 @@ export type TargetCheck =
 export interface TargetCheckOptions {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: tests only. */
   readonly allowPrivateTargets: boolean;
+  /** The resolver deliveries use too (WEBHOOK_DNS_SERVERS or the system's). */
   readonly resolve?: ResolveAll;
 }
 
 /**
  * Registration-time check of a subscription URL (DECISIONS 5): https only, and every address
- * the name resolves to must be public. Passing here is not enough — DNS can change — so the
- * delivery agent checks again on every connection.
+ * the name resolves to must pass the address policy. Passing here is not enough — DNS can
+ * change — so the delivery agent applies the same policy again on every connection.
  */
 export async function checkWebhookTarget(rawUrl: string, options: TargetCheckOptions): Promise<TargetCheck> {
   let url: URL;
@@ -31,12 +29,13 @@ export async function checkWebhookTarget(rawUrl: string, options: TargetCheckOpt
   }
   if (url.protocol !== "https:") return { ok: false, reason: "https_required" };
   if (url.username !== "" || url.password !== "") return { ok: false, reason: "invalid_url" };
-  if (options.allowPrivateTargets) return { ok: true };
 
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: readonly string[];
   if (isIP(host) !== 0) {
     addresses = [host];
+  } else if (options.allowPrivateTargets) {
+    return { ok: true }; // tests name their receivers freely; the delivery agent still refuses metadata
   } else {
     try {
       addresses = await (options.resolve ?? systemResolve)(host);
@@ -45,5 +44,6 @@ export async function checkWebhookTarget(rawUrl: string, options: TargetCheckOpt
     }
   }
   if (addresses.length === 0) return { ok: false, reason: "unresolvable" };
-  return addresses.some(isForbiddenAddress) ? { ok: false, reason: "forbidden_address" } : { ok: true };
+  const policy = { allowPrivateTargets: options.allowPrivateTargets };
+  return addresses.every((a) => judgeAddress(a, policy).allowed) ? { ok: true } : { ok: false, reason: "forbidden_address" };
 }

@@ -3,6 +3,7 @@ import { webhookRoutes } from "../../http/routes/webhooks.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { createDeliveryAgent } from "../../webhooks/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhooks/http-deliverer.js";
+import { webhookResolver } from "../../webhooks/resolver.js";
 import type { Capability, CapabilityContext } from "../capability.js";
 
 export interface WebhooksCapabilityOptions {
@@ -31,7 +32,11 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
   const deliverFor = (ctx: CapabilityContext): Deliver => {
     let deliver = deliverers.get(ctx);
     if (deliver === undefined) {
-      const agent = createDeliveryAgent({ allowPrivateTargets: ctx.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+      const agent = createDeliveryAgent({
+        allowPrivateTargets: ctx.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        resolve: webhookResolver(ctx.config.WEBHOOK_DNS_SERVERS),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+      });
       deliver = createHttpDeliverer({ agent });
       deliverers.set(ctx, deliver);
     }

@@ -24,6 +24,7 @@ import { generateSecret } from "../../domain/webhooks/secret.js";
 import { createSubscription, isOwnedBy, type WebhookSubscription } from "../../domain/webhooks/subscription.js";
 import { checkWebhookTarget, type TargetCheck } from "../../webhooks/target-check.js";
 import type { Deliver } from "../../webhooks/http-deliverer.js";
+import { webhookResolver } from "../../webhooks/resolver.js";
 
 export interface WebhookRouteDeps extends AppDeps {
   readonly host: ActorHost;
@@ -37,7 +38,7 @@ const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], stri
   invalid_url: "URL must be a valid https URL without credentials",
   https_required: "URL scheme must be https",
   unresolvable: "URL host does not resolve",
-  forbidden_address: "URL must not resolve to a loopback, private, link-local or metadata address",
+  forbidden_address: "URL must not resolve to a special-purpose (loopback, private, link-local, metadata, translation…) address",
 };
 
 function ownerOf(caller: Caller | null): string {
@@ -72,6 +73,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   // Registrations of one key run one at a time in this process: the per-key limit check and
   // the insert stay together even on a store without transactions.
   const registering = new Map<string, Promise<unknown>>();
+  const resolve = webhookResolver(deps.config.WEBHOOK_DNS_SERVERS);
 
   async function owned(id: string, caller: Caller | null): Promise<WebhookSubscription> {
     const s = await repo.get(id);
@@ -80,7 +82,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   }
 
   async function register(owner: string, url: string, events: WebhookSubscription["events"]): Promise<WebhookSubscription> {
-    const check = await checkWebhookTarget(url, { allowPrivateTargets: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS });
+    const check = await checkWebhookTarget(url, { allowPrivateTargets: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, resolve });
     if (!check.ok) throw validationError([{ loc: ["body", "url"], msg: TARGET_MESSAGES[check.reason], type: `url_${check.reason}` }]);
     const subscription = createSubscription({
       id: `wh_${randomBytes(12).toString("base64url")}`,

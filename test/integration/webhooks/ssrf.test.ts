@@ -4,7 +4,8 @@ import type { DeliveryRequest } from "../../../src/domain/webhooks/delivery-requ
 import { createDeliveryAgent } from "../../../src/webhooks/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../../src/webhooks/http-deliverer.js";
 import { checkWebhookTarget } from "../../../src/webhooks/target-check.js";
-import { fakeLookup } from "./support/fake-dns.js";
+import { dnsServerResolve } from "../../../src/webhooks/resolver.js";
+import { startDnsServer, type LocalDnsServer } from "../../support/dns-server.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
 
@@ -17,23 +18,26 @@ let pki: TestPki;
 let receiver: HttpsReceiver;
 let agent: Agent;
 let deliver: Deliver;
-const dns = new Map<string, string>();
+let dnsServer: LocalDnsServer;
 
 beforeAll(async () => {
   pki = createTestPki();
   receiver = await startHttpsReceiver(pki);
-  agent = createDeliveryAgent({ allowPrivateTargets: false, ca: pki.ca, lookup: fakeLookup(dns) });
+  dnsServer = await startDnsServer();
+  agent = createDeliveryAgent({ allowPrivateTargets: false, ca: pki.ca, resolve: dnsServerResolve([dnsServer.server]) });
   deliver = createHttpDeliverer({ agent, timeoutMs: 3_000 });
 });
 
 afterAll(async () => {
   agent.destroy();
   await receiver.stop();
+  await dnsServer.stop();
 });
 
 beforeEach(() => {
   receiver.received.length = 0;
-  dns.clear();
+  dnsServer.records.clear();
+  dnsServer.records.set("localhost", ["127.0.0.1", "::1"]);
 });
 
 const post = (url: string): DeliveryRequest => ({ url, body: "{}", headers: { "content-type": "application/json" } });
@@ -46,7 +50,7 @@ describe("SSRF refusal at delivery (production agent)", () => {
     ["CGNAT", () => "https://100.64.0.1/hook"],
     ["IPv6 loopback", () => `https://[::1]:${receiver.port}/hook`],
     ["IPv4-mapped IPv6 loopback", () => `https://[::ffff:127.0.0.1]:${receiver.port}/hook`],
-    ["localhost (real DNS)", () => `https://localhost:${receiver.port}/hook`],
+    ["localhost (through DNS)", () => `https://localhost:${receiver.port}/hook`],
   ])("refuses a %s target without connecting", async (_name, url) => {
     const outcome = await deliver(post(url()));
     expect(outcome).toMatchObject({ kind: "failure", statusCode: null, error: "target_refused" });
@@ -55,7 +59,7 @@ describe("SSRF refusal at delivery (production agent)", () => {
   });
 
   it("refuses a hostname that resolves to a private address", async () => {
-    dns.set("hooks.test.example", "127.0.0.1");
+    dnsServer.records.set("hooks.test.example", ["127.0.0.1"]);
     const outcome = await deliver(post(`https://hooks.test.example:${receiver.port}/hook`));
     expect(outcome).toMatchObject({ kind: "failure", error: "target_refused" });
     expect(receiver.received).toHaveLength(0);
@@ -68,7 +72,7 @@ describe("SSRF refusal at delivery (production agent)", () => {
       ok: true,
     });
     // Delivery: DNS now answers with loopback (DNS rebinding); the agent checks the new answer.
-    dns.set("public.test.example", "127.0.0.1");
+    dnsServer.records.set("public.test.example", ["127.0.0.1"]);
     expect(await deliver(post(url))).toMatchObject({ kind: "failure", error: "target_refused" });
     expect(receiver.received).toHaveLength(0);
   });
@@ -85,9 +89,9 @@ describe("SSRF refusal at delivery (production agent)", () => {
   });
 
   it("with private targets allowed (tests only) the same names deliver, so the refusals above are the filter's", async () => {
-    const testAgent = createDeliveryAgent({ allowPrivateTargets: true, ca: pki.ca, lookup: fakeLookup(dns) });
+    const testAgent = createDeliveryAgent({ allowPrivateTargets: true, ca: pki.ca, resolve: dnsServerResolve([dnsServer.server]) });
     try {
-      dns.set("hooks.test.example", "127.0.0.1");
+      dnsServer.records.set("hooks.test.example", ["127.0.0.1"]);
       const allowed = createHttpDeliverer({ agent: testAgent });
       expect(await allowed(post(`https://hooks.test.example:${receiver.port}/hook`))).toMatchObject({ kind: "success" });
       expect(await allowed(post(`https://localhost:${receiver.port}/hook`))).toMatchObject({ kind: "success" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isForbiddenAddress } from "../../../src/webhooks/address-policy.js";
+import { embeddedIPv4, isForbiddenAddress, judgeAddress } from "../../../src/webhooks/address-policy.js";
 import { checkWebhookTarget } from "../../../src/webhooks/target-check.js";
 import { createWebhookBody } from "../../../src/http/schemas/webhooks.js";
 
@@ -26,6 +26,15 @@ describe("address policy", () => {
     "2002:7f00:1::1",
     "fe80::1%eth0",
     "224.0.0.1",
+    "::127.0.0.1",
+    "::7f00:1",
+    "64:ff9b:1::a9fe:a9fe",
+    "fec0::1",
+    "3fff::1",
+    "5f00::1",
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    "192.31.196.1",
+    "255.255.255.255",
     "not-an-ip",
   ])("refuses %s", (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
@@ -33,6 +42,33 @@ describe("address policy", () => {
 
   it.each(["93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"])("allows %s", (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
+  });
+});
+
+describe("embedded IPv4", () => {
+  it.each([
+    ["::ffff:7f00:1", ["127.0.0.1"]],
+    ["::7f00:1", ["127.0.0.1"]],
+    ["64:ff9b::a9fe:a9fe", ["169.254.169.254"]],
+    ["64:ff9b:1::a9fe:a9fe", ["169.254.169.254"]],
+    ["2002:a00:1::1", ["10.0.0.1"]],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", ["65.54.227.120", "192.0.2.45"]],
+    ["2606:4700:4700::1111", []],
+  ])("decodes %s", (address, expected) => {
+    expect(embeddedIPv4(address)).toEqual(expected);
+  });
+
+  it("names the IPv4 target a translated address carries", () => {
+    expect(judgeAddress("64:ff9b:1::a9fe:a9fe")).toEqual({ allowed: false, reason: "64:ff9b:1::a9fe:a9fe is a metadata endpoint" });
+    expect(judgeAddress("::7f00:1")).toEqual({
+      allowed: false,
+      reason: "::7f00:1 is IPv4-compatible (deprecated, RFC 4291) carrying 127.0.0.1 is loopback",
+    });
+  });
+
+  it("keeps metadata refused even when private targets are allowed", () => {
+    expect(judgeAddress("::ffff:a9fe:a9fe", { allowPrivateTargets: true }).allowed).toBe(false);
+    expect(judgeAddress("127.0.0.1", { allowPrivateTargets: true }).allowed).toBe(true);
   });
 });
 
