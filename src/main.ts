@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from "./config/env.js";
-import { buildService } from "./composition/build-service.js";
+import { buildService, type Service } from "./composition/build-service.js";
 
 function configOrExit(): Config {
   try {
@@ -13,31 +13,52 @@ function configOrExit(): Config {
   }
 }
 
-/** Process entry: config, service, signals. An invalid config stops here with its reasons. */
+/**
+ * Process entry: signals, config, service. The signal handlers come first: a SIGTERM during
+ * start-up (an orchestrator scaling down a replica that is still starting) drains what has
+ * started and exits 0, rather than dying with Node's default 143.
+ */
 async function main(): Promise<void> {
-  const config = configOrExit();
-  const service = await buildService(config);
-  const port = await service.listen();
-  service.logger.info({ port, store: service.store.kind, feed: config.MARKET_FEED, actors: config.ACTOR_RUNTIME }, "service listening");
-
-  const shutdown = (signal: string) => {
-    service.logger.info({ signal }, "shutting down");
+  let service: Service | null = null;
+  let signalled: string | null = null;
+  const shutdown = (signal: string): void => {
+    if (signalled !== null) return;
+    signalled = signal;
+    service?.logger.info({ signal }, "shutting down");
     // Ten seconds is the promise of DECISIONS 1; past it the process goes anyway.
     const force = setTimeout(() => {
-      service.logger.error("shutdown took longer than 10 s; exiting");
+      process.stderr.write("shutdown took longer than 10 s; exiting\n");
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Before the service exists there is nothing to drain; once it does, stop() is idempotent
+    // and cancels a start-up still under way.
+    if (service === null) process.exit(0);
     service.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        service.logger.error({ err }, "shutdown failed");
+        service?.logger.error({ err }, "shutdown failed");
         process.exit(1);
       },
     );
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+
+  const config = configOrExit();
+  service = await buildService(config);
+  if (signalled !== null) {
+    await service.stop();
+    process.exit(0);
+  }
+  try {
+    const port = await service.listen();
+    service.logger.info({ port, store: service.store.kind, feed: config.MARKET_FEED, actors: config.ACTOR_RUNTIME }, "service listening");
+  } catch (err) {
+    // A start-up cut short by a signal fails its last step; the handler's stop() exits 0.
+    if (signalled !== null) return;
+    throw err;
+  }
 }
 
 await main();

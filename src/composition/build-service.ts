@@ -64,6 +64,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);
   const actors = openActors(config, store, market.clock, logger);
+  // Readiness (GET /v1/health/ready): start-up done, warm-up included, and no actor turn stuck.
+  let startedUp = false;
+  const readiness = () => ({ startup: startedUp, actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS });
   const deps: CapabilityContext = {
     config,
     store,
@@ -79,6 +82,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     bus: actors.bus,
     marketPollers: market.pollers,
     orderBook: market.orderBook,
+    readiness,
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;
   for (const capability of capabilities) capability.registerActors(deps);
@@ -120,12 +124,19 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       // On Dapr every actor call goes through daprd, which only hosts our actor types once it
       // has read GET /dapr/config from this app: the app must listen before capabilities call actors.
       const port = actors.kind === "dapr" ? await bind() : undefined;
-      for (const capability of capabilities) await capability.start(deps);
-      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled).then(markWarm, (err: unknown) => {
-        logger.error({ err }, "warm-up failed; market time runs from where it stopped");
-        if (market.clock instanceof ReplayMarketClock) market.clock.run();
-        markWarm();
-      });
+      // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
+      // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
+      await Promise.all(capabilities.map((capability) => capability.start(deps)));
+      if (cancelled) throw new Error("the service was stopped during its start-up");
+      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled)
+        .catch((err: unknown) => {
+          logger.error({ err }, "warm-up failed; market time runs from where it stopped");
+          if (market.clock instanceof ReplayMarketClock) market.clock.run();
+        })
+        .then(() => {
+          startedUp = !cancelled;
+          markWarm();
+        });
       return port ?? bind();
     },
     stop() {
@@ -154,6 +165,12 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     },
   };
 }
+
+/**
+ * A turn running longer than this means the host stopped completing turns (a council with a
+ * language model is the longest legitimate turn: a few model calls of at most 20 s each).
+ */
+const ACTOR_STALL_MS = 120_000;
 
 /**
  * Replay: resumes where a previous run of this store stopped, else warms up over the span before

@@ -24,6 +24,11 @@ export interface AppDeps {
   readonly feed: MarketFeed;
   /** Market time: what signals, verdicts, regimes and trades are stamped with. */
   readonly marketClock: MarketClock;
+  /**
+   * Readiness beyond the store (the composition root's start-up and the actor host's turns):
+   * each named check true when fine. Absent: only the store is checked.
+   */
+  readonly readiness?: () => Readonly<Record<string, boolean>>;
 }
 
 export function tierLimitsFrom(config: Config): TierLimitTable {

@@ -7,6 +7,8 @@ import { Activation, activationKey } from "./activation.js";
 export class ActivationTable {
   private readonly byKey = new Map<string, Activation>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Wall-clock start (ms) of each job running now: a job running for ever is a stalled host. */
+  private readonly running = new Set<{ readonly since: number }>();
 
   /** The entry of an actor id, created on first use (activation itself happens in a turn). */
   entry(type: string, id: string): Activation {
@@ -34,13 +36,31 @@ export class ActivationTable {
 
   /** Runs `job` in the actor's mailbox: after every job queued before it, alone. */
   enqueue<T>(activation: Activation, job: () => Promise<T>): Promise<T> {
-    const done = activation.mailbox.enqueue(job);
+    const done = activation.mailbox.enqueue(async () => {
+      const mark = { since: Date.now() };
+      this.running.add(mark);
+      try {
+        return await job();
+      } finally {
+        this.running.delete(mark);
+      }
+    });
     this.pending.add(done);
     const forget = (): void => {
       this.pending.delete(done);
     };
     done.then(forget, forget);
     return done;
+  }
+
+  /**
+   * Milliseconds the longest-running job has been running (0 when none runs). The readiness probe
+   * reports a host whose turns stopped completing rather than answering 200 through a stall.
+   */
+  oldestRunningMs(now = Date.now()): number {
+    let oldest = now;
+    for (const mark of this.running) oldest = Math.min(oldest, mark.since);
+    return now - oldest;
   }
 
   /** Resolves once no job is queued or running, including jobs queued while waiting. */

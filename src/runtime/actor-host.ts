@@ -18,6 +18,8 @@ export interface ActorHost {
    * actor and flushes pending events; then refuses further calls.
    */
   shutdown(): Promise<void>;
+  /** How long the longest turn running now has been running, in wall milliseconds (0: none). */
+  oldestTurnMs(): number;
 }
 
 /** Thrown to callers of a host that has shut down. */

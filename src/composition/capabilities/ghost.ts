@@ -37,8 +37,11 @@ export const ghostCapability: Capability = {
     await multipliersFor(ctx.store.signalWeights).refresh();
     // The first track-record period starts when the traders first start (market time).
     await ctx.store.ghostLedger.ensureFirstSprint(ctx.marketClock.now(), new Date(ctx.wallClock.now()).toISOString());
-    for (const id of GhostTraderActor.IDS) await ctx.host.proxy(GhostTraderActor, id).ensureScheduled();
-    await ctx.host.proxy(WeightsActor, WeightsActor.ID).ensureScheduled();
+    // Concurrently: one actor held up by a rebalance must not hold up the others' schedules.
+    await Promise.all([
+      ...GhostTraderActor.IDS.map((id) => ctx.host.proxy(GhostTraderActor, id).ensureScheduled()),
+      ctx.host.proxy(WeightsActor, WeightsActor.ID).ensureScheduled(),
+    ]);
   },
   routes: (ctx) => [...ghostRoutes(ctx), ...weightsRoutes(ctx), ...chartingRoutes(ctx)],
 };

@@ -29,8 +29,11 @@ export const judiciaryCapability: Capability = {
     );
   },
   async start(ctx) {
-    for (const asset of ASSETS) await ctx.host.proxy(VerdictActor, asset).ensureScheduled();
-    for (const asset of COUNCIL_ASSETS) await ctx.host.proxy(CouncilActor, asset).ensureScheduled();
+    // Concurrently: one actor held up by a rebalance must not hold up the others' schedules.
+    await Promise.all([
+      ...ASSETS.map((asset) => ctx.host.proxy(VerdictActor, asset).ensureScheduled()),
+      ...COUNCIL_ASSETS.map((asset) => ctx.host.proxy(CouncilActor, asset).ensureScheduled()),
+    ]);
   },
   routes: (ctx) => [
     ...verdictRoutes(ctx),

@@ -18,8 +18,11 @@ export const marketDataCapability: Capability = {
     ctx.host.register(MarketPollerActor, (actorCtx) => new MarketPollerActor(actorCtx, pollers.get(actorCtx.id)));
   },
   async start(ctx) {
-    await ctx.host.proxy(MarketDataActor, MarketDataActor.ID).ensureScheduled();
-    for (const p of ctx.marketPollers ?? []) await ctx.host.proxy(MarketPollerActor, p.id).ensureScheduled();
+    // Concurrently: one actor held up by a rebalance must not hold up the others' schedules.
+    await Promise.all([
+      ctx.host.proxy(MarketDataActor, MarketDataActor.ID).ensureScheduled(),
+      ...(ctx.marketPollers ?? []).map((p) => ctx.host.proxy(MarketPollerActor, p.id).ensureScheduled()),
+    ]);
   },
   routes: (ctx) => signalRoutes(ctx),
 };

@@ -61,8 +61,8 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
       // The market clock of this run may stand elsewhere than the last one's: re-arm every
       // pending schedule from its wall-time due instants.
       const active = await ctx.store.webhooks.listActive();
-      let pending = 0;
-      for (const s of active) pending += await ctx.host.proxy(WebhookSubscriptionActor, s.id).resume();
+      const resumed = await Promise.all(active.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).resume()));
+      const pending = resumed.reduce((sum, n) => sum + n, 0);
       if (pending > 0) ctx.logger.info({ subscriptions: active.length, pending }, "webhook deliveries resumed");
     },
     routes: (ctx) => webhookRoutes({ ...ctx, deliver: deliverFor(ctx) }),

@@ -34,19 +34,21 @@ export function healthRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "get",
       path: "/v1/health/ready",
-      summary: "Readiness probe: 200 when the store answers, else 503",
+      summary: "Readiness probe: 200 when the store answers, start-up is done and actor turns complete, else 503 naming the failed check",
       tags: ["health"],
       access: { kind: "public" },
       response: readinessSchema,
       errorStatuses: [503],
       handler: async () => {
         const timestamp = new Date(deps.wallClock.now()).toISOString();
-        try {
-          await deps.store.ping();
-          return { status: "ok" as const, checks: { store: "ok" as const }, timestamp };
-        } catch {
-          throw new ApiError(503, { status: "unavailable", checks: { store: "failed" }, timestamp });
-        }
+        const checks: Record<string, "ok" | "failed"> = {};
+        checks.store = await deps.store.ping().then(
+          () => "ok" as const,
+          () => "failed" as const,
+        );
+        for (const [name, fine] of Object.entries(deps.readiness?.() ?? {})) checks[name] = fine ? "ok" : "failed";
+        if (Object.values(checks).some((c) => c === "failed")) throw new ApiError(503, { status: "unavailable", checks, timestamp });
+        return { status: "ok" as const, checks, timestamp };
       },
     }),
   ];

@@ -26,8 +26,13 @@ export function daprActorRouter(host: DaprActorHost): Router {
   router.get("/dapr/config", (_req, res) => {
     res.json(host.config());
   });
+  // daprd's app health check (--enable-app-health-check --app-health-check-path /healthz): while
+  // it fails, daprd withdraws our actor types from placement and the actors move to the other
+  // replicas. It fails when this host drains (SIGTERM) or its turns stopped completing; it must
+  // not wait for the service's start-up, which needs daprd to host our actors first.
   router.get("/healthz", (_req, res) => {
-    res.status(200).send("ok");
+    const fine = host.hosting();
+    res.status(fine ? 200 : 503).send(fine ? "ok" : "not hosting actors");
   });
   router.put("/actors/:type/:id/method/remind/:name", async (req, res) => {
     send(res, await host.handleReminder(param(req, "type"), param(req, "id"), param(req, "name"), bodyText(req)));

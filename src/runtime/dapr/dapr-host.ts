@@ -17,7 +17,7 @@ import { Registrations, type Registration } from "../registrations.js";
 import { StateView } from "../state-view.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
-import { DaprError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
+import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 
 export interface DaprHostOptions {
   readonly sidecar: SidecarClient;
@@ -127,6 +127,15 @@ export class DaprActorHost implements ActorHost {
     return Promise.resolve();
   }
 
+  oldestTurnMs(): number {
+    return this.activations.oldestRunningMs();
+  }
+
+  /** Whether this replica should host actors: running, and no turn stuck past STALLED_TURN_MS. */
+  hosting(): boolean {
+    return this.phase === "running" && this.oldestTurnMs() < STALLED_TURN_MS;
+  }
+
   shutdown(): Promise<void> {
     this.stopping ??= this.stop();
     return this.stopping;
@@ -176,6 +185,8 @@ export class DaprActorHost implements ActorHost {
     } catch (err) {
       // The turn was rolled back: the calling replica may run it again on the new owner (MOVING).
       if (err instanceof ActorMovedError) return reply(500, { error: err.message, code: ACTOR_MOVED });
+      // A state read daprd held past its limit (a rebalance): nothing was written, the caller retries.
+      if (err instanceof DaprTimeoutError && err.safeToRetry) return reply(500, { error: err.message, code: ACTOR_RETRY });
       // Logged by runTurn when the actor failed; the caller gets the message, never a stack.
       return reply(500, { error: err instanceof Error ? err.message : String(err) });
     }
@@ -379,8 +390,16 @@ function reply(status: number, value: unknown): DaprReply {
   return { status, body: JSON.stringify(value) };
 }
 
+/**
+ * A turn running this long is stuck (the longest legitimate one, a council asking a language
+ * model, takes a few 20 s calls): daprd's health check then moves the actors elsewhere.
+ */
+const STALLED_TURN_MS = 120_000;
+
 /** The code of a call whose turn was rolled back because its actor moved mid-turn. */
 const ACTOR_MOVED = "actor_moved";
+/** The code of a call whose turn failed on a state read daprd did not answer in time. */
+const ACTOR_RETRY = "actor_retry";
 
 /**
  * Errors daprd gives while placement moves an actor (a replica joined or left), and our own
@@ -388,8 +407,13 @@ const ACTOR_MOVED = "actor_moved";
  * method never ran or its turn left nothing behind (state, reminders and events commit together),
  * so trying again is safe and soon lands on the new owner.
  */
-const MOVING = /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)|"code":"actor_moved"/i;
-const MOVING_RETRIES = 20;
+const MOVING =
+  /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)|is moving|actor is being deactivated|"code":"actor_(moved|retry)"/i;
+/**
+ * How long a call keeps retrying while its actor moves: a rebalance settles within seconds once
+ * no turn holds daprd's drain (every state read has a time limit), so a minute is generous.
+ */
+const MOVING_RETRY_MS = 60_000;
 /** daprd's answer to a state transaction for an actor this replica no longer hosts. */
 const INSTANCE_MISSING = /ERR_ACTOR_INSTANCE_MISSING|actor instance is missing/;
 
@@ -404,8 +428,14 @@ function refused(err: unknown): boolean {
   return err instanceof Error && (err as NodeJS.ErrnoException).code === "ECONNREFUSED";
 }
 
+/** Whether a failed call is one of the "actor is moving" answers, safe and useful to retry. */
+export function isMovingError(err: unknown): boolean {
+  return err instanceof DaprError && MOVING.test(err.body);
+}
+
 async function retryWhileMoving(call: () => Promise<string>): Promise<string> {
   const startDeadline = Date.now() + SIDECAR_START_MS;
+  const movingDeadline = Date.now() + MOVING_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
@@ -414,8 +444,8 @@ async function retryWhileMoving(call: () => Promise<string>): Promise<string> {
         await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
       }
-      if (!(err instanceof DaprError) || !MOVING.test(err.body) || attempt >= MOVING_RETRIES) throw err;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
+      if (!isMovingError(err) || Date.now() >= movingDeadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 1_000)));
     }
   }
 }

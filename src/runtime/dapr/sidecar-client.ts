@@ -16,6 +16,41 @@ export interface DaprReminder {
 
 const daprErrorSchema = z.object({ errorCode: z.string().optional(), message: z.string().optional() }).loose();
 
+/**
+ * The sidecar did not answer within the call's time limit. Nothing we sent may be assumed done
+ * or undone; what matters is that the caller stops waiting: daprd 1.16 can hold a state read
+ * while placement rebalances and then wait, without a limit, for the turn that made the read to
+ * finish (issue 17's start-up deadlock). A turn whose read times out fails, and daprd's drain
+ * goes on.
+ */
+export class DaprTimeoutError extends Error {
+  /** A read changed nothing, so the turn that made it may run again; a write may have landed. */
+  readonly safeToRetry: boolean;
+
+  constructor(
+    readonly method: string,
+    readonly what: string,
+    readonly ms: number,
+  ) {
+    super(`${method} ${what}: daprd did not answer within ${ms} ms`);
+    this.name = "DaprTimeoutError";
+    this.safeToRetry = method === "GET";
+  }
+}
+
+/**
+ * Time limits of sidecar calls, per kind. State and reminder calls touch only daprd and its
+ * state store (milliseconds when healthy); an actor call runs a whole turn somewhere in the
+ * cluster, a council with a language model included, so it gets far longer.
+ */
+export interface SidecarTimeouts {
+  readonly stateMs: number;
+  readonly invokeMs: number;
+  readonly otherMs: number;
+}
+
+export const DEFAULT_SIDECAR_TIMEOUTS: SidecarTimeouts = { stateMs: 5_000, invokeMs: 120_000, otherMs: 10_000 };
+
 /** A non-2xx answer of the sidecar, with what it said. */
 export class DaprError extends Error {
   constructor(
@@ -51,37 +86,53 @@ export class SidecarClient {
   private readonly base: string;
   private readonly agent = new Agent({ keepAlive: true });
 
-  constructor(httpPort: number, host = "127.0.0.1") {
+  constructor(
+    httpPort: number,
+    host = "127.0.0.1",
+    private readonly timeouts: SidecarTimeouts = DEFAULT_SIDECAR_TIMEOUTS,
+  ) {
     this.base = `http://${host}:${httpPort}/v1.0`;
   }
 
-  private send(method: string, path: string, body?: string): Promise<{ ok: boolean; status: number; text: string }> {
+  /** One request; past `timeoutMs` it is aborted (its socket destroyed) and DaprTimeoutError thrown. */
+  private send(method: string, path: string, timeoutMs: number, body?: string): Promise<{ ok: boolean; status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        req.destroy();
+        reject(new DaprTimeoutError(method, path, timeoutMs));
+      }, timeoutMs);
+      const fail = (err: Error): void => {
+        clearTimeout(timer);
+        if (!timedOut) reject(err);
+      };
       const req = request(`${this.base}${path}`, { method, agent: this.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
+        res.on("error", fail);
         res.on("end", () => {
+          clearTimeout(timer);
           const status = res.statusCode ?? 0;
           resolve({ ok: status >= 200 && status < 300, status, text: Buffer.concat(chunks).toString("utf8") });
         });
       });
-      req.on("error", reject);
+      req.on("error", fail);
       req.end(body);
     });
   }
 
   /** Calls an actor method wherever placement put it; the body is the method's JSON result. */
   async invoke(type: string, id: string, method: string, argText: string | undefined): Promise<string> {
-    const res = await this.send("PUT", `/actors/${enc(type)}/${enc(id)}/method/${enc(method)}`, argText);
+    const res = await this.send("PUT", `/actors/${enc(type)}/${enc(id)}/method/${enc(method)}`, this.timeouts.invokeMs, argText);
     if (!res.ok) throw new DaprError(res.status, res.text, `${type}/${id}.${method}`);
     return res.text;
   }
 
   /** The stored JSON value as text, or undefined when the key is absent (204). */
   async getState(type: string, id: string, key: string): Promise<string | undefined> {
-    const res = await this.send("GET", `/actors/${enc(type)}/${enc(id)}/state/${enc(key)}`);
+    const res = await this.send("GET", `/actors/${enc(type)}/${enc(id)}/state/${enc(key)}`, this.timeouts.stateMs);
     if (res.status === 204 || (res.ok && res.text.length === 0)) return undefined;
     if (!res.ok) throw new DaprError(res.status, res.text, `state ${type}/${id} ${key}`);
     return res.text;
@@ -89,29 +140,29 @@ export class SidecarClient {
 
   /** All of a turn's state changes in one transactional request. */
   async transact(type: string, id: string, operations: readonly StateOperation[]): Promise<void> {
-    const res = await this.send("POST", `/actors/${enc(type)}/${enc(id)}/state`, JSON.stringify(operations));
+    const res = await this.send("POST", `/actors/${enc(type)}/${enc(id)}/state`, this.timeouts.stateMs, JSON.stringify(operations));
     if (!res.ok) throw new DaprError(res.status, res.text, `state transaction ${type}/${id}`);
   }
 
   async setReminder(type: string, id: string, name: string, reminder: DaprReminder): Promise<void> {
-    const res = await this.send("POST", `/actors/${enc(type)}/${enc(id)}/reminders/${enc(name)}`, JSON.stringify(reminder));
+    const res = await this.send("POST", `/actors/${enc(type)}/${enc(id)}/reminders/${enc(name)}`, this.timeouts.stateMs, JSON.stringify(reminder));
     if (!res.ok) throw new DaprError(res.status, res.text, `reminder ${type}/${id} ${name}`);
   }
 
   async deleteReminder(type: string, id: string, name: string): Promise<void> {
-    const res = await this.send("DELETE", `/actors/${enc(type)}/${enc(id)}/reminders/${enc(name)}`);
+    const res = await this.send("DELETE", `/actors/${enc(type)}/${enc(id)}/reminders/${enc(name)}`, this.timeouts.stateMs);
     // Deleting a reminder that is already gone is fine.
     if (!res.ok && res.status !== 404) throw new DaprError(res.status, res.text, `delete reminder ${type}/${id} ${name}`);
   }
 
   async publish(pubsub: string, topic: string, body: string): Promise<void> {
-    const res = await this.send("POST", `/publish/${enc(pubsub)}/${enc(topic)}`, body);
+    const res = await this.send("POST", `/publish/${enc(pubsub)}/${enc(topic)}`, this.timeouts.otherMs, body);
     if (!res.ok) throw new DaprError(res.status, res.text, `publish ${pubsub}/${topic}`);
   }
 
   /** The sidecar's metadata, for readiness checks. */
   async metadata(): Promise<unknown> {
-    const res = await this.send("GET", "/metadata");
+    const res = await this.send("GET", "/metadata", this.timeouts.otherMs);
     if (!res.ok) throw new DaprError(res.status, res.text, "metadata");
     return JSON.parse(res.text) as unknown;
   }

@@ -116,6 +116,10 @@ export class LocalActorHost implements ActorHost {
     await this.activations.settled();
   }
 
+  oldestTurnMs(): number {
+    return this.activations.oldestRunningMs();
+  }
+
   shutdown(): Promise<void> {
     this.stopping ??= this.stop();
     return this.stopping;

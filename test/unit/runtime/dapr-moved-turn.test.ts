@@ -87,3 +87,52 @@ describe("a Dapr turn whose actor moved to another replica mid-turn", () => {
     await host.shutdown();
   });
 });
+
+describe("a Dapr turn whose state read daprd holds (a rebalance in progress)", () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it("fails at the read's time limit instead of waiting for ever, answering actor_retry, and frees the actor", async () => {
+    let held = true;
+    const hanging: ServerResponse[] = [];
+    const server2 = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        // daprd holding the read while placement rebalances: no answer at all.
+        if (req.method === "GET" && held) return void hanging.push(res);
+        res.writeHead(req.method === "GET" ? 204 : 200, { "content-type": "application/json" }).end();
+      });
+    });
+    await new Promise<void>((resolve) => server2.listen(0, "127.0.0.1", resolve));
+    server = server2;
+    const port = (server2.address() as AddressInfo).port;
+    const log = captureLogger();
+    const sidecar = new SidecarClient(port, "127.0.0.1", { stateMs: 200, invokeMs: 5_000, otherMs: 1_000 });
+    const host = new DaprActorHost({ sidecar, clock: new ManualClock(0), logger: log.logger });
+    host.register(CounterActor);
+    const answer = await host.handleCall("Counter", "c1", "add", "2");
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "actor_retry" });
+    // The mailbox is free again: daprd's deactivation (its drain) completes, and so does the next turn.
+    expect(await host.handleDeactivate("Counter", "c1")).toMatchObject({ status: 200 });
+    held = false;
+    const again = await host.handleCall("Counter", "c1", "add", "2");
+    expect(JSON.parse(again.body)).toBe(2);
+    for (const res of hanging) res.destroy();
+    await host.shutdown();
+  });
+
+  it("is retried by the calling replica on actor_retry", async () => {
+    let invokes = 0;
+    const side = await sidecar(() => {
+      invokes++;
+      return invokes < 3 ? { status: 500, body: JSON.stringify({ error: "state read timed out", code: "actor_retry" }) } : { status: 200, body: "7" };
+    });
+    server = side.server;
+    const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: captureLogger().logger });
+    host.register(CounterActor);
+    await expect(host.proxy(CounterActor, "c1").add(7)).resolves.toBe(7);
+    expect(invokes).toBe(3);
+    await host.shutdown();
+  });
+});
