@@ -47,8 +47,18 @@ export class MarketDataActor extends Actor {
 
   override async receiveReminder(name: string): Promise<void> {
     if (name !== "record") return;
-    const result = await this.recorder.recordUpTo(this.ctx.clock.now());
-    this.ctx.state.set("recordedUpTo", result.upTo);
+    const recorded = await this.ctx.state.get("recordedUpTo", z.number());
+    const now = this.ctx.clock.now();
+    // The cursor never moves back. A replica whose start-up has not yet set its market clock
+    // (Dapr fires reminders on any replica as soon as it hosts the actor) stands before what is
+    // recorded: it records nothing until its clock has caught up (issue 17: a restarted replica
+    // rewrote an hour of history and stopped the verdicts).
+    if (recorded !== undefined && now < recorded) {
+      this.ctx.logger.debug({ now, recorded }, "market clock behind the recorded position; recording waits for it");
+      return;
+    }
+    const result = await this.recorder.recordUpTo(now);
+    this.ctx.state.set("recordedUpTo", Math.max(result.upTo, recorded ?? result.upTo));
     if (result.written > 0) this.ctx.logger.debug({ written: result.written, pruned: result.pruned }, "signal history recorded");
     await this.watchMacro(result.upTo);
   }

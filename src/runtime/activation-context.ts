@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../domain/time/clock.js";
 import type { Logger } from "../logging/logger.js";
@@ -7,6 +8,7 @@ import type { ActorContext, ActorReminders, ActorState, ActorTimers, ReminderSpe
 import type { ActorProxy } from "./actor-proxy.js";
 import type { Activation } from "./activation.js";
 import { fromJsonText, toJsonText, type Json } from "./json.js";
+import { nextStamp, stampSlot } from "../events/event-stamps.js";
 import type { TurnChanges } from "./turn-changes.js";
 
 /** What a context needs from its host. */
@@ -14,12 +16,14 @@ export interface ContextServices {
   readonly clock: Clock;
   readonly logger: Logger;
   proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
-  /** A timestamp for an event of this type at `at`, strictly after the last one handed out. */
-  stamp(event: string, at: number): Promise<number>;
   nextOutboxSeq(): number;
   setTimer(activation: Activation, name: string, spec: TimerSpec, callback: () => Promise<void>): void;
   deleteTimer(activation: Activation, name: string): void;
 }
+
+/** Host-owned state key ("__" keys are the hosts'): each event type's last stamp. */
+const STAMPS_KEY = "__stamps";
+const stampsSchema = z.record(z.string(), z.number());
 
 function runningTurn(activation: Activation): TurnChanges {
   if (!activation.turn) throw new Error("actor used its context outside a turn (an un-awaited promise?)");
@@ -65,8 +69,13 @@ export function createActivationContext(activation: Activation, state: ActorStat
     proxy: (cls, otherId) => services.proxy(cls, otherId),
     async publish(event: string, data: Json): Promise<EventEnvelope> {
       const turn = runningTurn(activation);
-      const stamp = await services.stamp(event, services.clock.now());
+      // The last stamp per event type lives in the actor's own state (a host key), committed
+      // with the turn, so stamps stay unique wherever the actor runs next (event-stamps.ts).
+      const last = (await state.get(STAMPS_KEY, stampsSchema)) ?? {};
       if (activation.turn !== turn) throw new Error("publish finished after its turn ended (await it)");
+      const stamp = nextStamp(last[event], services.clock.now(), stampSlot(id));
+      turn.deletes.delete(STAMPS_KEY);
+      turn.upserts.set(STAMPS_KEY, toJsonText({ ...last, [event]: stamp }));
       const envelope: EventEnvelope = {
         id: randomUUID(),
         event,

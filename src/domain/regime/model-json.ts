@@ -20,9 +20,15 @@ export function hmmFromJson(json: unknown): HmmParams {
   return {
     k,
     d,
-    startProb: Float64Array.from(m.startprob),
-    transMat: Float64Array.from(m.transmat.flat()),
+    startProb: Float64Array.from(normalised(m.startprob)),
+    transMat: Float64Array.from(m.transmat.flatMap(normalised)),
     means: Float64Array.from(m.means.flat()),
     vars: Float64Array.from(m.covars.flat()),
   };
+}
+
+/** A stored distribution scaled to sum to exactly 1 (the schema allows a store's rounding). */
+function normalised(row: readonly number[]): number[] {
+  const sum = row.reduce((a, b) => a + b, 0);
+  return row.map((x) => x / sum);
 }

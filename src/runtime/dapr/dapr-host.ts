@@ -3,7 +3,6 @@ import type { Clock } from "../../domain/time/clock.js";
 import type { Logger } from "../../logging/logger.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { eventEnvelopeSchema } from "../../events/envelope.js";
-import { EventStamps } from "../../events/event-stamps.js";
 import type { OutboxRecord } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
@@ -17,6 +16,7 @@ import { Registrations, type Registration } from "../registrations.js";
 import { StateView } from "../state-view.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
+import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 
 export interface DaprHostOptions {
@@ -76,7 +76,6 @@ export class DaprActorHost implements ActorHost {
   /** Per activation: when each reminder last fired here, to coalesce Dapr's backlog. */
   private readonly lastFired = new Map<string, Map<string, number>>();
   private readonly timerHandles = new Map<string, NodeJS.Timeout>();
-  private readonly stamps = new EventStamps();
   private readonly services: ContextServices;
   private readonly turnDeps: TurnDeps;
   private phase: Phase = "running";
@@ -88,7 +87,6 @@ export class DaprActorHost implements ActorHost {
       clock: options.clock,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
-      stamp: (event, at) => Promise.resolve(this.stamps.next(event, at)),
       nextOutboxSeq: () => {
         this.lastOutboxSeq = Math.max(Date.now() * 1000, this.lastOutboxSeq + 1);
         return this.lastOutboxSeq;
@@ -243,8 +241,8 @@ export class DaprActorHost implements ActorHost {
     if (activation.instance) return activation.instance;
     const { type, id } = activation.ref;
     // State is read key by key on first use: an actor may own more than a turn touches.
-    activation.view = new StateView(new Map(), false, (key) => this.options.sidecar.getState(type, id, key));
-    const stored = await this.options.sidecar.getState(type, id, OUTBOX_KEY);
+    activation.view = new StateView(new Map(), false, (key) => this.readState(type, id, key));
+    const stored = await this.readState(type, id, OUTBOX_KEY);
     this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
@@ -261,14 +259,20 @@ export class DaprActorHost implements ActorHost {
     return instance;
   }
 
+  /** A state value's JSON text, undefined when absent (see stored-value.ts for the stored form). */
+  private async readState(type: string, id: string, key: string): Promise<string | undefined> {
+    const stored = await this.options.sidecar.getState(type, id, key);
+    return stored === undefined ? undefined : fromStoredText(stored);
+  }
+
   private async commit(activation: Activation, turn: TurnChanges): Promise<void> {
     const { type, id } = activation.ref;
     const ops: StateOperation[] = [];
-    for (const [key, text] of turn.upserts) ops.push({ operation: "upsert", request: { key, value: fromJsonText(text) } });
+    for (const [key, text] of turn.upserts) ops.push({ operation: "upsert", request: { key, value: toStoredValue(text) } });
     for (const key of turn.deletes) ops.push({ operation: "delete", request: { key } });
     if (turn.outbox.length > 0) {
       const pending = [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox];
-      ops.push({ operation: "upsert", request: { key: OUTBOX_KEY, value: pending } });
+      ops.push({ operation: "upsert", request: { key: OUTBOX_KEY, value: toStoredValue(JSON.stringify(pending)) } });
     }
     if (ops.length > 0) {
       try {
@@ -321,7 +325,7 @@ export class DaprActorHost implements ActorHost {
     const rest = pending.slice(delivered);
     const { type, id } = activation.ref;
     const op: StateOperation =
-      rest.length === 0 ? { operation: "delete", request: { key: OUTBOX_KEY } } : { operation: "upsert", request: { key: OUTBOX_KEY, value: rest } };
+      rest.length === 0 ? { operation: "delete", request: { key: OUTBOX_KEY } } : { operation: "upsert", request: { key: OUTBOX_KEY, value: toStoredValue(JSON.stringify(rest)) } };
     await this.guard(activation, "outbox", () => this.options.sidecar.transact(type, id, [op]));
     this.outboxes.set(activation.key, rest);
   }

@@ -1,7 +1,6 @@
 import type { Clock } from "../../domain/time/clock.js";
 import type { Logger } from "../../logging/logger.js";
 import type { OutboxDispatcher } from "../../events/outbox-dispatcher.js";
-import { EventStamps } from "../../events/event-stamps.js";
 import type { ActorStateStore, StoredReminder } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
@@ -53,7 +52,6 @@ export class LocalActorHost implements ActorHost {
   private readonly activations = new ActivationTable();
   private readonly reminders = new ReminderBook();
   private readonly timers = new DueQueue<TimerEntry>();
-  private readonly stamps = new EventStamps();
   private readonly services: ContextServices;
   private readonly idleTimeoutMs: number;
   private phase: Phase = "created";
@@ -68,7 +66,6 @@ export class LocalActorHost implements ActorHost {
       clock: options.clock,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
-      stamp: (event, at) => Promise.resolve(this.stamps.next(event, at)),
       nextOutboxSeq: () => this.nextOutboxSeq(),
       setTimer: (activation, name, spec, callback) => this.setTimer(activation, name, spec, callback),
       deleteTimer: (activation, name) => this.deleteTimer(activation, name),

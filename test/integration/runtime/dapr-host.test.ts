@@ -4,7 +4,8 @@ import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import type { DaprEventBus } from "../../../src/events/dapr-bus.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
-import { CounterActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";
+import { CounterActor, KeeperActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";
+import { hmmFromJson } from "../../../src/domain/regime/model-json.js";
 import { startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 
 /**
@@ -27,6 +28,7 @@ describe("dapr actor host", () => {
   const journal: string[] = [];
   const setup = (host: DaprActorHost): void => {
     host.register(CounterActor);
+    host.register(KeeperActor);
     host.register(ReminderActor);
     host.register(LifecycleActor, (ctx) => new LifecycleActor(ctx, journal));
     host.register(PublisherActor, (ctx) => new PublisherActor(ctx, Promise.resolve()));
@@ -99,6 +101,26 @@ describe("dapr actor host", () => {
     // Both replicas subscribe under one app id: each event reaches one of them.
     for (const id of ids) expect(received.filter((r) => r.event.id === id)).toHaveLength(1);
     expect(received.find((r) => r.event.id === ids[0])?.event).toMatchObject({ event: "test.event", data: { n: 0 } });
+  });
+
+  it("reads back what a turn stored through the Redis actor state store, numbers included", async () => {
+    const sixth = 1 / 6;
+    const model = {
+      startprob: [sixth, sixth, sixth, sixth, sixth, sixth],
+      transmat: Array.from({ length: 6 }, () => [sixth, sixth, sixth, sixth, sixth, sixth]),
+      means: Array.from({ length: 6 }, (_, i) => [0.123456789 * (i + 1), -1.5e-7]),
+      covars: Array.from({ length: 6 }, () => [1.000001, 2]),
+    };
+    const value = { at: 1_741_503_612_345, price: 84_123.456789, model };
+    await replica(0).host.proxy(KeeperActor, "dapr-k1").keep(value);
+    // Gone from memory on whichever replica hosts it: the next turn reads the store's copy.
+    for (const r of replicas) await r.host.handleDeactivate("Keeper", "dapr-k1");
+    const back = (await replica(1).host.proxy(KeeperActor, "dapr-k1").kept()) as typeof value;
+    // Every digit (Redis keeps 6 decimals of a JSON number; the host stores JSON text, stored-value.ts).
+    expect(back).toEqual(value);
+    // A stored model reloads as exact distributions.
+    const params = hmmFromJson(back.model);
+    for (let i = 0; i < 6; i++) expect(Array.from(params.transMat.subarray(i * 6, i * 6 + 6)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
   it("answers deactivations of actors this replica never had without crashing", async () => {

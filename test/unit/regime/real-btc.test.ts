@@ -81,6 +81,30 @@ describe("regime model on real BTC hours", () => {
     expect(response.regime_age_hours).toBe(1);
   }, 60_000);
 
+  it("reloads from a store that keeps 6 significant digits (Dapr's Redis state store) and rules alike", () => {
+    const end = at("2024-07-01");
+    const model = trainRegimeModel(btc.slice(end - 4000, end), { trainedAt: btc[end]!.t, seed: 5, restarts: 2 });
+    // Every number as such a store gives it back: a transition row then sums to 0.999999 or so.
+    const sixDigits = JSON.parse(JSON.stringify(regimeModelToJson(model)), (_k, v: unknown) => (typeof v === "number" ? Number(v.toPrecision(6)) : v)) as unknown;
+    const rows = (sixDigits as { hmm: { transmat: number[][] } }).hmm.transmat;
+    // A row of equal chances, 1/6 each, comes back as 0.166667 six times: it sums to 1.000002.
+    const even = rows[0]!.map(() => 1 / rows[0]!.length);
+    rows[0] = even.map((x) => Number(x.toPrecision(6)));
+    model.params.transMat.set(even, 0);
+    expect(Math.abs(rows[0].reduce((a, b) => a + b, 0) - 1)).toBeGreaterThan(1e-6);
+    const restored = regimeModelFromJson(sixDigits);
+    for (let i = 0; i < restored.params.k; i++) {
+      const row = Array.from(restored.params.transMat.subarray(i * restored.params.k, (i + 1) * restored.params.k));
+      expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    }
+    const window = btc.slice(end - 720, end);
+    const e1 = evaluateRegime(model, window, DEAD_FLOWS);
+    const e2 = evaluateRegime(restored, window, DEAD_FLOWS);
+    const top = (p: ReadonlyMap<string, number>) => [...p].sort((a, b) => b[1] - a[1])[0]![0];
+    expect(top(e2.probabilities)).toBe(top(e1.probabilities));
+    for (const [regime, p] of e1.probabilities) expect(e2.probabilities.get(regime)).toBeCloseTo(p, 3);
+  }, 60_000);
+
   it("features of a bar do not change when later bars change (no look-ahead)", () => {
     const slice = btc.slice(0, 2000);
     const changed = slice.map((c, i) => (i < 1500 ? c : { ...c, c: c.c * 2, h: c.h * 2, v: c.v * 10 }));

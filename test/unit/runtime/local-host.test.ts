@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { STAMP_SLOTS } from "../../../src/events/event-stamps.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -231,8 +232,12 @@ describe("local actor host on SQLite", () => {
     await expect.poll(() => received.length, { timeout: 5000, interval: 5 }).toBe(2);
     expect(received.map((e) => e.id)).toEqual(ids);
     expect(received.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
-    // Both were emitted at the same clock instant: the second is bumped by 1 ms.
-    expect(received.map((e) => e.timestamp)).toEqual([new Date(T0).toISOString(), new Date(T0 + 1).toISOString()]);
+    // Both were emitted at the same clock instant: each takes its publisher's slot (event-stamps.ts),
+    // the second the next instant of that slot.
+    const stamps = received.map((e) => Date.parse(e.timestamp));
+    expect(stamps[0]! - T0).toBeGreaterThanOrEqual(0);
+    expect(stamps[0]! - T0).toBeLessThan(STAMP_SLOTS);
+    expect(stamps[1]! - stamps[0]!).toBe(STAMP_SLOTS);
     await expect.poll(async () => (await store.actorOutbox.pending(10)).length).toBe(0);
   });
 

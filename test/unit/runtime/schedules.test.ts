@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DueQueue } from "../../../src/runtime/due-queue.js";
 import { nextDueAfter } from "../../../src/runtime/next-due.js";
-import { EventStamps } from "../../../src/events/event-stamps.js";
+import { nextStamp, STAMP_SLOTS, stampSlot } from "../../../src/events/event-stamps.js";
 
 describe("DueQueue", () => {
   it("hands out due keys earliest first, ties in scheduling order", () => {
@@ -48,13 +48,28 @@ describe("nextDueAfter", () => {
   });
 });
 
-describe("EventStamps", () => {
-  it("never repeats a timestamp within one event type, and never goes back", () => {
-    const stamps = new EventStamps();
-    expect(stamps.next("a", 1000)).toBe(1000);
-    expect(stamps.next("a", 1000)).toBe(1001);
-    expect(stamps.next("a", 999)).toBe(1002);
-    expect(stamps.next("b", 1000)).toBe(1000);
-    expect(stamps.next("a", 5000)).toBe(5000);
+describe("event stamps", () => {
+  it("never repeat within one publisher and never go back", () => {
+    const slot = stampSlot("BTC");
+    let last: number | undefined;
+    const seen: number[] = [];
+    for (const at of [1000, 1000, 999, 5000, 5000]) {
+      last = nextStamp(last, at, slot);
+      seen.push(last);
+    }
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+    for (const s of seen) expect(s % STAMP_SLOTS).toBe(slot);
+    expect(seen[3]! - 5000).toBeLessThan(STAMP_SLOTS);
+  });
+
+  it("never collide between publishers of one event type, whatever their instants", () => {
+    const ids = ["BTC", "ETH", "SOL", "TAO", "market"];
+    expect(new Set(ids.map(stampSlot)).size).toBe(ids.length);
+    // Every publisher emitting at the same instants, on different replicas (no shared memory).
+    const all = ids.flatMap((id) => {
+      let last: number | undefined;
+      return [7_000, 7_000, 7_001, 7_003].map((at) => (last = nextStamp(last, at, stampSlot(id))));
+    });
+    expect(new Set(all).size).toBe(all.length);
   });
 });
