@@ -12,7 +12,7 @@ CONTRIB="v1.16.5"
 STAMP="$BIN/.dapr-$VERSION"
 built() { [ -f "$STAMP" ] && [ -x "$BIN/daprd" ] && [ -x "$BIN/placement" ] && [ -x "$BIN/scheduler" ]; }
 if built; then echo "$BIN"; exit 0; fi
-command -v go >/dev/null || { echo "ensure-dapr: the Go toolchain is required to build Dapr (install golang >= 1.24)" >&2; exit 1; }
+command -v go >/dev/null || { echo "ensure-dapr: Go >= 1.24 is required to build Dapr (Debian bookworm's golang is 1.19, too old)" >&2; exit 1; }
 mkdir -p "$BIN" "$CACHE/src"
 exec 9>"$CACHE/dapr.lock"; flock 9
 if built; then echo "$BIN"; exit 0; fi

@@ -9,7 +9,7 @@ VERSION="v1.24.2"
 if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "${VERSION#v}"; then
   echo "$BIN"; exit 0
 fi
-command -v go >/dev/null || { echo "ensure-ferretdb: Go is required to build FerretDB (install golang)" >&2; exit 1; }
+command -v go >/dev/null || { echo "ensure-ferretdb: Go >= 1.24 is required to build FerretDB (Debian bookworm's golang is 1.19, too old)" >&2; exit 1; }
 mkdir -p "$CACHE/bin" "$CACHE/src"
 exec 9>"$CACHE/ferretdb.lock"; flock 9
 if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "${VERSION#v}"; then echo "$BIN"; exit 0; fi

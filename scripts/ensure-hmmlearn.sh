@@ -15,8 +15,10 @@ if ready; then echo "$PY"; exit 0; fi
 exec 9>"$CACHE/hmmlearn.lock"; flock 9
 if ready; then echo "$PY"; exit 0; fi
 
-BASE_PY="$(command -v python3 || true)"
-[ -n "$BASE_PY" ] || { echo "ensure-hmmlearn: install Python 3 (python3 with the venv module)" >&2; exit 1; }
+# Debian's python3 keeps venv and ensurepip in python3-venv: install it on first use when the
+# interpreter on PATH lacks them (the image's Python has both).
+bash "$(dirname "$0")/apt-ensure.sh" python3-venv python3 -c 'import venv, ensurepip' >&2
+BASE_PY="$(command -v python3)"
 "$BASE_PY" -m venv "$VENV" >&2 \
   || { echo "ensure-hmmlearn: '$BASE_PY -m venv' failed; install python3-venv" >&2; exit 1; }
 "$PY" -m pip install --quiet --disable-pip-version-check "hmmlearn==$HMMLEARN_VERSION" >&2 \

@@ -15,12 +15,19 @@ let mongo: RunningMongo | undefined;
 const run = promisify(execFile);
 
 /**
- * Builds the cached test tools (Dapr, Redis check, hmmlearn venv) before any suite starts: on a
+ * Builds or installs the test tools (Dapr, hmmlearn venv; Debian's redis-server, chromium and
+ * openssl via apt-get when missing) before any suite starts, so `npm test` needs no other set-up: on a
  * fresh machine this takes minutes, which no per-suite hook timeout should have to absorb. Each
  * script is a no-op once its tool is cached; the suites call them again and get the path at once.
  */
 async function prepareTools(): Promise<void> {
-  const scripts = ["scripts/ensure-dapr.sh", "scripts/ensure-redis.sh", "scripts/ensure-hmmlearn.sh"];
+  const scripts = [
+    "scripts/ensure-dapr.sh",
+    "scripts/ensure-redis.sh",
+    "scripts/ensure-hmmlearn.sh",
+    "scripts/ensure-chromium.sh",
+    "scripts/ensure-openssl.sh",
+  ];
   await Promise.all(
     scripts.map((script) =>
       run("bash", [script], { maxBuffer: 64 * 1024 * 1024 }).catch((err: unknown) => {

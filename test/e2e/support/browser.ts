@@ -1,15 +1,14 @@
 import { chromium, type Browser, type ConsoleMessage, type Page } from "playwright-core";
 import { execFileSync } from "node:child_process";
 
-/** Debian's chromium (DECISIONS 6); the error names the package to install when it is missing. */
+/**
+ * Debian's chromium (DECISIONS 6), installed on first use by scripts/ensure-chromium.sh (the
+ * global set-up has already run it; here it only prints the path).
+ */
 function chromiumPath(): string {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv) return fromEnv;
-  try {
-    return execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    throw new Error("Browser tests need Debian's chromium: apt-get install -y chromium (scripts/ci-prerequisites.sh installs it).");
-  }
+  return execFileSync("bash", ["scripts/ensure-chromium.sh"], { encoding: "utf8" }).trim();
 }
 
 export async function launchBrowser(): Promise<Browser> {
