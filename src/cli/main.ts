@@ -10,5 +10,5 @@ if (!command) {
   process.stderr.write(`usage: cli <${Object.keys(cliCommands).join("|")}> …\n`);
   process.exit(2);
 }
-const code = await command(rest, { stdout: process.stdout, stderr: process.stderr });
+const code = await (await command())(rest, { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = code;

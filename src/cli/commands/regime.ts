@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, fitHmm } from "../../domain/regime/fit-hmm.js";
+import { ForwardBackwardWorkspace, forwardInto } from "../../domain/regime/forward-backward.js";
+import { hmmFromJson, hmmToJson } from "../../domain/regime/model-json.js";
+import { viterbi } from "../../domain/regime/viterbi.js";
+import type { CliCommand, CliIo } from "../io.js";
+import { parseObservationsCsv } from "../observations-csv.js";
+
+const USAGE = [
+  "usage: regime fit --input <obs.csv> --states K --seed S [--iterations N] [--restarts R] [--tolerance T]",
+  "       regime score --model <model.json> --input <obs.csv>",
+].join("\n");
+
+const integer = (min: number) => z.coerce.number<string>().int().min(min);
+const fitArgs = z.object({
+  input: z.string().min(1),
+  states: integer(1),
+  seed: integer(0),
+  iterations: integer(1).default(DEFAULT_MAX_ITERATIONS),
+  // One EM run from the seed's start, as hmmlearn's GaussianHMM(random_state=S) does; the
+  // service's refits use more restarts (fit-hmm.ts), which a quant can ask for here too.
+  restarts: integer(1).default(1),
+  // Stop when an iteration gains less than this; a negative value runs every iteration.
+  tolerance: z.coerce.number<string>().default(DEFAULT_TOLERANCE),
+});
+const scoreArgs = z.object({ model: z.string().min(1), input: z.string().min(1) });
+
+function fail(io: CliIo, message: string): number {
+  io.stderr.write(`${message}\n`);
+  return 2;
+}
+
+function parse<T>(io: CliIo, schema: z.ZodType<T>, args: string[], names: readonly string[]): T | number {
+  let values: Record<string, string | undefined>;
+  try {
+    const options = Object.fromEntries(names.map((n) => [n, { type: "string" as const }]));
+    ({ values } = parseArgs({ args, options }) as { values: Record<string, string | undefined> });
+  } catch (err) {
+    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) return fail(io, `${USAGE}\n${parsed.error.issues.map((i) => `  --${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  return parsed.data;
+}
+
+async function readObservations(io: CliIo, path: string) {
+  try {
+    return parseObservationsCsv(await readFile(path, "utf8"));
+  } catch (err) {
+    io.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return null;
+  }
+}
+
+/**
+ * `regime fit`: Baum-Welch on the observations as given (no standardizing: the columns are the
+ * quant's), with the service's kernels (fit-hmm.ts, the WebAssembly pass for 8×4). Prints the
+ * model as `{startprob, transmat, means, covars}` (hmmlearn's attribute shapes, covars the
+ * diagonal's variance vectors); how the fit went goes to stderr, so stdout stays the model.
+ */
+async function fit(args: string[], io: CliIo): Promise<number> {
+  const a = parse(io, fitArgs, args, ["input", "states", "seed", "iterations", "restarts", "tolerance"]);
+  if (typeof a === "number") return a;
+  const read = await readObservations(io, a.input);
+  if (read === null) return 1;
+  if (read.obs.t < 2) return fail(io, "obs.csv: fitting needs at least two observations");
+  const result = fitHmm(read.obs, { states: a.states, seed: a.seed, restarts: a.restarts, maxIterations: a.iterations, tolerance: a.tolerance });
+  io.stdout.write(JSON.stringify(hmmToJson(result.params)) + "\n");
+  io.stderr.write(
+    JSON.stringify({ loglik: result.loglik, iterations: result.iterations, converged: result.converged, seed: result.seed, observations: read.obs.t, features: read.features }) + "\n",
+  );
+  return 0;
+}
+
+/**
+ * `regime score`: log-likelihood, filtered posteriors (row t uses observations 1..t only: the
+ * forward pass) and the Viterbi path of the observations under a saved model.
+ */
+async function score(args: string[], io: CliIo): Promise<number> {
+  const a = parse(io, scoreArgs, args, ["model", "input"]);
+  if (typeof a === "number") return a;
+  let params;
+  try {
+    params = hmmFromJson(JSON.parse(await readFile(a.model, "utf8")));
+  } catch (err) {
+    const why = err instanceof z.ZodError ? err.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n") : `  ${err instanceof Error ? err.message : String(err)}`;
+    return fail(io, `model.json is not a {startprob, transmat, means, covars} model:\n${why}`);
+  }
+  const read = await readObservations(io, a.input);
+  if (read === null) return 1;
+  if (read.obs.d !== params.d) return fail(io, `obs.csv has ${read.obs.d} feature columns, the model ${params.d}`);
+  const ws = new ForwardBackwardWorkspace(read.obs.t, params.k);
+  const loglik = forwardInto(params, read.obs, ws);
+  const k = params.k;
+  const filtered = Array.from({ length: read.obs.t }, (_, r) => Array.from(ws.alpha.subarray(r * k, r * k + k)));
+  const path = Array.from(viterbi(params, read.obs).path);
+  io.stdout.write(JSON.stringify({ loglik, filtered, viterbi: path }) + "\n");
+  return 0;
+}
+
+/** `regime fit|score`: the HMM for quants (issue 6), inspectable and reproducible from a seed. */
+export const regimeCommand: CliCommand = async (args, io) => {
+  const [sub, ...rest] = args;
+  if (sub === "fit") return fit(rest, io);
+  if (sub === "score") return score(rest, io);
+  return fail(io, USAGE);
+};
