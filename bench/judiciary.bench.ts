@@ -4,7 +4,7 @@ import type { CouncilAsset, CouncilInput } from "../src/domain/council/council-t
 import { evaluateJudiciary } from "../src/domain/judiciary/evaluate.js";
 import type { FeatureReading, JudiciaryInput } from "../src/domain/judiciary/feature-reading.js";
 import { SIGNAL_KEYS } from "../src/domain/signals/signal-keys.js";
-import { result, type BenchResult } from "./result.js";
+import { report, result, type BenchResult } from "./result.js";
 
 /**
  * Issue 7 targets: one Judiciary evaluation ≤ 50 µs; one council session in judiciary mode
@@ -84,7 +84,7 @@ export async function run(): Promise<BenchResult[]> {
   const worstSession = Math.max(...Object.values(sessionMicros));
 
   return [
-    result("judiciary.json_roundtrip_baseline_us", baseline, "µs", "baseline", true),
+    report("judiciary.json_roundtrip_baseline_us", baseline, "µs"),
     result("judiciary.evaluate_btc_us", judiciary, "µs", "<= 50 µs", judiciary <= 50, baseline),
     result("council.judiciary_session_btc_us", sessionMicros.BTC ?? 0, "µs", "<= 1000 µs", (sessionMicros.BTC ?? Infinity) <= 1000, baseline),
     result("council.judiciary_session_tao_us", sessionMicros.TAO ?? 0, "µs", "<= 1000 µs", (sessionMicros.TAO ?? Infinity) <= 1000, baseline),

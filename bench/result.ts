@@ -7,9 +7,10 @@ export interface BenchResult {
   readonly baseline: number | null;
   /** value / baseline, or null without a baseline. */
   readonly ratio: number | null;
-  /** Human-readable target, e.g. ">= 0.70 ratio" or "<= 20 µs". */
-  readonly target: string;
-  readonly ok: boolean;
+  /** Human-readable target, e.g. ">= 0.70 ratio" or "<= 20 µs"; null for a figure reported without one. */
+  readonly target: string | null;
+  /** Whether the target is met; null when there is no target (never true for a bare report). */
+  readonly ok: boolean | null;
 }
 
 /** A benchmark module: bench/<name>.bench.ts exports `run`. */
@@ -33,4 +34,9 @@ export function result(
     target,
     ok,
   };
+}
+
+/** A figure reported without a target (a baseline, a breakdown): `target: null, ok: null`. */
+export function report(name: string, value: number, unit: string, baseline: number | null = null): BenchResult {
+  return { ...result(name, value, unit, "", false, baseline), target: null, ok: null };
 }

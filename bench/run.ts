@@ -26,9 +26,9 @@ for (const file of files) {
   const results = await mod.run();
   for (const r of results) {
     process.stderr.write(
-      `${r.ok ? "ok  " : "MISS"} ${r.name}: ${r.value} ${r.unit}` +
+      `${r.ok === null ? "    " : r.ok ? "ok  " : "MISS"} ${r.name}: ${r.value} ${r.unit}` +
         (r.baseline === null ? "" : ` (baseline ${r.baseline}, ratio ${r.ratio})`) +
-        ` target ${r.target}\n`,
+        (r.target === null ? " (report)" : ` target ${r.target}`) + "\n",
     );
   }
   all.push(...results.map((r) => ({ ...r, bench: file })));
