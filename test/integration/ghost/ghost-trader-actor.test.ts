@@ -140,7 +140,8 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     await host.runDue();
     expect(source.failOnce.size).toBe(0);
     expect((await store.ghostLedger.snapshot("ETH"))?.barT).toBe(fillBar - 2 * H);
-    await new Promise((r) => setTimeout(r, 50));
+    // The failed turn committed nothing: no event waits in the outbox, and none was published.
+    expect(await store.actorOutbox.pending(10)).toEqual([]);
     expect(events).toEqual([]);
     // The next firings redo those bars; every step also nudges the actor once more.
     for (let t = fillBar + 2 * H + STEP; t <= END; t += STEP) {
@@ -149,7 +150,9 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
       await host.proxy(GhostTraderActor, "ETH").step();
     }
     await waitFor(async () => events.length >= expected.length * 2, 5_000, "ghost.signal deliveries");
-    await new Promise((r) => setTimeout(r, 100));
+    // Every turn is over and the outbox is drained, so every event committed has been published:
+    // a duplicate entry could not arrive after the checks below.
+    await waitFor(async () => (await store.actorOutbox.pending(1)).length === 0, 5_000, "an empty outbox");
 
     const data = events.map((e) => ghostSignalDataSchema.parse(e.data));
     const entries = data.filter((d) => d.action === "ENTRY");

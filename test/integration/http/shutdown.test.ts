@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { startService } from "../../support/service.js";
 import { probeRoutes, type ProbeState } from "../../support/probe-routes.js";
+import { waitFor } from "../../support/wait-for.js";
 
 describe("graceful shutdown", () => {
   it("finishes a request in flight before it closes the store, and accepts no new ones", async () => {
@@ -14,9 +15,14 @@ describe("graceful shutdown", () => {
 
     let stopped = false;
     const stopping = svc.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 100));
+    // Stopping has begun once the listener refuses new connections; the request in flight still
+    // holds the stop back.
+    await waitFor(
+      () => fetch(`${svc.url}/v1/health`).then(() => false, () => true),
+      5_000,
+      "the listener to refuse new connections",
+    );
     expect(stopped).toBe(false);
-    await expect(fetch(`${svc.url}/v1/health`)).rejects.toThrow();
 
     release();
     const res = await slow;

@@ -9,6 +9,8 @@ import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivativ
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import { ASSETS, type Asset } from "../../../src/domain/signals/signal-keys.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { MarketPollerActor } from "../../../src/actors/market-poller-actor.js";
+import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -144,7 +146,9 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
   it("stops its pollers with the service", async () => {
     await svc.stop();
     const before = server.requests.length;
-    await new Promise((r) => setTimeout(r, 200));
+    // The pollers are actors of the stopped host: every call to them is refused, and their
+    // reminders have nobody left to fire them.
+    await expect(svc.service.deps.host.proxy(MarketPollerActor, "coingecko").ensureScheduled()).rejects.toThrow(ActorHostStoppedError);
     expect(server.requests.length).toBe(before);
   });
 

@@ -3,6 +3,7 @@ import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
 import { ManualClock } from "../../../src/domain/time/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
 import { MarketPollerActor, POLL_TURN_BUDGET_MS } from "../../../src/actors/market-poller-actor.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -89,9 +90,14 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
   const hits = (prefix: string) => server.requests.filter((p) => p.startsWith(prefix)).length;
   const every = (id: string) => market.pollers.find((p) => p.id === id)?.everyMs ?? Number.NaN;
 
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+  let timersBeforeMarket = 0;
+  let timersAfterScheduling = 0;
+
   beforeAll(async () => {
     server = await FakeProviderServer.start();
     server.route(answer);
+    timersBeforeMarket = timers();
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     market = await openMarket(config, clock, undefined, {
       baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url },
@@ -107,6 +113,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     for (let round = 0; round < 2; round++) {
       for (const p of market.pollers) await host.proxy(MarketPollerActor, p.id).ensureScheduled();
     }
+    timersAfterScheduling = timers();
   });
   afterAll(async () => {
     await host?.shutdown();
@@ -130,8 +137,11 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(every("solana-stake")).toBe(H);
     expect(every("coingecko-ai-sector")).toBe(5 * MINUTE);
     expect(every("subtensor")).toBe(5 * MINUTE);
-    // Reminders are set but nothing fires until the host runs them: no wall-clock timer polls.
-    await new Promise((r) => setTimeout(r, 300));
+    // Each poller's schedule is a reminder in the host's store, and opening the market and
+    // scheduling added no timer to the process: nothing polls until the host runs its reminders.
+    const reminders = await store.actorState.loadReminders();
+    expect(reminders.filter((r) => r.actorType === MarketPollerActor.actorType).map((r) => r.actorId).sort()).toEqual(market.pollers.map((p) => p.id).sort());
+    expect(timersAfterScheduling).toBe(timersBeforeMarket);
     expect(server.requests).toEqual([]);
     expect(calls).toEqual({ ohlcv: 0, futures: 0, liquidations: 0 });
   });
@@ -198,7 +208,10 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     await market.stop();
     const before = { requests: server.requests.length, ...calls };
     clock.set(clock.now() + 2 * H);
-    await new Promise((r) => setTimeout(r, 200));
+    // Asked to fire what is due two hours on, the stopped host fires nothing, and its pollers
+    // refuse calls.
+    await host.runDue();
+    await expect(host.proxy(MarketPollerActor, "coingecko").ensureScheduled()).rejects.toThrow(ActorHostStoppedError);
     expect({ requests: server.requests.length, ...calls }).toEqual(before);
   });
 });

@@ -122,7 +122,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live feeds sharing what they fe
     const polled = view(poller, clock.now());
     // The poller really has content: readings, BTC technicals derived from bars, series, figures.
     expect(polled.readings.FEAR_GREED_INDEX?.value).toBe(34);
-    expect(polled.readings.BTC_RSI).toBeDefined();
+    expect(polled.readings.BTC_RSI?.value).toBeGreaterThanOrEqual(0);
+    expect(polled.readings.BTC_RSI?.value).toBeLessThanOrEqual(100);
     expect(polled.candles.BTC?.[0]).toHaveLength(299);
     expect(polled.macro.US10Y?.correlation30d).not.toBeNull();
     expect(polled.figures.solNetworkTps).toBe(1234.5);

@@ -221,8 +221,9 @@ describe("delivery to a real HTTPS receiver", () => {
     const [got] = receiver.received;
     if (got === undefined) throw new Error("nothing received");
     const headers = got.headers as Record<string, string>;
-    expect(new Webhook(oldSecret).verify(got.body, headers)).toBeTruthy();
-    expect(new Webhook(newSecret).verify(got.body, headers)).toBeTruthy();
+    // verify returns the payload it checked.
+    expect(new Webhook(oldSecret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
+    expect(new Webhook(newSecret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     expect(verifyServiceSignature(got.body, headers["x-service-signature"], newSecret)).toBe(true);
   });
 

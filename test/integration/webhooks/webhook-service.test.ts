@@ -14,6 +14,7 @@ import { buildService } from "../../../src/composition/build-service.js";
 import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
 import { waitFor } from "../../support/wait-for.js";
+import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
 
@@ -74,8 +75,18 @@ async function waitLogged(svc: RunningService, key: string, id: string, n: numbe
   }, 10_000, `${n} logged attempts`);
 }
 
-/** Lets the host poll a few times, so a delivery that should not happen would have happened. */
-const settle = () => new Promise((r) => setTimeout(r, 300));
+/**
+ * Deliveries the subscription's actor still holds for an attempt. Zero proves that nothing more
+ * can be sent, whatever the clocks do: every attempt starts from a pending delivery.
+ */
+function pending(svc: RunningService, id: string): Promise<number> {
+  return svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount();
+}
+
+/** Waits until the actor has nothing left to send (its last attempt's outcome is committed). */
+async function waitDrained(svc: RunningService, id: string, what: string): Promise<void> {
+  await waitFor(async () => (await pending(svc, id)) === 0, 10_000, what);
+}
 
 beforeAll(async () => {
   pki = createTestPki();
@@ -141,8 +152,8 @@ describe("webhooks in the running service", () => {
     const [got] = at("/rot");
     if (got === undefined) throw new Error("no delivery");
     const headers = Object.fromEntries(Object.entries(got.headers).map(([k, v]) => [k, String(v)]));
-    expect(new Webhook(secret).verify(got.body, headers)).toBeTruthy();
-    expect(new Webhook(s.secret).verify(got.body, headers)).toBeTruthy();
+    expect(new Webhook(secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
+    expect(new Webhook(s.secret).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     expect(headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(got.body).digest("hex"));
     await call(svc, "DELETE", `/v1/webhooks/${s.id}`, keyA);
   });
@@ -150,7 +161,7 @@ describe("webhooks in the running service", () => {
   it("delivers a bus event once per subscription, with one delivery id across retries", async () => {
     const a = await register(svc, keyA, "/e-a", ["ghost.signal"]);
     const b = await register(svc, keyA, "/e-b", ["ghost.signal", "macro.alert"]);
-    await register(svc, keyA, "/e-c", ["council.new"]);
+    const c = await register(svc, keyA, "/e-c", ["council.new"]);
     receiver.respond = (req) => (req.path === "/e-a" && at("/e-a").length <= 2 ? { status: 503 } : { status: 200 });
     const event = envelope("ghost.signal", ghostSignal);
     await svc.service.deps.bus.publish("ghost.signal", event);
@@ -159,13 +170,16 @@ describe("webhooks in the running service", () => {
     await waitCount("/e-a", 1, "first attempt");
     await waitCount("/e-b", 1, "delivery to b");
     await waitLogged(svc, keyA, a.id, 1);
+    expect(await pending(svc, a.id)).toBe(1);
     clock.offset += 5_000;
     await waitCount("/e-a", 2, "retry after 5 s");
     await waitLogged(svc, keyA, a.id, 2);
     clock.offset += 25_000;
     const attempts = await waitCount("/e-a", 3, "retry after 25 s");
-    clock.offset += 125_000;
-    await settle();
+    await waitDrained(svc, a.id, "a's third attempt committed");
+    // Nothing left to send for any of the three, so the counts below are final.
+    expect(await pending(svc, b.id)).toBe(0);
+    expect(await pending(svc, c.id)).toBe(0);
     expect(at("/e-a")).toHaveLength(3);
     expect(at("/e-b")).toHaveLength(1);
     expect(at("/e-c")).toHaveLength(0);
@@ -202,14 +216,14 @@ describe("webhooks in the running service", () => {
     await waitLogged(svc, keyA, s.id, 9);
     clock.offset += 125_000;
     await waitCount("/dis", 10, "the tenth failure");
-    clock.offset += 200_000;
-    await settle();
+    await waitDrained(svc, s.id, "the tenth failure committed");
     expect(at("/dis")).toHaveLength(10);
     const listed = await call(svc, "GET", "/v1/webhooks", keyA);
     expect(listed.body).toMatchObject({ webhooks: [{ id: s.id, is_active: false, failures_since_success: 10 }] });
-    // An inactive subscription receives nothing.
+    // An inactive subscription receives nothing: publish resolves once the fan-out is done, and
+    // the actor was handed nothing to send.
     await svc.service.deps.bus.publish("ghost.signal", envelope("ghost.signal", ghostSignal));
-    await settle();
+    expect(await pending(svc, s.id)).toBe(0);
     expect(at("/dis")).toHaveLength(10);
 
     receiver.respond = () => ({ status: 200 });
@@ -227,10 +241,11 @@ describe("webhooks in the running service", () => {
     await svc.service.deps.bus.publish("ghost.signal", envelope("ghost.signal", ghostSignal));
     await waitCount("/del", 1, "first attempt");
     await waitLogged(svc, keyA, s.id, 1);
+    expect(await pending(svc, s.id)).toBe(1);
     const deleted = await call(svc, "DELETE", `/v1/webhooks/${s.id}`, keyA);
     expect(deleted).toEqual({ status: 200, body: { id: s.id, deleted: true } });
-    clock.offset += 200_000;
-    await settle();
+    // The retry was pending before DELETE and is gone after it: nothing can be sent any more.
+    expect(await pending(svc, s.id)).toBe(0);
     expect(at("/del")).toHaveLength(1);
     expect((await call(svc, "GET", "/v1/webhooks", keyA)).body).toEqual({ webhooks: [], count: 0 });
     expect((await call(svc, "DELETE", `/v1/webhooks/${s.id}`, keyA)).status).toBe(404);
@@ -313,14 +328,18 @@ describe("webhook retries across a restart", () => {
 
     const second = await startService(env, { wallClock: clock, capabilities: withWebhooks([marketDataCapability]) });
     try {
-      await settle();
+      // The retry survived the restart and waits for its wall-time instant: still pending, and
+      // the one reminder that can send it is due later on the host clock than now.
+      expect(await pending(second, s.id)).toBe(1);
+      const reminders = await second.service.deps.store.actorState.loadReminders();
+      const retry = reminders.find((r) => r.actorType === WebhookSubscriptionActor.actorType && r.actorId === s.id);
+      expect(retry?.dueAt).toBeGreaterThan(second.service.deps.marketClock.now());
       expect(at("/restart")).toHaveLength(1);
       clock.offset += 5_000;
       const both = await waitCount("/restart", 2, "the retry after the restart");
       expect(both[1]?.headers["x-service-delivery"]).toBe(both[0]?.headers["x-service-delivery"]);
       expect(both[1]?.body).toBe(both[0]?.body);
-      clock.offset += 200_000;
-      await settle();
+      await waitDrained(second, s.id, "the retry's success committed");
       expect(at("/restart")).toHaveLength(2);
       expect((await call(second, "GET", "/v1/webhooks", key)).body).toMatchObject({ webhooks: [{ id: s.id, failures_since_success: 0 }] });
     } finally {

@@ -153,11 +153,20 @@ describe("local actor host on SQLite", () => {
 
   it("fires reminders by itself when polling, on the host clock", async () => {
     const polling = makeHost(store, { pollIntervalMs: 2 });
+    // Every poll reads the host clock: counting the reads shows when the host has looked.
+    let reads = 0;
+    const read = polling.clock.now.bind(polling.clock);
+    polling.clock.now = () => {
+      reads++;
+      return read();
+    };
     await polling.host.start();
     try {
       const actor = polling.host.proxy(ReminderActor, "auto");
       await actor.schedule({ name: "auto", dueInMs: 60_000 });
-      await spin();
+      // Several polls after scheduling, before the due time: none fired it.
+      const scheduledAt = reads;
+      await expect.poll(() => reads, { timeout: 5000, interval: 5 }).toBeGreaterThanOrEqual(scheduledAt + 3);
       expect(await actor.firings()).toEqual([]);
       polling.clock.advance(60_000);
       await expect.poll(async () => (await actor.firings()).length, { timeout: 5000, interval: 5 }).toBe(1);

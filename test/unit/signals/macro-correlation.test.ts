@@ -28,7 +28,8 @@ describe("buildMacroCorrelation", () => {
     expect(m.signals.map((s) => s.key)).toEqual(["US10Y", "DXY", "GOLD", "NASDAQ", "BTC_NASDAQ_CORR"]);
     expect(m).toMatchObject({ risk_off_score: 50, fed_hawkishness: 50, assessment: "NEUTRAL", alerts: [] });
     expect(m.signals[4]).toMatchObject({ status: "DEAD", value: null, correlation_30d: null });
-    expect(() => macroCorrelationSchema.parse({ ...m, cached: false, cache_ttl_seconds: 300 })).not.toThrow();
+    const response = { ...m, cached: false, cache_ttl_seconds: 300 };
+    expect(macroCorrelationSchema.parse(response)).toEqual(response);
   });
 
   it("raises RISK_OFF and FED_HAWKISH alerts on a risk-off, hawkish day", () => {

@@ -96,8 +96,8 @@ describe("Standard Webhooks signature", () => {
     const now = Date.now();
     const headers = sign(secret, now, oldSecret);
     expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
-    expect(new Webhook(secret).verify(body, headers)).toBeTruthy();
-    expect(new Webhook(oldSecret).verify(body, headers)).toBeTruthy();
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(oldSecret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
     expect(verifyServiceSignature(body, headers["x-service-signature"], secret)).toBe(true);
     expect(verifyServiceSignature(body, headers["x-service-signature"], oldSecret)).toBe(false);
