@@ -67,6 +67,18 @@ async function expectPanelShowsData(page: Page, id: string, path: string, key?: 
   expect(await panel(page, id), id).toEqual({ state: "ok", notice: "" });
 }
 
+const ALL_PANEL_IDS = [...PUBLIC_PANELS, ...FREE_PANELS, ...PRO_PANELS].map(([id]) => id).filter((id, i, ids) => ids.indexOf(id) === i);
+
+/** Panels whose table needs sideways scrolling to be read, with how many pixels are hidden. */
+async function clippedTables(page: Page): Promise<string[]> {
+  // Page-side code as a string: the test project compiles without DOM types.
+  return page.evaluate<string[]>(
+    `Array.from(document.querySelectorAll("section.panel .table-wrap"))
+      .filter((w) => w.scrollWidth - w.clientWidth > 1)
+      .map((w) => w.closest("section").id + ": " + (w.scrollWidth - w.clientWidth) + " px hidden")`,
+  );
+}
+
 async function rowCount(page: Page, selector: string): Promise<number> {
   return page.locator(selector).count();
 }
@@ -177,12 +189,15 @@ describe("dashboard", () => {
     expect(await rowCount(page, "#signal-weights tbody tr")).toBe(filtered.weights.length);
     expect(await panel(page, "signal-weights")).toEqual({ state: "ok", notice: "" });
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-pro-desktop.png"), fullPage: true });
-    for (const id of ["signal-weights", "macro-correlation", "regime-stats", "agent-performance"]) {
-      await page.locator(`section#${id}`).screenshot({ path: join(ARTIFACTS, `panel-${id}.png`) });
+    expect(await page.locator("#verdict td.reasoning").count(), "the verdict shows its agents' reasoning").toBeGreaterThan(0);
+    // Every panel readable at both widths: no table runs past its card's edge (the agents'
+    // Reasoning column once did, in the verdict panel), and a screenshot of each panel to look at.
+    for (const [width, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+      await page.setViewportSize(viewport);
+      expect(await clippedTables(page), `tables wider than their panel at ${viewport.width} px`).toEqual([]);
+      expect(await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(1);
+      for (const id of ALL_PANEL_IDS) await page.locator(`section#${id}`).screenshot({ path: join(ARTIFACTS, `panel-${id}-${width}.png`) });
     }
-    await page.setViewportSize(PHONE);
-    // Wide tables scroll inside their panel; the page itself never scrolls sideways.
-    expect(await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(1);
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-pro-phone.png"), fullPage: true });
     expect(problems.errors).toEqual([]);
     await context.close();

@@ -33,3 +33,20 @@ export function facts(rows: readonly (readonly [string, Child])[]): HTMLDListEle
   for (const [term, value] of rows) dl.append(el("dt", {}, term), el("dd", {}, value ?? "—"));
   return dl;
 }
+
+/**
+ * Gives every body cell of the tables under `root` its column's header as `data-label`, so a
+ * phone-width stylesheet can show each row as a card of "label value" lines instead of a table
+ * wider than the screen (styles.css).
+ */
+export function labelTableCells(root: HTMLElement): void {
+  for (const table of root.querySelectorAll("table")) {
+    const headers = Array.from(table.querySelectorAll("thead th"), (th) => th.textContent?.trim() ?? "");
+    for (const row of table.querySelectorAll("tbody tr")) {
+      Array.from(row.children).forEach((cell, i) => {
+        const header = headers[i];
+        if (header) cell.setAttribute("data-label", header);
+      });
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { MarketIntelClient } from "../../sdk/client.js";
 import { ApiRequestError } from "../../sdk/errors.js";
 import type { Access } from "../../sdk/endpoints.js";
-import { el } from "./dom.js";
+import { el, labelTableCells } from "./dom.js";
 import { tierAllows, tierName, type KeySession } from "./key-session.js";
 import type { Tier } from "../../sdk/types.js";
 
@@ -98,6 +98,7 @@ export class PanelRunner<T> {
       if (generation !== this.generation) return;
       this.clearBody();
       this.cleanup = this.def.render(this.body, loaded.data);
+      labelTableCells(this.body);
       this.shownAt = new Date();
       this.setNotice("ok", "");
       this.schedule(loaded.ttlSeconds ?? DEFAULT_REFRESH_S);
