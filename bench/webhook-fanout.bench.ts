@@ -1,0 +1,132 @@
+import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config/env.js";
+import { buildService } from "../src/composition/build-service.js";
+import type { Capability } from "../src/composition/capability.js";
+import { createWebhooksCapability } from "../src/composition/capabilities/webhooks.js";
+import { Actor } from "../src/runtime/actor.js";
+import { sharedReplayFeed } from "../test/support/replay-feed.js";
+import { startHttpsReceiver, type ReceivedDelivery } from "../test/integration/webhooks/support/receiver.js";
+import { createTestPki } from "../test/integration/webhooks/support/tls.js";
+import { report, result, type BenchResult } from "./result.js";
+
+const SUBSCRIPTIONS = 1_000;
+/** DECISIONS 5: at most five subscriptions per key, so 200 keys hold the thousand. */
+const PER_KEY = 5;
+const TARGET_S = 5;
+const ROUNDS = 2;
+
+/** The producer: an actor whose turn raises the event, as the engines' actors do. */
+class FanOutSource extends Actor {
+  static readonly actorType = "BenchFanOutSource";
+
+  async raise(data: { round: number }): Promise<string> {
+    const envelope = await this.ctx.publish("verdict.new", { asset: "BTC", verdict: "HOLD", confidence: 0.5, round: data.round });
+    return envelope.id;
+  }
+}
+
+const sourceCapability: Capability = {
+  name: "bench-fan-out-source",
+  registerActors: (ctx) => ctx.host.register(FanOutSource),
+  start: async () => undefined,
+  routes: () => [],
+};
+
+/**
+ * Issue 20: one event fanned out through the service's real path: an actor's turn raises
+ * verdict.new into its outbox → the dispatcher publishes it on the bus → the webhook fan-out
+ * looks up the active subscriptions in the store → each WebhookSubscription actor accepts it and
+ * sends it, signed, from its reminder turn over HTTPS (the SSRF-filtering agent) to a local
+ * receiver. 1,000 subscriptions made through POST /v1/webhooks; the clock runs from the call
+ * that raises the event to the last receipt. Target: ≤ 5 s, none lost. The first round also pays
+ * for activating 1,000 actors and opening the TLS connections; the second runs warm.
+ */
+export async function run(): Promise<BenchResult[]> {
+  const pki = createTestPki();
+  let waiter: { round: number; need: number; resolve: () => void } | null = null;
+  const counts = new Map<number, number>();
+  const receiver = await startHttpsReceiver(pki, (delivery) => {
+    const round = (JSON.parse(delivery.body) as { data: { round: number } }).data.round;
+    const n = (counts.get(round) ?? 0) + 1;
+    counts.set(round, n);
+    if (waiter !== null && waiter.round === round && n >= waiter.need) waiter.resolve();
+    return { status: 200 };
+  });
+  const dir = mkdtempSync(join(tmpdir(), "bench-fanout-"));
+  const config = loadConfig({
+    STORE_URL: `sqlite:${join(dir, "mis.sqlite")}`,
+    LOG_LEVEL: "silent",
+    REPLAY_WARMUP_DAYS: "0",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+  });
+  const service = await buildService(config, {
+    feed: await sharedReplayFeed(),
+    capabilities: [sourceCapability, createWebhooksCapability({ ca: pki.ca })],
+  });
+  try {
+    const port = await service.listen();
+    await service.warmedUp;
+    const secrets = new Map<string, string>();
+    for (let k = 0; k < SUBSCRIPTIONS / PER_KEY; k++) {
+      const key = (await service.deps.keyIssuer.create("basic", `fan-out ${k}`, null)).apiKey;
+      await Promise.all(
+        Array.from({ length: PER_KEY }, async (_, i) => {
+          const path = `/s${k * PER_KEY + i}`;
+          const res = await fetch(`http://127.0.0.1:${port}/v1/webhooks`, {
+            method: "POST",
+            headers: { "x-api-key": key, "content-type": "application/json" },
+            body: JSON.stringify({ url: receiver.url(path), events: ["verdict.new"] }),
+          });
+          if (res.status !== 201) throw new Error(`POST /v1/webhooks answered ${res.status}: ${await res.text()}`);
+          secrets.set(path, ((await res.json()) as { secret: string }).secret);
+        }),
+      );
+    }
+
+    const seconds: number[] = [];
+    const lost: number[] = [];
+    let badSignatures = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const all = new Promise<void>((resolve) => (waiter = { round, need: SUBSCRIPTIONS, resolve }));
+      const started = performance.now();
+      await service.deps.host.proxy(FanOutSource, "bench").raise({ round });
+      const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 30_000).unref())]);
+      const elapsed = (performance.now() - started) / 1000;
+      const got: ReceivedDelivery[] = receiver.received.filter((d) => (JSON.parse(d.body) as { data: { round: number } }).data.round === round);
+      const distinct = new Set(got.map((d) => d.path)).size;
+      lost.push(SUBSCRIPTIONS - distinct);
+      seconds.push(timedOut ? Number.POSITIVE_INFINITY : elapsed);
+      for (const d of got) {
+        const secret = secrets.get(d.path);
+        const expected = secret === undefined ? "" : createHmac("sha256", secret).update(d.body).digest("hex");
+        if (d.headers["x-service-signature"] !== expected) badSignatures++;
+      }
+      process.stderr.write(`webhook fan-out round ${round}: ${distinct}/${SUBSCRIPTIONS} subscriptions reached in ${elapsed.toFixed(3)} s${timedOut ? " (timed out)" : ""}\n`);
+    }
+    const cold = seconds[0] ?? Number.POSITIVE_INFINITY;
+    const warm = seconds[1] ?? Number.POSITIVE_INFINITY;
+    const lostTotal = lost.reduce((a, b) => a + b, 0);
+    return [
+      result(
+        `webhooks: fan-out of one event raised by an actor to ${SUBSCRIPTIONS} subscriptions, signed HTTPS to a local receiver, first event (cold actors)`,
+        cold,
+        "s",
+        `<= ${TARGET_S} s to the last receipt, 0 lost`,
+        cold <= TARGET_S && (lost[0] ?? 1) === 0,
+      ),
+      result(`webhooks: the same fan-out, second event (warm)`, warm, "s", `<= ${TARGET_S} s to the last receipt, 0 lost`, warm <= TARGET_S && (lost[1] ?? 1) === 0),
+      result(`webhooks: fan-out deliveries lost over ${ROUNDS} events`, lostTotal, "deliveries", "0", lostTotal === 0),
+      result("webhooks: fan-out deliveries whose X-SERVICE-Signature does not verify", badSignatures, "deliveries", "0", badSignatures === 0),
+      report("webhooks: fan-out deliveries received in all (duplicates included)", receiver.received.length, "deliveries"),
+    ];
+  } finally {
+    await service.stop();
+    await receiver.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
