@@ -16,7 +16,6 @@ import { metricsRegistry } from "../observability/metrics.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
-import { notReadyRoutes } from "./routes/not-ready.js";
 import { mountPages } from "./routes/pages.js";
 
 export interface BuiltApp {
@@ -39,9 +38,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.set("etag", false);
 
   const cache = new ResponseCache(deps.wallClock);
-  const implemented = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
-  const implementedKeys = new Set(implemented.map((r) => `${r.method} ${r.path}`));
-  const routes = [...implemented, ...notReadyRoutes(implementedKeys)];
+  const routes = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
 
   // Ahead of the API pipeline: daprd's callbacks carry their own body formats and no API key.

@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { TIERS, type Tier } from "./tiers.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -31,9 +31,3 @@ export function keyPrefix(key: string): string {
   return key.slice(0, `svc_${parsed.tier}_`.length + 4);
 }
 
-/** Constant-time comparison of two hex digests. */
-export function digestsEqual(a: string, b: string): boolean {
-  const ba = Buffer.from(a, "hex");
-  const bb = Buffer.from(b, "hex");
-  return ba.length === bb.length && timingSafeEqual(ba, bb);
-}

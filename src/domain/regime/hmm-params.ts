@@ -50,31 +50,3 @@ export function cloneParams(p: HmmParams): HmmParams {
     vars: p.vars.slice(),
   };
 }
-
-/** Throws unless the shapes agree and every probability row is a distribution. */
-export function assertValidParams(p: HmmParams): void {
-  const { k, d } = p;
-  if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
-  if (!Number.isInteger(d) || d < 1) throw new RangeError(`d must be a positive integer, got ${d}`);
-  if (p.startProb.length !== k) throw new RangeError("startProb must have k entries");
-  if (p.transMat.length !== k * k) throw new RangeError("transMat must have k×k entries");
-  if (p.means.length !== k * d) throw new RangeError("means must have k×d entries");
-  if (p.vars.length !== k * d) throw new RangeError("vars must have k×d entries");
-  assertDistribution(p.startProb, 0, k, "startProb");
-  for (let i = 0; i < k; i++) assertDistribution(p.transMat, i * k, k, `transMat row ${i}`);
-  for (let j = 0; j < k * d; j++) {
-    const v = p.vars[j] as number;
-    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`variance ${j} must be positive and finite, got ${v}`);
-    if (!Number.isFinite(p.means[j] as number)) throw new RangeError(`mean ${j} is not finite`);
-  }
-}
-
-function assertDistribution(a: Float64Array, from: number, n: number, what: string): void {
-  let sum = 0;
-  for (let i = from; i < from + n; i++) {
-    const x = a[i] as number;
-    if (!(x >= 0) || !Number.isFinite(x)) throw new RangeError(`${what} has an invalid probability ${x}`);
-    sum += x;
-  }
-  if (Math.abs(sum - 1) > 1e-6) throw new RangeError(`${what} sums to ${sum}, not 1`);
-}

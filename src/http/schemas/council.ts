@@ -50,10 +50,6 @@ export const taoVerdictSchema = z
   .meta({ id: "TaoVerdict" });
 
 /** `latestVerdict` in TAO status: the verdict without id, rationale, explanation and snapshot. */
-export const taoVerdictSummarySchema = taoVerdictSchema
-  .omit({ id: true, chiefRationale: true, plainExplanation: true, snapshotSignals: true })
-  .meta({ id: "TaoVerdictSummary" });
-
 /** `POST /v1/tao/council/run` and `GET /v1/tao/council` (DECISIONS 4: same envelope). */
 export const taoCouncilRunSchema = z
   .object({

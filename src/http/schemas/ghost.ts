@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ENTRY_MODES } from "../../domain/ghost/trade.js";
 import { REGIMES, TAO_RULINGS } from "../../domain/market/vocabulary.js";
+import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 
 /**
@@ -14,9 +15,7 @@ const optionalCache = {
   cache_ttl_seconds: z.number().int().nonnegative().optional(),
 };
 
-export const liquidityStatusSchema = z.enum(["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"]);
-
-export const ghostStatusSchema = z.enum(["WAITING", "READY", "IN_POSITION"]).meta({ id: "GhostStatus" });
+const liquidityStatusSchema = z.enum(["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"]);
 
 export const taoGatesSchema = z
   .object({
@@ -53,21 +52,12 @@ export const taoCurrentTradeSchema = z
 
 const agentVoteSchema = z.object({ ruling: z.enum(TAO_RULINGS), confidence: z.number().min(0).max(1) });
 
-export const taoStatusVerdictSchema = z
+const taoStatusVerdictSchema = z
   .object({
     ruling: z.enum(TAO_RULINGS),
     confidence: z.number().min(0).max(1),
     agentVotes: z.record(z.string(), agentVoteSchema),
-    riskFlags: z.array(
-      z.enum([
-        "LIQUIDITY_RISK",
-        "MANIPULATION_RISK",
-        "INSUFFICIENT_DATA",
-        "ETF_EVENT_WINDOW",
-        "CENTRALIZED_AI_OVERHANG",
-        "INSTITUTIONAL_REBAL",
-      ]),
-    ),
+    riskFlags: z.array(z.enum(TAO_RISK_FLAGS)),
     createdAt: z.string(),
   })
   .meta({ id: "TaoStatusVerdict", description: "TAO verdict subset shown in status.latestVerdict" });
@@ -120,7 +110,7 @@ export const taoTradeSchema = z
   })
   .meta({ id: "TaoTrade" });
 
-export const trackRecordStatsSchema = z
+const trackRecordStatsSchema = z
   .object({
     totalTrades: z.number().int().nonnegative(),
     winRate: z.number().min(0).max(100),
@@ -131,7 +121,7 @@ export const trackRecordStatsSchema = z
   })
   .meta({ id: "TrackRecordStats" });
 
-export const taoTrackRecordStatsSchema = trackRecordStatsSchema
+const taoTrackRecordStatsSchema = trackRecordStatsSchema
   .extend({
     validatedPaperTrades: z.number().int().min(0).max(10),
     paperValidationTarget: z.literal(10),
@@ -163,7 +153,7 @@ export const ghostStatsSchema = z
   })
   .meta({ id: "GhostStats" });
 
-export const regimeStatsItemSchema = z
+const regimeStatsItemSchema = z
   .object({
     regime: z.enum(REGIMES),
     trades: z.number().int().nonnegative(),

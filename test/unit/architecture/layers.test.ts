@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..", "..", "..");
+const SRC = join(ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Every module a file imports (static, dynamic and type-only), as written. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)].map((m) => m[1] as string);
+}
+
+/** "src/…" path of a relative import, or the package name of a bare one. */
+function target(file: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec;
+  return relative(ROOT, resolve(dirname(file), spec));
+}
+
+/**
+ * The packages the domain may use: pure computation, no I/O, no framework. A new one is a
+ * decision (say why in docs/decisions.md), not an accident.
+ */
+const DOMAIN_PACKAGES = new Set(["node:crypto", "zod", "trading-signals", "wabt"]);
+
+/**
+ * Services that still import the HTTP layer or actor classes, being moved out by issue 20's
+ * item 4 (another branch): this list only shrinks; nothing new may join it.
+ */
+const SERVICES_NOT_YET_MOVED = new Set(["src/services/signal-multipliers.ts", "src/services/engine-backtest.ts", "src/services/ip-limiter.ts", "src/services/usage-limiter.ts"]);
+
+describe("layers (README's architecture)", () => {
+  it("src/domain imports only itself and a few pure packages", () => {
+    const outside = sourceFiles(join(SRC, "domain")).flatMap((file) =>
+      specifiers(file)
+        .map((spec) => target(file, spec))
+        .filter((t) => !t.startsWith("src/domain/") && !DOMAIN_PACKAGES.has(t))
+        .map((t) => `${relative(ROOT, file)} → ${t}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it("src/services imports neither src/http nor src/actors", () => {
+    const crossing = sourceFiles(join(SRC, "services"))
+      .filter((file) => !SERVICES_NOT_YET_MOVED.has(relative(ROOT, file)))
+      .flatMap((file) =>
+        specifiers(file)
+          .map((spec) => target(file, spec))
+          .filter((t) => t.startsWith("src/http/") || t.startsWith("src/actors/"))
+          .map((t) => `${relative(ROOT, file)} → ${t}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+
+  it("sees the imports it checks (a parser that finds nothing would pass anything)", () => {
+    const file = join(SRC, "http", "app.ts");
+    expect(specifiers(file).map((s) => target(file, s))).toContain("express");
+    const domainFile = join(SRC, "domain", "regime", "fit-hmm.ts");
+    expect(specifiers(domainFile).map((s) => target(domainFile, s))).toContain("src/domain/regime/baum-welch.js");
+  });
+});
