@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   } catch (err) {
     // A start-up cut short by a signal fails its last step; the handler's stop() exits 0.
     if (signalled !== null) return;
-    throw err;
+    // The port is bound before anything shared starts (issue 19): close what was opened and go.
+    service.logger.fatal({ err: err instanceof Error ? err.message : String(err), port: config.PORT, host: config.HOST }, "cannot listen");
+    await service.stop();
+    process.exit(1);
   }
 }
 

@@ -10,6 +10,8 @@ import { NewsletterService, type NewsletterOptions } from "../services/newslette
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
 import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
+import { bindServer, createLimitedServer } from "../http/listen.js";
+import { metricsListener } from "../http/metrics-server.js";
 import { tierLimitsFrom } from "../http/app-deps.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { openMarket, type LiveSources, type Market } from "./open-market.js";
@@ -32,6 +34,8 @@ export interface Service {
    * (replay) then runs in the background: `warmedUp` resolves when market time runs.
    */
   listen(): Promise<number>;
+  /** The port /metrics listens on once `listen` resolved (METRICS_PORT), else null. */
+  metricsPort(): number | null;
   readonly warmedUp: Promise<void>;
   /** Drains HTTP, finishes background work, closes the store. Idempotent. */
   stop(): Promise<void>;
@@ -89,6 +93,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const capabilityRoutes: RouteSet[] = capabilities.map((c) => () => c.routes(deps));
   const built = createApp(deps, [...capabilityRoutes, ...(overrides.routeSets ?? [])], actors.routers);
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
+  let metricsPort: number | null = null;
   let stopping: Promise<void> | undefined;
   let cancelled = false;
   let markWarm: () => void = () => undefined;
@@ -107,23 +113,28 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     deps,
     actors,
     warmedUp,
+    metricsPort: () => metricsPort,
     async listen() {
-      const bind = () =>
-        new Promise<number>((resolve, reject) => {
-          const s = built.app.listen(config.PORT, config.HOST, (err?: Error) => {
-            if (err) return reject(err);
-            const addr = s.address();
-            resolve(typeof addr === "object" && addr ? addr.port : config.PORT);
-          });
-          s.keepAliveTimeout = 5_000;
-          s.requestTimeout = 30_000;
-          server = s;
-        });
+      // Issue 19 item 7: bind first. Resuming deliveries, reminders or e-mails acts on the
+      // shared store, so an instance that cannot serve (EADDRINUSE) must fail before any of it.
+      // On Dapr this order is needed anyway: daprd hosts our actor types only after it has read
+      // GET /dapr/config from this app, so the app listens before capabilities call actors.
+      const api = createLimitedServer(config, built.app);
+      const port = await bindServer(api, config.PORT, config.HOST);
+      server = api;
+      if (config.METRICS_PORT !== undefined) {
+        const m = createLimitedServer(config, metricsListener);
+        try {
+          metricsPort = await bindServer(m, config.METRICS_PORT, config.METRICS_HOST);
+        } catch (err) {
+          await new Promise<void>((resolve) => api.close(() => resolve()));
+          server = undefined;
+          throw err;
+        }
+        metricsServer = m;
+      }
       await newsletter.resumePending();
       await actors.host.start();
-      // On Dapr every actor call goes through daprd, which only hosts our actor types once it
-      // has read GET /dapr/config from this app: the app must listen before capabilities call actors.
-      const port = actors.kind === "dapr" ? await bind() : undefined;
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
       await Promise.all(capabilities.map((capability) => capability.start(deps)));
@@ -137,11 +148,18 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
           startedUp = !cancelled;
           markWarm();
         });
-      return port ?? bind();
+      return port;
     },
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
+        if (metricsServer) {
+          const m = metricsServer;
+          await new Promise<void>((resolve) => {
+            m.close(() => resolve());
+            m.closeAllConnections();
+          });
+        }
         if (server) {
           const s = server;
           await new Promise<void>((resolve) => {

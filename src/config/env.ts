@@ -18,7 +18,7 @@ const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" 
  * Every setting the service reads, with its default (DECISIONS 1). The one place environment
  * variables are parsed: nothing else reads process.env.
  */
-export const envSchema = z.object({
+const settings = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   STORE_URL: storeUrl.default("sqlite:./data/mis.sqlite"),
@@ -36,6 +36,16 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
   OWNER_NOTIFY_URL: httpUrl.optional(),
   TRUST_PROXY: z.string().default("false"),
+  /** Accept TRUST_PROXY=true anyway (every client could then choose its IP through X-Forwarded-For). */
+  TRUST_PROXY_FORCE: bool.default(false),
+  /** Prometheus /metrics listens here, apart from the API (0: an ephemeral port); unset: not served. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** Node's server limits (issue 19): a slow or idle client cannot hold a connection longer. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5_000),
+  HTTP_MAX_CONNECTIONS: positiveInt.default(1_024),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   /** DNS servers (`ip` or `ip:port`, comma-separated) that resolve webhook hosts; unset: the system resolver. */
   WEBHOOK_DNS_SERVERS: z
@@ -55,6 +65,16 @@ export const envSchema = z.object({
   MARKET_DATA_DIR: z.string().min(1).default("./market-data"),
 });
 
+export const envSchema = settings
+  .refine((c) => c.TRUST_PROXY !== "true" || c.TRUST_PROXY_FORCE, {
+    path: ["TRUST_PROXY"],
+    message: "true lets any client choose its IP through X-Forwarded-For; give the hop count (e.g. 1) or the proxies' addresses, or set TRUST_PROXY_FORCE=true",
+  })
+  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+    message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+  });
+
 export type Config = z.infer<typeof envSchema>;
 
 export class ConfigError extends Error {}
@@ -62,7 +82,7 @@ export class ConfigError extends Error {}
 /** Parses the environment; an invalid value names the variable and the rule. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, string> = {};
-  for (const key of Object.keys(envSchema.shape)) {
+  for (const key of Object.keys(settings.shape)) {
     const v = env[key];
     if (v !== undefined && v !== "") raw[key] = v;
   }

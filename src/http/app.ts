@@ -12,7 +12,6 @@ import { ResponseCache } from "./response-cache.js";
 import { UsageLimiter } from "../services/usage-limiter.js";
 import { IpLimiter } from "../services/ip-limiter.js";
 import { trustProxySetting } from "../config/env.js";
-import { metricsRegistry } from "../observability/metrics.js";
 import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
@@ -47,20 +46,9 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.use(accessLog(deps.logger));
   app.use(httpMetrics);
   app.use(helmet());
-  const jsonBody = express.json({ limit: "64kb", type: ["application/json", "application/*+json"] });
-  // GET and HEAD carry no body; skipping the parser for them doubled bare-Express throughput.
-  app.use((req, res, next) => (req.method === "GET" || req.method === "HEAD" ? next() : jsonBody(req, res, next)));
 
   app.get("/v1/openapi.json", (_req, res) => {
     res.json(openApi);
-  });
-  app.get("/metrics", async (_req, res, next) => {
-    try {
-      res.setHeader("Content-Type", metricsRegistry.contentType);
-      res.send(await metricsRegistry.metrics());
-    } catch (err) {
-      next(err);
-    }
   });
 
   const routerDeps: RouterDeps = {
@@ -70,13 +58,13 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     cache,
     tierLimits: deps.tierLimits,
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
+    parseBody: express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }),
   };
   for (const route of routes) mountRoute(app, route, routerDeps);
   mountPages(app);
   const fallback = methodNotAllowedOrNotFound([
     ...routes,
     { method: "get", path: "/v1/openapi.json" } as Route,
-    { method: "get", path: "/metrics" } as Route,
   ]);
   app.use(fallback);
   app.use(errorHandler(deps.logger));

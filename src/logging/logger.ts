@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from "pino";
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 export type { Logger };
 
@@ -20,11 +20,8 @@ const REDACT_PATHS = [
   "*.email",
 ];
 
-export function createLogger(level: string, options: LoggerOptions = {}): Logger {
-  return pino({
-    level,
-    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-    base: { service: "market-intel" },
-    ...options,
-  });
+/** `destination`: stdout unless given (tests read the lines a service writes). */
+export function createLogger(level: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const settings = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, base: { service: "market-intel" }, ...options };
+  return destination === undefined ? pino(settings) : pino(settings, destination);
 }

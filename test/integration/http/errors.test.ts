@@ -4,7 +4,7 @@ import { probeRoutes } from "../../support/probe-routes.js";
 
 let svc: RunningService;
 beforeAll(async () => {
-  svc = await startService({}, { routeSets: [probeRoutes({ computed: 0 })] });
+  svc = await startService({ METRICS_PORT: "0" }, { routeSets: [probeRoutes({ computed: 0 })] });
 });
 afterAll(() => svc.stop());
 
@@ -149,9 +149,10 @@ describe("documentation and metrics", () => {
     for (const [path, method] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });
 
-  it("serves Prometheus metrics counting the requests it answered", async () => {
+  it("serves Prometheus metrics counting the requests it answered, on its own port only", async () => {
     await fetch(`${svc.url}/v1/health`);
-    const res = await fetch(`${svc.url}/metrics`);
+    expect((await fetch(`${svc.url}/metrics`)).status).toBe(404);
+    const res = await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`);
     expect(res.headers.get("content-type")).toContain("text/plain");
     const text = await res.text();
     expect(text).toMatch(/http_requests_total\{[^}]*route="\/v1\/health"[^}]*\} \d+/);

@@ -20,7 +20,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     });
   const start = () =>
     startService(
-      { STORE_URL: storeUrl, SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", OWNER_NOTIFY_URL: owner.url, TRUST_PROXY: "true" },
+      { STORE_URL: storeUrl, SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", OWNER_NOTIFY_URL: owner.url, TRUST_PROXY: "1" },
       { wallClock: clock, newsletter: { retryDelaysMs: [20, 20] } },
     );
 

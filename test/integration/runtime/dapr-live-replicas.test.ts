@@ -32,6 +32,8 @@ function answer(path: string): FakeAnswer {
 
 interface Replica {
   readonly url: string;
+  /** /metrics listens on its own loopback port (METRICS_PORT), not on the API port. */
+  readonly metricsUrl: string;
   readonly service: Child;
   readonly daprd: Child;
 }
@@ -58,12 +60,13 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
     key = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "replicas-test", null)).apiKey;
     await store.close();
     for (const name of ["a", "b"]) {
-      const [appPort, httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+      const [appPort, httpPort, grpcPort, internalPort, metricsPort, appMetricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
       const service = startChild(`replica-${name}`, process.execPath, ["--import", "tsx", "test/integration/runtime/fixtures/live-replica.ts"], {
         ...process.env,
         LOG_LEVEL: "warn",
         PORT: String(appPort),
         HOST: "127.0.0.1",
+        METRICS_PORT: String(appMetricsPort),
         STORE_URL: storeUrl,
         ACTOR_RUNTIME: "dapr",
         DAPR_HTTP_PORT: String(httpPort),
@@ -71,7 +74,7 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
         FAKE_PROVIDER_URL: server.url,
       });
       const daprd = startDaprd(plane, `daprd-${name}`, { appId: "mis-live-replicas", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"]);
-      const replica = { url: `http://127.0.0.1:${appPort}`, service, daprd };
+      const replica = { url: `http://127.0.0.1:${appPort}`, metricsUrl: `http://127.0.0.1:${appMetricsPort}/metrics`, service, daprd };
       replicas.push(replica);
       await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
         throw new Error(`${String(err)}\n--- daprd:\n${daprd.output()}`);
@@ -83,7 +86,7 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
       if (name === "a") {
         await waitUntil(
           "replica a to schedule all 17 pollers",
-          async () => /mis_actor_active\{type="MarketPoller"\} 17\b/.test(await (await fetch(`${replica.url}/metrics`)).text()),
+          async () => /mis_actor_active\{type="MarketPoller"\} 17\b/.test(await (await fetch(replica.metricsUrl)).text()),
           120_000,
           service,
         );
@@ -112,7 +115,7 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
         const res = await fetch(`${r.url}/v1/market/candles?asset=${asset}&interval=1h&limit=3`, { headers: { "x-api-key": key } }).catch(() => null);
         return res ? res.text() : "unreachable";
       };
-      const metrics = await fetch(`${r.url}/metrics`).then((res) => res.text()).catch(() => "");
+      const metrics = await fetch(r.metricsUrl).then((res) => res.text()).catch(() => "");
       const pollers = metrics.split("\n").filter((l) => l.includes("MarketPoller") && !l.startsWith("#")).join("\n");
       parts.push(`--- replica ${i}: live ${live.join(",")}\nBTC bars ${await bars("BTC")}\nETH bars ${await bars("ETH")}\n${pollers}\n${r.service.output()}\n--- daprd ${i}:\n${r.daprd.output()}`);
     }

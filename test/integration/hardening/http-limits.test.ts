@@ -1,0 +1,201 @@
+import { connect, type Socket } from "node:net";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../../src/config/env.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import { createKey, startService, type RunningService } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+
+/** Issue 19 items 3, 4 (authenticate before parse), 5, 6 and 8, over real sockets. */
+
+interface RawExchange {
+  /** Everything the server sent before it closed the connection. */
+  readonly text: string;
+  readonly elapsedMs: number;
+}
+
+/** Opens a TCP connection, lets `drive` write to it, and resolves when the server closes it. */
+function rawExchange(port: number, drive: (socket: Socket) => void): Promise<RawExchange> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let text = "";
+    const socket = connect(port, "127.0.0.1", () => drive(socket));
+    socket.on("data", (d: Buffer) => (text += d.toString()));
+    socket.on("error", (err: NodeJS.ErrnoException) => (err.code === "ECONNRESET" ? undefined : reject(err)));
+    socket.on("close", () => resolve({ text, elapsedMs: performance.now() - started }));
+  });
+}
+
+const portOf = (svc: RunningService): number => Number(new URL(svc.url).port);
+
+describe("request bodies: the client's faults are 4xx, never an unhandled error (items 3, 4)", () => {
+  let svc: RunningService;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(...chunk.toString().split("\n").filter((l) => l !== ""));
+        done();
+      },
+    });
+    svc = await startService({}, { logger: createLogger("debug", {}, sink) });
+  });
+  afterAll(() => svc.stop());
+
+  const errorLines = (): string[] => lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
+
+  it.each(["gzip", "deflate", "br"])("answers a corrupt %s body 400 in the DECISIONS 2 shape, without an error log", async (encoding) => {
+    for (const path of ["/v1/newsletter/subscribe", "/v1/keys/generate"]) {
+      const res = await fetch(`${svc.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": encoding },
+        body: "notgzip",
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ detail: "Request body does not match its Content-Encoding" });
+    }
+    expect(errorLines()).toEqual([]);
+  });
+
+  it("treats a client that aborts its body as the client's doing", async () => {
+    // A keyed route, so the per-IP limits of the public ones (hit above) cannot answer first.
+    const key = await createKey(svc, "free");
+    const before = lines.length;
+    const socket = connect(portOf(svc), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.write(`POST /v1/keys/rotate HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+    // The server has the headers once it starts reading the body; then the client goes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await waitFor(async () => lines.slice(before).some((l) => l.includes("client aborted its request body")), 5_000, "the abort to be logged").catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${lines.slice(before).join("\n")}`);
+    });
+    expect(errorLines()).toEqual([]);
+  });
+
+  it("authenticates before it parses: a keyless caller with a bad body learns about the key, not the body", async () => {
+    for (const [method, path] of [["POST", "/v1/keys/rotate"], ["DELETE", "/v1/keys/current"], ["POST", "/v1/tao/council/run"], ["POST", "/v1/webhooks"]] as const) {
+      const res = await fetch(`${svc.url}${path}`, { method, headers: { "content-type": "application/json" }, body: "{not json" });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(await res.json()).toMatchObject({ detail: { error: "missing_api_key" } });
+    }
+    const key = await createKey(svc, "free");
+    const res = await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: "{not json" });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ detail: [{ loc: ["body"], type: "json_invalid" }] });
+  });
+});
+
+describe("server limits are the configured ones (item 8)", () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000", HTTP_KEEP_ALIVE_TIMEOUT_MS: "500" });
+  });
+  afterAll(() => svc.stop());
+
+  it("answers 408 and closes a connection whose headers never finish, at the headers timeout", async () => {
+    const got = await rawExchange(portOf(svc), (s) => s.write("GET /v1/health HTTP/1.1\r\nHost: x\r\n"));
+    expect(got.text).toMatch(/^HTTP\/1\.1 408/);
+    // Node's default check interval (30 s) used to stretch this to ~52 s.
+    expect(got.elapsedMs).toBeLessThan(5_000);
+  });
+
+  it("answers 408 and closes a request whose body trickles past the request timeout", async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const got = await rawExchange(portOf(svc), (s) => {
+      s.write("POST /v1/newsletter/subscribe HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{");
+      timer = setInterval(() => s.writable && s.write(" "), 200);
+    });
+    clearInterval(timer);
+    expect(got.text).toMatch(/^HTTP\/1\.1 408/);
+    expect(got.elapsedMs).toBeLessThan(6_000);
+  });
+
+  it("closes an idle keep-alive connection after the keep-alive timeout", async () => {
+    const got = await rawExchange(portOf(svc), (s) => s.write("GET /v1/health/live HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"));
+    expect(got.text).toMatch(/^HTTP\/1\.1 200/);
+    expect(got.text).toMatch(/Keep-Alive: timeout=\d+/);
+  });
+
+  it("refuses a headers timeout longer than the request timeout at start-up", () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
+});
+
+describe("the connection cap (item 8)", () => {
+  let svc: RunningService;
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    svc = await startService({ HTTP_MAX_CONNECTIONS: "3", HTTP_KEEP_ALIVE_TIMEOUT_MS: "20000" });
+  });
+  afterAll(async () => {
+    for (const s of held) s.destroy();
+    await svc.stop();
+  });
+
+  /** A keep-alive connection the server has accepted and answered once, then left open. */
+  const openAnswered = (): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect(portOf(svc), "127.0.0.1", () => s.write("GET /v1/health/live HTTP/1.1\r\nHost: x\r\n\r\n"));
+      s.once("data", () => resolve(s));
+      s.once("close", () => reject(new Error("closed before an answer")));
+      s.on("error", () => undefined);
+    });
+
+  it("closes connections beyond HTTP_MAX_CONNECTIONS without an answer, and serves again once one ends", async () => {
+    for (let i = 0; i < 3; i++) held.push(await openAnswered());
+    const refused = await rawExchange(portOf(svc), (s) => s.write("GET /v1/health/live HTTP/1.1\r\nHost: x\r\n\r\n"));
+    expect(refused.text).toBe("");
+    held.pop()?.destroy();
+    const again = await waitFor(() => openAnswered().catch(() => undefined), 5_000, "a free connection slot");
+    held.push(again);
+  });
+});
+
+describe("/metrics lives on its own port (item 5)", () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ METRICS_PORT: "0" });
+  });
+  afterAll(() => svc.stop());
+
+  it("is not on the API port, is on METRICS_PORT on loopback, and is off when METRICS_PORT is unset", async () => {
+    expect((await fetch(`${svc.url}/metrics`)).status).toBe(404);
+    const res = await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("nodejs_version_info");
+    expect(svc.service.config.METRICS_HOST).toBe("127.0.0.1");
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+  });
+});
+
+describe("TRUST_PROXY (item 6)", () => {
+  it("refuses true at start-up unless forced, and accepts hop counts and addresses", () => {
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY_FORCE/);
+    expect(loadConfig({ TRUST_PROXY: "true", TRUST_PROXY_FORCE: "true" }).TRUST_PROXY).toBe("true");
+    expect(loadConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe("1");
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8" }).TRUST_PROXY).toBe("10.0.0.0/8");
+  });
+
+  it("with one trusted hop, a client cannot walk past the per-IP key generation limit by varying X-Forwarded-For", async () => {
+    const svc = await startService({ TRUST_PROXY: "1" });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        // The client writes the left entries; the proxy (one hop) appends the address it saw.
+        const res = await fetch(`${svc.url}/v1/keys/generate`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `203.0.113.${i}, 198.51.100.7` },
+          body: JSON.stringify({ name: `n${i}`, email: `n${i}@example.com` }),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 5)).toEqual([201, 201, 201, 201, 201]);
+      expect(statuses.slice(5)).toEqual([429, 429]);
+    } finally {
+      await svc.stop();
+    }
+  });
+});
