@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { createInterface } from "node:readline";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +10,6 @@ import type { Capability } from "../src/composition/capability.js";
 import { createWebhooksCapability } from "../src/composition/capabilities/webhooks.js";
 import { Actor } from "../src/runtime/actor.js";
 import { sharedReplayFeed } from "../test/support/replay-feed.js";
-import { startHttpsReceiver, type ReceivedDelivery } from "../test/integration/webhooks/support/receiver.js";
 import { createTestPki } from "../test/integration/webhooks/support/tls.js";
 import { report, result, type BenchResult } from "./result.js";
 
@@ -28,6 +29,14 @@ class FanOutSource extends Actor {
   }
 }
 
+/** One delivery as the receiver process reported it. */
+interface Receipt {
+  readonly path: string;
+  readonly signature: string | null;
+  readonly body: string;
+  readonly round: number;
+}
+
 const sourceCapability: Capability = {
   name: "bench-fan-out-source",
   registerActors: (ctx) => ctx.host.register(FanOutSource),
@@ -40,7 +49,7 @@ const sourceCapability: Capability = {
  * verdict.new into its outbox → the dispatcher publishes it on the bus → the webhook fan-out
  * looks up the active subscriptions in the store → each WebhookSubscription actor accepts it and
  * sends it, signed, from its reminder turn over HTTPS (the SSRF-filtering agent) to a local
- * receiver. 1,000 subscriptions made through POST /v1/webhooks; the clock runs from the call
+ * receiver in its own process. 1,000 subscriptions made through POST /v1/webhooks; the clock runs from the call
  * that raises the event to the last receipt. Target: ≤ 5 s, none lost. The first round also pays
  * for activating 1,000 actors and opening the TLS connections; the second runs warm.
  */
@@ -48,13 +57,28 @@ export async function run(): Promise<BenchResult[]> {
   const pki = createTestPki();
   let waiter: { round: number; need: number; resolve: () => void } | null = null;
   const counts = new Map<number, number>();
-  const receiver = await startHttpsReceiver(pki, (delivery) => {
-    const round = (JSON.parse(delivery.body) as { data: { round: number } }).data.round;
+  /** performance.now() of each round's first receipt: splits accept (fan-out) from sending. */
+  const firstAt = new Map<number, number>();
+  const received: Receipt[] = [];
+  const receiver = spawn(process.execPath, ["--import", "tsx", "bench/webhooks/receiver-process.ts"], {
+    env: { ...process.env, RECEIVER_CERT: pki.cert, RECEIVER_KEY: pki.key },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: receiver.stdout });
+  const port = await new Promise<number>((resolve, reject) => {
+    receiver.once("exit", (code) => reject(new Error(`receiver exited ${String(code)}`)));
+    lines.once("line", (line) => resolve((JSON.parse(line) as { port: number }).port));
+  });
+  lines.on("line", (line) => {
+    const receipt = JSON.parse(line) as Omit<Receipt, "round">;
+    const round = (JSON.parse(receipt.body) as { data: { round: number } }).data.round;
+    received.push({ ...receipt, round });
     const n = (counts.get(round) ?? 0) + 1;
+    if (n === 1) firstAt.set(round, performance.now());
     counts.set(round, n);
     if (waiter !== null && waiter.round === round && n >= waiter.need) waiter.resolve();
-    return { status: 200 };
   });
+  const receiverUrl = (path: string) => `https://127.0.0.1:${port}${path}`;
   const dir = mkdtempSync(join(tmpdir(), "bench-fanout-"));
   const config = loadConfig({
     STORE_URL: `sqlite:${join(dir, "mis.sqlite")}`,
@@ -69,7 +93,7 @@ export async function run(): Promise<BenchResult[]> {
     capabilities: [sourceCapability, createWebhooksCapability({ ca: pki.ca })],
   });
   try {
-    const port = await service.listen();
+    const servicePort = await service.listen();
     await service.warmedUp;
     const secrets = new Map<string, string>();
     for (let k = 0; k < SUBSCRIPTIONS / PER_KEY; k++) {
@@ -77,10 +101,10 @@ export async function run(): Promise<BenchResult[]> {
       await Promise.all(
         Array.from({ length: PER_KEY }, async (_, i) => {
           const path = `/s${k * PER_KEY + i}`;
-          const res = await fetch(`http://127.0.0.1:${port}/v1/webhooks`, {
+          const res = await fetch(`http://127.0.0.1:${servicePort}/v1/webhooks`, {
             method: "POST",
             headers: { "x-api-key": key, "content-type": "application/json" },
-            body: JSON.stringify({ url: receiver.url(path), events: ["verdict.new"] }),
+            body: JSON.stringify({ url: receiverUrl(path), events: ["verdict.new"] }),
           });
           if (res.status !== 201) throw new Error(`POST /v1/webhooks answered ${res.status}: ${await res.text()}`);
           secrets.set(path, ((await res.json()) as { secret: string }).secret);
@@ -97,16 +121,19 @@ export async function run(): Promise<BenchResult[]> {
       await service.deps.host.proxy(FanOutSource, "bench").raise({ round });
       const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 30_000).unref())]);
       const elapsed = (performance.now() - started) / 1000;
-      const got: ReceivedDelivery[] = receiver.received.filter((d) => (JSON.parse(d.body) as { data: { round: number } }).data.round === round);
+      const got = received.filter((d) => d.round === round);
       const distinct = new Set(got.map((d) => d.path)).size;
       lost.push(SUBSCRIPTIONS - distinct);
       seconds.push(timedOut ? Number.POSITIVE_INFINITY : elapsed);
       for (const d of got) {
         const secret = secrets.get(d.path);
         const expected = secret === undefined ? "" : createHmac("sha256", secret).update(d.body).digest("hex");
-        if (d.headers["x-service-signature"] !== expected) badSignatures++;
+        if (d.signature !== expected) badSignatures++;
       }
-      process.stderr.write(`webhook fan-out round ${round}: ${distinct}/${SUBSCRIPTIONS} subscriptions reached in ${elapsed.toFixed(3)} s${timedOut ? " (timed out)" : ""}\n`);
+      const first = ((firstAt.get(round) ?? Number.NaN) - started) / 1000;
+      process.stderr.write(
+        `webhook fan-out round ${round}: ${distinct}/${SUBSCRIPTIONS} subscriptions reached in ${elapsed.toFixed(3)} s (first receipt at ${first.toFixed(3)} s)${timedOut ? " (timed out)" : ""}\n`,
+      );
     }
     const cold = seconds[0] ?? Number.POSITIVE_INFINITY;
     const warm = seconds[1] ?? Number.POSITIVE_INFINITY;
@@ -122,11 +149,13 @@ export async function run(): Promise<BenchResult[]> {
       result(`webhooks: the same fan-out, second event (warm)`, warm, "s", `<= ${TARGET_S} s to the last receipt, 0 lost`, warm <= TARGET_S && (lost[1] ?? 1) === 0),
       result(`webhooks: fan-out deliveries lost over ${ROUNDS} events`, lostTotal, "deliveries", "0", lostTotal === 0),
       result("webhooks: fan-out deliveries whose X-SERVICE-Signature does not verify", badSignatures, "deliveries", "0", badSignatures === 0),
-      report("webhooks: fan-out deliveries received in all (duplicates included)", receiver.received.length, "deliveries"),
+      report("webhooks: fan-out deliveries received in all (duplicates included)", received.length, "deliveries"),
     ];
   } finally {
     await service.stop();
-    await receiver.stop();
+    const exited = new Promise((r) => receiver.once("exit", r));
+    receiver.kill("SIGTERM");
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }
