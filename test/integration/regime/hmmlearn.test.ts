@@ -3,7 +3,7 @@ import { baumWelch } from "../../../src/domain/regime/baum-welch.js";
 import { posteriors } from "../../../src/domain/regime/forward-backward.js";
 import type { HmmParams, Observations } from "../../../src/domain/regime/hmm-params.js";
 import { initialParams } from "../../../src/domain/regime/initial-params.js";
-import { sampleHmm } from "../../../src/domain/regime/sample-hmm.js";
+import { sampleHmm } from "../../support/regime/sample-hmm.js";
 import { varianceFloors } from "../../../src/domain/regime/variance-floor.js";
 import { viterbi } from "../../../src/domain/regime/viterbi.js";
 import { randomParams } from "../../unit/regime/fixtures.js";

@@ -6,7 +6,7 @@ import { fitHmm } from "../../../src/domain/regime/fit-hmm.js";
 import type { Observations } from "../../../src/domain/regime/hmm-params.js";
 import { initialParams } from "../../../src/domain/regime/initial-params.js";
 import { hmmFromJson, hmmToJson } from "../../../src/domain/regime/model-json.js";
-import { sampleHmm } from "../../../src/domain/regime/sample-hmm.js";
+import { sampleHmm } from "../../support/regime/sample-hmm.js";
 import { varianceFloors } from "../../../src/domain/regime/variance-floor.js";
 import { runCli } from "../../support/cli.js";
 import { randomParams } from "../../unit/regime/fixtures.js";

@@ -4,7 +4,7 @@ import { fitHmm } from "../../../src/domain/regime/fit-hmm.js";
 import { logLikelihood } from "../../../src/domain/regime/forward-backward.js";
 import { observations, type HmmParams } from "../../../src/domain/regime/hmm-params.js";
 import { initialParams } from "../../../src/domain/regime/initial-params.js";
-import { sampleHmm } from "../../../src/domain/regime/sample-hmm.js";
+import { sampleHmm } from "../../support/regime/sample-hmm.js";
 import { varianceFloors } from "../../../src/domain/regime/variance-floor.js";
 import { params, randomParams } from "./fixtures.js";
 

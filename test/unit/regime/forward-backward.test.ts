@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { posteriors, logLikelihood } from "../../../src/domain/regime/forward-backward.js";
 import { observations } from "../../../src/domain/regime/hmm-params.js";
 import { OnlineFilter } from "../../../src/domain/regime/online-filter.js";
-import { sampleHmm } from "../../../src/domain/regime/sample-hmm.js";
+import { sampleHmm } from "../../support/regime/sample-hmm.js";
 import { viterbi } from "../../../src/domain/regime/viterbi.js";
 import { bruteForce } from "./brute-force.js";
 import { params, randomParams } from "./fixtures.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EmStatistics } from "../../../src/domain/regime/em-statistics.js";
 import { ForwardBackwardWorkspace, forwardInto } from "../../../src/domain/regime/forward-backward.js";
 import { observations, type HmmParams, type Observations } from "../../../src/domain/regime/hmm-params.js";
-import { sampleHmm } from "../../../src/domain/regime/sample-hmm.js";
+import { sampleHmm } from "../../support/regime/sample-hmm.js";
 import { LOG_FLUSH_BELOW } from "../../../src/domain/regime/underflow.js";
 import { forward8x4Kernel, forwardKernelName } from "../../../src/domain/regime/wasm/forward-kernel.js";
 import { randomParams } from "./fixtures.js";

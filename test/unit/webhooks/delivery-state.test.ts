@@ -13,7 +13,7 @@ import {
 import type { DeliveryOutcome } from "../../../src/domain/webhooks/outcome.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
 import { ManualClock } from "../../../src/domain/time/clock.js";
-import { verifyServiceSignature, verifyStandardSignature } from "../../../src/domain/webhooks/verification.js";
+import { verifyServiceSignature, verifyStandardSignature } from "../../support/webhooks/verification.js";
 import { T0, subscription, verdictEvent } from "./fixtures.js";
 
 const fail500: DeliveryOutcome = { kind: "failure", statusCode: 500, error: "http_status", durationMs: 5 };

@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { deliveryHeaders, serviceSignature } from "../../../src/domain/webhooks/signing.js";
 import { generateSecret, isWellFormedSecret } from "../../../src/domain/webhooks/secret.js";
-import { verifyServiceSignature, verifyStandardSignature } from "../../../src/domain/webhooks/verification.js";
+import { verifyServiceSignature, verifyStandardSignature } from "../../support/webhooks/verification.js";
 
 const body = JSON.stringify({ event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: { ruling: "BUY" } });
 

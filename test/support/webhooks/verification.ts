@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { SIGNATURE_TOLERANCE_SECONDS } from "./limits.js";
-import { serviceSignature, standardSignature } from "./signing.js";
+import { SIGNATURE_TOLERANCE_SECONDS } from "../../../src/domain/webhooks/limits.js";
+import { serviceSignature, standardSignature } from "../../../src/domain/webhooks/signing.js";
 
 /** Constant-time equality of two ASCII strings; unequal lengths leak only the length. */
 function safeEqual(a: string, b: string): boolean {

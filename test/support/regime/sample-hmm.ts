@@ -1,5 +1,5 @@
-import type { HmmParams, Observations } from "./hmm-params.js";
-import { SeededRandom } from "./prng.js";
+import type { HmmParams, Observations } from "../../../src/domain/regime/hmm-params.js";
+import { SeededRandom } from "../../../src/domain/regime/prng.js";
 
 export interface HmmSample {
   readonly obs: Observations;
@@ -8,7 +8,7 @@ export interface HmmSample {
 
 /**
  * Draws a seeded sequence from a known model: the ground truth that parameter-recovery tests and
- * quants checking the CLI fit against.
+ * the regime CLI tests fit against.
  */
 export function sampleHmm(p: HmmParams, length: number, seed: number): HmmSample {
   const { k, d } = p;
