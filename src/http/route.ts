@@ -60,6 +60,8 @@ export interface RouteDef<
   readonly cacheTtlSeconds?: number;
   /** Documented error statuses beyond the access ones. */
   readonly errorStatuses?: readonly number[];
+  /** The body of an error status when it is not the default one for that status (openapi.ts). */
+  readonly errorSchemas?: Readonly<Record<number, z.ZodType>>;
   readonly handler: (ctx: RouteContext<Inferred<Q>, Inferred<B>, Inferred<P>>) => Promise<HandlerBody<R>>;
 }
 

@@ -18,6 +18,8 @@ export interface RouterDeps {
   readonly upgradeUrl: string;
   /** Reads the JSON body; it runs after authentication, so a caller without a key learns nothing about bodies. */
   readonly parseBody: RequestHandler;
+  /** Paths without parameters: a templated route never answers them (/v1/webhooks/test is not an {id}). */
+  readonly literalPaths: ReadonlySet<string>;
 }
 
 export function expressPath(openApiPath: string): string {
@@ -104,19 +106,25 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
       next(err);
     }
   };
+  const notShadowed: RequestHandler = (req, _res, next) => (deps.literalPaths.has(req.path.replace(/(.)\/$/, "$1")) ? next("route") : next());
+  const stages: RequestHandler[] = route.path.includes("{") ? [notShadowed, authenticated] : [authenticated];
   // GET carries no body; skipping the parser for it doubled bare-Express throughput.
-  if (route.method === "get") app.get(expressPath(route.path), authenticated, handler);
-  else app[route.method](expressPath(route.path), authenticated, deps.parseBody, handler);
+  if (route.method === "get") app.get(expressPath(route.path), ...stages, handler);
+  else app[route.method](expressPath(route.path), ...stages, deps.parseBody, handler);
 }
 
 /** 405 for a known path with another method, 404 for the rest (DECISIONS 2). */
 export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
   const patterns = routes.map((r) => ({
     method: r.method.toUpperCase(),
+    literal: !r.path.includes("{"),
     re: new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}/?$`),
   }));
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const allowed = patterns.filter((p) => p.re.test(req.path)).map((p) => p.method);
+    const matching = patterns.filter((p) => p.re.test(req.path));
+    // A literal path beats a template: /v1/webhooks/test is that route's, not /v1/webhooks/{id}'s.
+    const literal = matching.filter((p) => p.literal);
+    const allowed = (literal.length > 0 ? literal : matching).map((p) => p.method);
     if (allowed.length === 0) return next(new ApiError(404, { detail: "Not Found" }));
     const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
     next(new ApiError(405, { detail: "Method Not Allowed" }, { Allow: allow }));

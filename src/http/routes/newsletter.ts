@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute, type Route } from "../route.js";
 import { messageSchema, newsletterBody } from "../schemas/newsletter.js";
+import { plainErrorSchema } from "../schemas/common.js";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../errors.js";
 
@@ -20,6 +21,8 @@ export function newsletterRoutes(deps: AppDeps): Route[] {
       body: newsletterBody,
       response: messageSchema,
       errorStatuses: [400, 422, 429],
+      // SPEC.md: the newsletter's 429 is `{detail: string}`, unlike the keyed routes'.
+      errorSchemas: { 429: plainErrorSchema },
       handler: async ({ body }) => {
         // The honeypot field is invisible to people; only bots fill it.
         if (body.website !== "") throw new ApiError(400, { detail: "Invalid request." });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineRoute, type Caller, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
 import { codedError, validationError } from "../errors.js";
+import { accessErrorSchema } from "../schemas/common.js";
 import {
   createWebhookBody,
   testWebhookBody,
@@ -146,6 +147,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       params: webhookIdParams,
       response: webhookDeletedSchema,
       errorStatuses: [404, 422],
+      errorSchemas: { 404: accessErrorSchema },
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         await actor(params.id).remove();
@@ -162,6 +164,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       body: updateWebhookBody,
       response: webhookListItemSchema,
       errorStatuses: [404, 422],
+      errorSchemas: { 404: accessErrorSchema },
       handler: async ({ params, body, caller }) => {
         await owned(params.id, caller);
         const updated = await actor(params.id).setActive(body.is_active);
@@ -179,6 +182,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       body: testWebhookBody.optional(),
       response: webhookTestResultSchema,
       errorStatuses: [404, 422],
+      errorSchemas: { 404: accessErrorSchema },
       handler: async ({ body, caller }) => {
         const id = body?.webhook_id;
         const targets = id === undefined ? (await repo.listByOwner(ownerOf(caller))).filter((s) => s.isActive) : [await owned(id, caller)];
@@ -207,6 +211,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       params: webhookIdParams,
       response: webhookSecretSchema,
       errorStatuses: [404, 422],
+      errorSchemas: { 404: accessErrorSchema },
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         const rotated = await actor(params.id).rotateSecret();
@@ -223,6 +228,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       params: webhookIdParams,
       response: webhookDeliveriesSchema,
       errorStatuses: [404, 422],
+      errorSchemas: { 404: accessErrorSchema },
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         const records = await repo.deliveries(params.id, MAX_DELIVERY_RECORDS);

@@ -29,8 +29,12 @@ export const validationErrorSchema = z
 
 export const plainErrorSchema = z.object({ detail: z.string() }).meta({ id: "PlainError" });
 
+export const serverErrorSchema = z
+  .object({ detail: z.string(), request_id: z.string() })
+  .meta({ id: "ServerError", description: "Unexpected fault; the request id finds the log line" });
+
 /** Pagination of DECISIONS 2: page ≥ 1 (default 1), per_page 1..500 (default 100). */
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 };

@@ -3,7 +3,7 @@ import { TIERS } from "../../domain/access/tiers.js";
 
 export const generateKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
-  email: z.string().max(254).pipe(z.email()),
+  email: z.email().max(254),
 });
 
 export const issuedKeySchema = z

@@ -14,6 +14,7 @@ export const webhookUrl = z
   .string()
   .trim()
   .max(2048)
+  .meta({ format: "uri", pattern: "^https://" })
   .pipe(z.url({ protocol: /^https$/, normalize: true }));
 
 export const createWebhookBody = z.strictObject({

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "../../support/service.js";
+
+/** Issue 19 item 4: the document says what the service does (the differences Schemathesis found). */
+
+interface Doc {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: unknown } } }>; requestBody?: unknown; parameters?: { name: string; schema: Record<string, unknown> }[] }>>;
+}
+
+let svc: RunningService;
+let doc: Doc;
+beforeAll(async () => {
+  svc = await startService();
+  doc = (await (await fetch(`${svc.url}/v1/openapi.json`)).json()) as Doc;
+});
+afterAll(() => svc.stop());
+
+const schemaOf = (path: string, method: string, status: number): unknown => doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"].schema;
+
+describe("the OpenAPI document agrees with the service", () => {
+  it("documents the webhook routes' 404 as the coded object they answer", () => {
+    for (const [path, method] of [["/v1/webhooks/{id}", "delete"], ["/v1/webhooks/{id}", "patch"], ["/v1/webhooks/{id}/deliveries", "get"], ["/v1/webhooks/test", "post"]]) {
+      expect(schemaOf(path as string, method as string, 404), `${method} ${path}`).toEqual({ $ref: "#/components/schemas/AccessError" });
+    }
+  });
+
+  it("documents the newsletter's 429 as {detail: string}", () => {
+    expect(schemaOf("/v1/newsletter/subscribe", "post", 429)).toEqual({ $ref: "#/components/schemas/PlainError" });
+  });
+
+  it("gives url and email their formats and page its maximum", () => {
+    const body = (path: string): Record<string, Record<string, unknown>> =>
+      (doc.paths[path]?.post?.requestBody as { content: { "application/json": { schema: { properties: Record<string, Record<string, unknown>> } } } }).content["application/json"].schema.properties;
+    expect(body("/v1/webhooks").url).toMatchObject({ format: "uri" });
+    expect(body("/v1/keys/generate").email).toMatchObject({ format: "email" });
+    expect(body("/v1/newsletter/subscribe").email).toMatchObject({ format: "email" });
+    const page = doc.paths["/v1/signals/history"]?.get?.parameters?.find((p) => p.name === "page");
+    expect(page?.schema).toMatchObject({ minimum: 1, maximum: 1_000_000 });
+  });
+
+  it("documents 405 and 500 everywhere and 415 wherever a body is read", () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        expect(op.responses["405"], `${method} ${path}`).toBeDefined();
+        expect(op.responses["500"], `${method} ${path}`).toBeDefined();
+        if (op.requestBody !== undefined) expect(op.responses["415"], `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it("answers an undocumented method on /v1/webhooks/test 405 naming only POST", async () => {
+    for (const method of ["OPTIONS", "DELETE", "PATCH", "GET"]) {
+      const res = await fetch(`${svc.url}/v1/webhooks/test`, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("POST");
+    }
+  });
+});
