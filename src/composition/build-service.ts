@@ -137,7 +137,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       await actors.host.start();
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
-      await Promise.all(capabilities.map((capability) => capability.start(deps)));
+      await startCapabilities(capabilities, deps, logger, () => cancelled);
       if (cancelled) throw new Error("the service was stopped during its start-up");
       warming = startMarketTime(market, actors, capabilities, logger, () => cancelled)
         .catch((err: unknown) => {
@@ -153,6 +153,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     stop() {
       stopping ??= (async () => {
         clearInterval(sweep);
+        // On Dapr the actors leave first, while this app still answers daprd's deactivations:
+        // the health probe fails, daprd withdraws our actor types and placement moves them.
+        if (actors.kind === "dapr") await actors.host.withdraw(DAPR_WITHDRAW_MS);
         if (metricsServer) {
           const m = metricsServer;
           await new Promise<void>((resolve) => {
@@ -185,10 +188,36 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
 }
 
 /**
+ * Runs every capability's start, again after a failure (a schedule call that outlived its retries
+ * while placement settled), until all succeeded or the service stops. Each start is idempotent.
+ * Meanwhile /v1/health/ready answers 503 (startup) and the log says why, instead of a crash or
+ * a silent stall.
+ */
+async function startCapabilities(capabilities: readonly Capability[], deps: CapabilityContext, logger: Logger, cancelled: () => boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await Promise.all(capabilities.map((capability) => capability.start(deps)));
+      return;
+    } catch (err) {
+      if (cancelled()) return;
+      logger.warn({ err, attempt }, "capability start-up failed; trying again");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * attempt, 10_000)));
+    }
+  }
+}
+
+/**
  * A turn running longer than this means the host stopped completing turns (a council with a
  * language model is the longest legitimate turn: a few model calls of at most 20 s each).
  */
 const ACTOR_STALL_MS = 120_000;
+
+/**
+ * How long a stopping Dapr replica waits for daprd to move its actors away (daprd notices the
+ * failing health probe within interval × threshold, 3 s with our flags, then drains): within
+ * DECISIONS 1's 10 s for the whole shutdown.
+ */
+const DAPR_WITHDRAW_MS = 6_000;
 
 /**
  * Replay: resumes where a previous run of this store stopped, else warms up over the span before

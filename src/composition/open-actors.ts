@@ -3,7 +3,6 @@ import type { Config } from "../config/env.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/store.js";
 import type { MarketClock } from "../domain/time/market-clock.js";
-import type { ActorHost } from "../runtime/actor-host.js";
 import type { EventBus } from "../events/event-bus.js";
 import { LocalActorHost } from "../runtime/local/local-host.js";
 import { OutboxDispatcher } from "../events/outbox-dispatcher.js";
@@ -19,7 +18,7 @@ export const DAPR_PUBSUB = "pubsub";
 
 export type OpenedActors =
   | { readonly kind: "local"; readonly host: LocalActorHost; readonly bus: EventBus; readonly routers: readonly Router[] }
-  | { readonly kind: "dapr"; readonly host: ActorHost; readonly bus: EventBus; readonly routers: readonly Router[] };
+  | { readonly kind: "dapr"; readonly host: DaprActorHost; readonly bus: EventBus; readonly routers: readonly Router[] };
 
 /**
  * The actor runtime ACTOR_RUNTIME names. Actors run on market time: in replay the Dapr host

@@ -42,3 +42,15 @@ export class ActorMovedError extends Error {
     this.name = "ActorMovedError";
   }
 }
+
+/**
+ * The runtime did not answer a turn's state call in time (daprd holding a read while placement
+ * rebalances). The turn is rolled back like any failed turn and will run again (the caller
+ * retries, a reminder fires again): expected while replicas come and go, so a warning.
+ */
+export class RuntimeTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RuntimeTimeoutError";
+  }
+}

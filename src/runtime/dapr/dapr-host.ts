@@ -79,6 +79,10 @@ export class DaprActorHost implements ActorHost {
   private readonly services: ContextServices;
   private readonly turnDeps: TurnDeps;
   private phase: Phase = "running";
+  /** Set by withdraw(): daprd's health probe fails while the actors move away. */
+  private draining = false;
+  /** Wall time of daprd's last app health probe (-Infinity: never probed). */
+  private lastProbe = Number.NEGATIVE_INFINITY;
   private stopping: Promise<void> | null = null;
   private lastOutboxSeq = 0;
 
@@ -129,9 +133,30 @@ export class DaprActorHost implements ActorHost {
     return this.activations.oldestRunningMs();
   }
 
-  /** Whether this replica should host actors: running, and no turn stuck past STALLED_TURN_MS. */
+  /**
+   * Whether this replica should host actors: running (not draining), and no turn stuck past
+   * STALLED_TURN_MS. Answered to daprd's app health probe, whose calls are noted: a drain waits
+   * for daprd to withdraw the actors only when daprd is known to probe.
+   */
   hosting(): boolean {
-    return this.phase === "running" && this.oldestTurnMs() < STALLED_TURN_MS;
+    this.lastProbe = Date.now();
+    return this.phase === "running" && !this.draining && this.oldestTurnMs() < STALLED_TURN_MS;
+  }
+
+  /**
+   * The first step of a graceful stop (SIGTERM): the health probe fails from now on, so daprd
+   * withdraws this replica's actor types from placement and deactivates its actors here, and
+   * placement moves them to the other replicas at once (issue 17: without it they stayed on the
+   * stopping replica's daprd). Resolves when no actor is active here any more, when `ms` passed,
+   * or at once when daprd does not probe this app's health (started without app health checks).
+   */
+  async withdraw(ms: number): Promise<void> {
+    this.draining = true;
+    if (Date.now() - this.lastProbe > PROBED_WITHIN_MS) return;
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && this.activations.all().some((a) => a.instance)) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   shutdown(): Promise<void> {
@@ -400,6 +425,9 @@ function reply(status: number, value: unknown): DaprReply {
  */
 const STALLED_TURN_MS = 120_000;
 
+/** A probe this recent means daprd runs app health checks (it probes every few seconds). */
+const PROBED_WITHIN_MS = 15_000;
+
 /** The code of a call whose turn was rolled back because its actor moved mid-turn. */
 const ACTOR_MOVED = "actor_moved";
 /** The code of a call whose turn failed on a state read daprd did not answer in time. */
@@ -407,12 +435,14 @@ const ACTOR_RETRY = "actor_retry";
 
 /**
  * Errors daprd gives while placement moves an actor (a replica joined or left), and our own
- * answer for a turn whose commit daprd refused because the actor moved during it. Either the
+ * answers for a turn rolled back because the actor moved during it or daprd held its state read
+ * (daprd relays them inside its own error message, as escaped JSON: hence the optional
+ * backslashes). Either the
  * method never ran or its turn left nothing behind (state, reminders and events commit together),
  * so trying again is safe and soon lands on the new owner.
  */
 const MOVING =
-  /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)|is moving|actor is being deactivated|"code":"actor_(moved|retry)"/i;
+  /actor lock is closed|did not find address for actor|placement tables? (is |are )?not (yet )?(ready|initialized)|is moving|actor is being deactivated|\\?"code\\?":\\?"actor_(moved|retry)/i;
 /**
  * How long a call keeps retrying while its actor moves: a rebalance settles within seconds once
  * no turn holds daprd's drain (every state read has a time limit), so a minute is generous.

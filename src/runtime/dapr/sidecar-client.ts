@@ -1,5 +1,6 @@
 import { Agent, request } from "node:http";
 import { z } from "zod";
+import { RuntimeTimeoutError } from "../actor-host.js";
 
 /** One change of an actor state transaction (Dapr's actor state API). */
 export type StateOperation =
@@ -23,7 +24,7 @@ const daprErrorSchema = z.object({ errorCode: z.string().optional(), message: z.
  * finish (issue 17's start-up deadlock). A turn whose read times out fails, and daprd's drain
  * goes on.
  */
-export class DaprTimeoutError extends Error {
+export class DaprTimeoutError extends RuntimeTimeoutError {
   /** A read changed nothing, so the turn that made it may run again; a write may have landed. */
   readonly safeToRetry: boolean;
 

@@ -27,6 +27,14 @@ async function sidecar(handle: (req: IncomingMessage, body: string) => { status:
   return { server, port: (server.address() as AddressInfo).port, calls };
 }
 
+/**
+ * How daprd relays an app's error answer to the calling replica, as recorded from daprd 1.16.2
+ * in the multi-replica chaos suite: our JSON body, escaped, inside daprd's own message.
+ */
+function relayedByDaprd(appBody: unknown): string {
+  return JSON.stringify({ errorCode: "ERR_ACTOR_INVOKE_METHOD", message: `error invoke actor method: error from actor service: (500) ${JSON.stringify(appBody)}` });
+}
+
 const MISSING = JSON.stringify({ errorCode: "ERR_ACTOR_INSTANCE_MISSING", message: "actor instance is missing" });
 
 describe("a Dapr turn whose actor moved to another replica mid-turn", () => {
@@ -60,7 +68,7 @@ describe("a Dapr turn whose actor moved to another replica mid-turn", () => {
       if (req.url?.includes("/method/")) {
         invokes++;
         return invokes === 1
-          ? { status: 500, body: JSON.stringify({ error: "Counter/c1 moved to another replica during its turn", code: "actor_moved" }) }
+          ? { status: 500, body: relayedByDaprd({ error: "Counter/c1 moved to another replica during its turn", code: "actor_moved" }) }
           : { status: 200, body: "3" };
       }
       return { status: 200, body: "" };
@@ -126,7 +134,9 @@ describe("a Dapr turn whose state read daprd holds (a rebalance in progress)", (
     let invokes = 0;
     const side = await sidecar(() => {
       invokes++;
-      return invokes < 3 ? { status: 500, body: JSON.stringify({ error: "state read timed out", code: "actor_retry" }) } : { status: 200, body: "7" };
+      return invokes < 3
+        ? { status: 500, body: relayedByDaprd({ error: "GET /actors/Counter/c1/state/n: daprd did not answer within 5000 ms", code: "actor_retry" }) }
+        : { status: 200, body: "7" };
     });
     server = side.server;
     const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: captureLogger().logger });

@@ -1,0 +1,81 @@
+import { startDaprd, type ControlPlane } from "./dapr-cluster.js";
+import { freePort, startChild, waitUntil, type Child } from "./processes.js";
+
+/**
+ * daprd's app health check as docker-compose.yml and scripts/start-dapr.sh run it: a probe of the
+ * app's /healthz every 2 s, unhealthy after 2 failures (probe timeout 1.5 s, under the interval
+ * as daprd requires: a busy 2-core machine must not flap), and a shutdown that waits (up to
+ * 10 s) for the app to report unhealthy, so the app's actors leave while it still answers
+ * daprd's deactivations.
+ */
+export const APP_HEALTH_ARGS = [
+  "--enable-app-health-check",
+  "--app-health-check-path", "/healthz",
+  "--app-health-probe-interval", "2",
+  "--app-health-probe-timeout", "1500",
+  "--app-health-threshold", "2",
+  "--dapr-block-shutdown-duration", "10s",
+  "--dapr-graceful-shutdown-seconds", "10",
+] as const;
+
+export interface ServiceReplica {
+  readonly name: string;
+  readonly url: string;
+  readonly service: Child;
+  readonly daprd: Child;
+  /** Exit codes, once each process exited. */
+  readonly serviceExit: Promise<number | null>;
+  readonly daprdExit: Promise<number | null>;
+  /** Both processes' last output lines, for failure messages. */
+  output(): string;
+}
+
+export interface ServiceReplicaOptions {
+  readonly appId: string;
+  readonly storeUrl: string;
+  /** Service environment beyond the Dapr wiring (REPLAY_SPEED, LOG_LEVEL, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Milliseconds between starting the app and starting its daprd (0: together). */
+  readonly daprdDelayMs?: number;
+}
+
+/** One replica of the real service (src/main.ts, ACTOR_RUNTIME=dapr) with its own daprd. */
+export async function startServiceReplica(plane: ControlPlane, name: string, options: ServiceReplicaOptions): Promise<ServiceReplica> {
+  const [appPort, httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const service = startChild(`service-${name}`, process.execPath, ["--import", "tsx", "src/main.ts"], {
+    ...process.env,
+    LOG_LEVEL: "warn",
+    MARKET_FEED: "replay",
+    ...options.env,
+    PORT: String(appPort),
+    HOST: "127.0.0.1",
+    STORE_URL: options.storeUrl,
+    ACTOR_RUNTIME: "dapr",
+    DAPR_HTTP_PORT: String(httpPort),
+  });
+  const serviceExit = exitOf(service);
+  if (options.daprdDelayMs) await new Promise((resolve) => setTimeout(resolve, options.daprdDelayMs));
+  const daprd = startDaprd(plane, `daprd-${name}`, { appId: options.appId, appPort, httpPort, grpcPort, internalPort, metricsPort }, [
+    "--config", "dapr/config.yaml",
+    ...APP_HEALTH_ARGS,
+  ]);
+  const daprdExit = exitOf(daprd);
+  const replica: ServiceReplica = {
+    name,
+    url: `http://127.0.0.1:${appPort}`,
+    service,
+    daprd,
+    serviceExit,
+    daprdExit,
+    output: () => `--- service ${name}:\n${service.output()}\n--- daprd ${name}:\n${daprd.output()}`,
+  };
+  await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
+    throw new Error(`${String(err)}\n${replica.output()}`);
+  });
+  return replica;
+}
+
+function exitOf(child: Child): Promise<number | null> {
+  if (child.process.exitCode !== null) return Promise.resolve(child.process.exitCode);
+  return new Promise((resolve) => child.process.once("exit", (code) => resolve(code)));
+}
