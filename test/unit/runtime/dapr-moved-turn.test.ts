@@ -115,7 +115,7 @@ describe("a Dapr turn whose state read daprd holds (a rebalance in progress)", (
     server = server2;
     const port = (server2.address() as AddressInfo).port;
     const log = captureLogger();
-    const sidecar = new SidecarClient(port, "127.0.0.1", { stateMs: 200, invokeMs: 5_000, otherMs: 1_000 });
+    const sidecar = new SidecarClient(port, "127.0.0.1", { stateMs: 200, reminderMs: 1_000, invokeMs: 5_000, otherMs: 1_000 });
     const host = new DaprActorHost({ sidecar, clock: new ManualClock(0), logger: log.logger });
     host.register(CounterActor);
     const answer = await host.handleCall("Counter", "c1", "add", "2");
