@@ -24,6 +24,8 @@ const SCHEDULE_VERSION = 1;
  */
 export interface MultiplierSource {
   multiplierFor(key: string, regime: Regime | null): number;
+  /** Brings the source up to date with the store before an evaluation (absent: always current). */
+  sync?(): Promise<void>;
 }
 
 export interface VerdictActorDeps {
@@ -87,6 +89,7 @@ export class VerdictActor extends Actor {
     if (last !== null && at <= last) return;
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const weights = this.deps.weights;
+    await weights?.sync?.();
     const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);
     const entry: StoredVerdict = { id: verdictId(asset, at), at, verdict: evaluateJudiciary(asset, input) };
     await this.deps.verdicts.save(entry);

@@ -5,16 +5,29 @@ import type { MultiplierSource } from "../actors/verdict-actor.js";
 
 /**
  * The stored signal weights as the Judiciary Engine reads them: synchronously (it scores dozens
- * of signals per run), from an in-memory copy the WeightsActor refreshes after each 6-hour cycle.
+ * of signals per run), from an in-memory copy. The copy is a read-through cache of the store:
+ * `sync()`, called before each evaluation, compares the store's version and reloads the rows when
+ * they changed, so every replica scores with the rows the WeightsActor last wrote, wherever that
+ * actor ran (issue 17: only the writer's process used to see them).
  * A pair never written, or no regime, is 1.0 (SPEC: a multiplier without data is neutral).
  */
 export class CachedMultipliers implements MultiplierSource {
   private rows = new Map<string, number>();
+  private version: string | null = null;
 
   constructor(private readonly repo: SignalWeightRepository) {}
 
   async refresh(): Promise<void> {
+    this.version = await this.repo.version();
     this.load(await this.repo.all());
+  }
+
+  /** One cheap version read; the rows only when the version moved. */
+  async sync(): Promise<void> {
+    const version = await this.repo.version();
+    if (version === this.version) return;
+    this.load(await this.repo.all());
+    this.version = version;
   }
 
   load(rows: readonly WeightRow[]): void {
@@ -27,9 +40,12 @@ export class CachedMultipliers implements MultiplierSource {
   }
 }
 
+/**
+ * One cache per store object, so the ghost capability (writer) and the judiciary (reader) of one
+ * service share it. Module-level, but safe across replicas: every use syncs with the store first.
+ */
 const shared = new WeakMap<SignalWeightRepository, CachedMultipliers>();
 
-/** One cache per store, so the ghost capability (writer) and the judiciary (reader) share it. */
 export function multipliersFor(repo: SignalWeightRepository): CachedMultipliers {
   let m = shared.get(repo);
   if (m === undefined) {

@@ -4,6 +4,7 @@ import type { Store } from "../../src/store/store.js";
 import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
 import type { WeightRow } from "../../src/domain/weights/update-weights.js";
 import { closedTrade as trade } from "../support/ghost-trades.js";
+import { CachedMultipliers } from "../../src/services/signal-multipliers.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
 
 const H = 3_600_000;
@@ -100,6 +101,30 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
       ["BTC_RSI", "BULL_TRENDING", 1.44],
       ["BTC_RSI", "RISK_ON", 0.9],
     ]);
+  });
+
+  it("gives a version that moves when a weights cycle writes, so other replicas reload (issue 17)", async () => {
+    const fresh = await openStore(freshStoreUrl(kind, "weightsversion"));
+    try {
+      expect(await fresh.signalWeights.version()).toBeNull();
+      const at = (iso: string, m: number) => ({ signal_key: "BTC_RSI" as const, regime: "RISK_ON" as const, multiplier: m, accuracy: 0.5, data_points: 12, last_updated: iso });
+      await fresh.signalWeights.save([at("2026-04-01T06:00:00.000Z", 1.1)]);
+      const v1 = await fresh.signalWeights.version();
+      expect(v1).not.toBeNull();
+      expect(await fresh.signalWeights.version()).toBe(v1);
+      await fresh.signalWeights.save([at("2026-04-01T12:00:00.000Z", 1.2)]);
+      const v2 = await fresh.signalWeights.version();
+      expect(v2).not.toBe(v1);
+      // A second replica's cache picks the new rows up on its next sync.
+      const reader = new CachedMultipliers(fresh.signalWeights);
+      await reader.sync();
+      expect(reader.multiplierFor("BTC_RSI", "RISK_ON")).toBe(1.2);
+      await fresh.signalWeights.save([at("2026-04-01T18:00:00.000Z", 0.8)]);
+      await reader.sync();
+      expect(reader.multiplierFor("BTC_RSI", "RISK_ON")).toBe(0.8);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

@@ -138,4 +138,10 @@ export class MongoSignalWeights implements SignalWeightRepository {
     const docs = await this.rows.find({}).sort({ _id: 1 }).toArray();
     return docs.map((d) => d.row);
   }
+
+  async version(): Promise<string | null> {
+    const [newest, n] = await Promise.all([this.rows.find({}).sort({ "row.last_updated": -1 }).limit(1).toArray(), this.rows.countDocuments({})]);
+    const top = newest[0];
+    return top && n > 0 ? `${top.row.last_updated}#${n}` : null;
+  }
 }
