@@ -61,5 +61,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     expect(await store.webhooks.get("a0")).toBeNull();
     // A freed slot can be taken again.
     expect(await store.webhooks.insertWithinLimit(sub("a6", "key-a", ["council.new"], T0 + 6), 5)).toBe(true);
+    expect(await store.webhooks.insertWithinLimit(sub("a7", "key-a", ["council.new"], T0 + 7), 5)).toBe(false);
+  });
+
+  it("enforces the limit in the store when two processes register one key at once (issue 17)", async () => {
+    const url = freshStoreUrl(kind, "webhookrace");
+    const first = await openStore(url);
+    const second = await openStore(url);
+    try {
+      const tries = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? first : second).webhooks.insertWithinLimit(sub(`r${i}`, "key-race", ["verdict.new"], T0 + i), 5));
+      const taken = (await Promise.all(tries)).filter(Boolean).length;
+      expect(taken).toBe(5);
+      expect(await first.webhooks.listByOwner("key-race")).toHaveLength(5);
+    } finally {
+      await first.close();
+      await second.close();
+    }
   });
 });

@@ -71,8 +71,9 @@ const notFound = () => codedError(404, "webhook_not_found", "No webhook with thi
 export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   const repo = deps.store.webhooks;
   const actor = (id: string) => deps.host.proxy(WebhookSubscriptionActor, id);
-  // Registrations of one key run one at a time in this process: the per-key limit check and
-  // the insert stay together even on a store without transactions.
+  // Registrations of one key run one at a time in this process. The limit itself is enforced
+  // by the store across processes (an IMMEDIATE transaction on SQLite, unique slot documents on
+  // MongoDB); this queue only spares a key's concurrent requests the store's conflicts.
   const registering = new Map<string, Promise<unknown>>();
   const resolve = webhookResolver(deps.config.WEBHOOK_DNS_SERVERS);
 

@@ -23,32 +23,60 @@ interface DeliveryDoc {
   doc: DeliveryRecord;
 }
 
+/**
+ * One document per taken registration slot of a key, `_id` = "<owner>#<slot>": the unique `_id`
+ * is what enforces the per-key limit across processes, with single-document atomicity only
+ * (DECISIONS 6). Two registrations racing for the last slot cannot both insert it.
+ */
+interface SlotDoc {
+  _id: string;
+  /** The subscription holding the slot. */
+  s: string;
+}
+
 const toDoc = (s: WebhookSubscription): SubscriptionDoc => ({ _id: s.id, o: s.ownerKeyId, a: s.isActive, e: [...s.events], c: s.createdAt, doc: s });
 
 /** Portable operations only (DECISIONS 6): single-document writes, indexes, sort/skip/limit. */
 export class MongoWebhooks implements WebhookRepository {
   private readonly subs: Collection<SubscriptionDoc>;
   private readonly log: Collection<DeliveryDoc>;
+  private readonly slots: Collection<SlotDoc>;
   private seq = 0;
 
   constructor(db: Db) {
     this.subs = db.collection<SubscriptionDoc>("webhook_subscriptions");
     this.log = db.collection<DeliveryDoc>("webhook_deliveries");
+    this.slots = db.collection<SlotDoc>("webhook_slots");
   }
 
   async ensureIndexes(): Promise<void> {
     await this.subs.createIndex({ o: 1, c: 1 });
     await this.subs.createIndex({ a: 1, e: 1 });
     await this.log.createIndex({ s: 1, t: -1, i: -1 });
+    await this.slots.createIndex({ s: 1 });
   }
 
   async insertWithinLimit(s: WebhookSubscription, limit: number): Promise<boolean> {
-    // No multi-document transactions on FerretDB: count, then insert. Two registrations of one
-    // key racing in the same instant could both pass; the route serialises them per key in
-    // process, so only registrations spread over several replicas can overshoot.
+    // No multi-document transactions on FerretDB: the key's slots are documents with unique ids,
+    // so the store itself refuses a sixth registration whichever replicas race (issue 17). The
+    // count also covers subscriptions written before slots existed.
     if ((await this.subs.countDocuments({ o: s.ownerKeyId })) >= limit) return false;
-    await this.subs.insertOne(toDoc(s));
-    return true;
+    for (let slot = 0; slot < limit; slot++) {
+      try {
+        await this.slots.insertOne({ _id: `${s.ownerKeyId}#${slot}`, s: s.id });
+      } catch (err) {
+        if (isDuplicateKey(err)) continue;
+        throw err;
+      }
+      try {
+        await this.subs.insertOne(toDoc(s));
+      } catch (err) {
+        await this.slots.deleteOne({ _id: `${s.ownerKeyId}#${slot}` });
+        throw err;
+      }
+      return true;
+    }
+    return false;
   }
 
   async get(id: string): Promise<WebhookSubscription | null> {
@@ -79,6 +107,7 @@ export class MongoWebhooks implements WebhookRepository {
   async delete(id: string): Promise<boolean> {
     const removed = await this.subs.deleteOne({ _id: id });
     await this.log.deleteMany({ s: id });
+    await this.slots.deleteOne({ s: id });
     return removed.deletedCount > 0;
   }
 
@@ -93,4 +122,8 @@ export class MongoWebhooks implements WebhookRepository {
     const docs = await this.log.find({ s: subscriptionId }).sort({ t: -1, i: -1 }).limit(limit).toArray();
     return docs.map((d) => deliveryRecordSchema.parse(d.doc));
   }
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === "object" && err !== null && "code" in err && err.code === 11000;
 }
