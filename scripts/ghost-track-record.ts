@@ -3,6 +3,9 @@ import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import type { BacktestReport } from "../src/domain/ghost/backtest.js";
 import { ASSETS, type Asset } from "../src/domain/signals/signal-keys.js";
 import { BACKTEST_REGIME_DEFAULTS, runEngineBacktest } from "../src/services/engine-backtest.js";
+import { backtestSpans, type SpanPerformance } from "../src/services/backtest-performance.js";
+import { DEFAULT_COSTS } from "../src/domain/ghost/costs.js";
+import { RANDOM_ENTRY_DRAWS, RANDOM_ENTRY_SEED } from "../src/domain/ghost/random-entry.js";
 
 /**
  * The Ghost Traders' backtest with the service's real engines over the bundled history, written to
@@ -31,8 +34,10 @@ const loadMs = performance.now() - t0;
 const result = await runEngineBacktest(feed, { assets, from, to, regime: { refitEveryBars, restarts } });
 const command = `npx tsx scripts/ghost-track-record.ts ${args.filter((a, i) => a !== "--out" && args[i - 1] !== "--out").join(" ")}`.trim();
 
-const fmt = (x: number | null, digits = 2): string => (x === null ? "n/a" : x.toFixed(digits));
+const fmt = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined ? "n/a" : x.toFixed(digits));
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const bandText = (b: { mean: number; p5: number; p95: number } | null | undefined): string =>
+  b === null || b === undefined ? "n/a" : `${fmt(b.mean)} [${fmt(b.p5)}, ${fmt(b.p95)}]`;
 
 function exitReasons(r: BacktestReport): string {
   const m = new Map<string, number>();
@@ -40,26 +45,34 @@ function exitReasons(r: BacktestReport): string {
   return [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
 }
 
-function edge(r: BacktestReport): string {
-  const p = r.performance;
-  if (p.trades < 30) return `no: ${p.trades} trades is too few to tell`;
-  if ((p.profitFactor ?? 0) > 1.2 && p.expectancyUsd > 0) return "some: profit factor above 1.2";
-  return `no: profit factor ${fmt(p.profitFactor)}, expectancy ${p.expectancyUsd} USD`;
+/** Against random entry with the same exits: inside, above or below its 90 % band of expectancy. */
+function verdict(p: SpanPerformance["performance"]): string {
+  const m = p.benchmarks.randomEntry?.matched ?? null;
+  if (p.trades === 0) return "stands aside";
+  if (m === null) return "n/a";
+  if (p.trades < 30) return `${p.trades} trades: too few to tell`;
+  if (p.expectancyUsd > m.expectancyUsd.p95) return "better than random entry";
+  if (p.expectancyUsd < m.expectancyUsd.p5) return "worse than random entry";
+  return "no better than random entry";
 }
 
-const rows = result.reports.map((r) => {
-  const p = r.performance;
-  return `| ${r.asset} | ${r.from?.slice(0, 10) ?? "n/a"} → ${r.to?.slice(0, 10) ?? "n/a"} | ${r.bars} | ${r.stats.totalTrades} | ${r.stats.winRate} | ${r.stats.totalPnl} | ${fmt(p.profitFactor)} | ${p.maxDrawdownUsd} (${p.maxDrawdownPct} %) | ${fmt(p.sharpe)} | ${r.buyAndHoldPct} |`;
+const perSpan = result.reports.flatMap((r) => backtestSpans(feed, r, from, to).map((x) => ({ asset: r.asset, ...x })));
+const rows = perSpan.map(({ asset, span, performance: p }) => {
+  const bh = p.benchmarks.buyAndHold;
+  const re = p.benchmarks.randomEntry;
+  return `| ${asset} | ${span} (${p.from.slice(0, 10)} → ${p.to.slice(0, 10)}) | ${p.trades} | ${fmt(p.winRatePct, 1)} | ${fmt(p.profitFactor)} | ${fmt(p.expectancyUsd)} | ${fmt(p.maxDrawdown.pct)} | ${fmt(p.sharpe)} | ${fmt(p.exposurePct)} | ${fmt(bh?.returnPct, 1)} / ${fmt(bh?.scaledReturnPct, 3)} | ${fmt(re?.everyEntry.winRatePct, 1)} / ${fmt(re?.everyEntry.profitFactor)} | ${bandText(re?.matched?.profitFactor)} | ${bandText(re?.matched?.expectancyUsd)} | ${verdict(p)} |`;
 });
-const reasons = result.reports.map((r) => `| ${r.asset} | ${exitReasons(r)} | ${r.openAtEnd ? "yes" : "no"} | ${edge(r)} |`);
+const reasons = result.reports.map((r) => `| ${r.asset} | ${exitReasons(r)} | ${r.openAtEnd ? "yes" : "no"} |`);
 const totalTrades = result.reports.reduce((n, r) => n + r.stats.totalTrades, 0);
-const anyEdge = result.reports.some((r) => edge(r).startsWith("some"));
+const verdicts = perSpan.filter((x) => x.span !== "whole").map((x) => `${x.asset} ${x.span}: ${verdict(x.performance)}`);
 
 const md = [
   "# Ghost Traders: backtest track record (real engines)",
   "",
   `Generated ${new Date().toISOString().slice(0, 10)} by \`${command}\` (load ${s(loadMs)}, regime ${s(result.timings.regimeMs)}, total ${s(result.timings.totalMs)}).`,
-  "Re-run it to regenerate this file; `--out -` prints instead of writing.",
+  "Re-run it to regenerate this file; `--out -` prints instead of writing. The same figures per asset and span:",
+  "`npm run --silent cli -- backtest --asset all --from 2017-01-01T00:00:00Z` (add `--json` for every field).",
+  "What each figure means: docs/evaluation.md, \"Ghost Trader performance\".",
   "",
   "## How it is computed",
   "",
@@ -71,28 +84,34 @@ const md = [
   "  service's Ghost Traders read, run through the same `stepGhost`.",
   `- Regime: 180-day window, refit every ${refitEveryBars} bars, ${restarts} seeded restart(s) per refit, warm-started from the`,
   "  previous fit (the service uses 10 restarts; fewer keep the run short). Flow signals DEAD (no flow data bundled).",
-  "- Money: 10,000 USD per asset, 1 % risk per trade, fees 0.10 % per fill, slippage 0.05 % on market fills, LONG only.",
+  `- Money: 10,000 USD per asset, 1 % risk per trade, fees ${DEFAULT_COSTS.feeRate * 100} % per fill, slippage ${DEFAULT_COSTS.slippageRate * 100} % on market fills, LONG only.`,
   "  Liquidity UNKNOWN (no order book in replay), SOL network health UNKNOWN.",
+  "- Spans (DECISIONS 7, \"Evaluation protocol\"): rules are chosen on data up to 2022-12-31, 2023-01-01 onward is held",
+  "  out; each is reported apart (a trade belongs to the span it was entered in) beside the whole range.",
+  "- Benchmarks over each span's own bars: buy & hold (first open → last close, costs on) and the same scaled by the",
+  "  trader's capital exposure; random entry = an entry at every bar's open with the trader's exits, sizing and costs",
+  `  ("every entry" win rate / profit factor: the exits' no-skill baseline), and ${RANDOM_ENTRY_DRAWS} seeded draws (seed ${RANDOM_ENTRY_SEED}) of`,
+  "  as many such entries as the trader made, reported as mean [5th, 95th percentile].",
   "- Trades are `synthetic`: they are never written to the ledger and never count in published stats.",
   "",
   "## Results",
   "",
-  "| asset | span | bars | trades | win % | P&L USD | profit factor | max DD USD (%) | Sharpe | buy & hold % |",
-  "|---|---|---|---|---|---|---|---|---|---|",
+  "| asset | span | trades | win % | profit factor | expectancy USD | max DD % | Sharpe | exposure % | buy & hold % / scaled % | random entry: win % / PF (every entry) | random PF, same trade count | random expectancy USD, same trade count | against random entry |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ...rows,
   "",
-  "| asset | exit reasons | open at end | edge? |",
-  "|---|---|---|---|",
+  "| asset | exit reasons (whole range) | open at end |",
+  "|---|---|---|",
   ...reasons,
   "",
   "## Is there an edge?",
   "",
-  anyEdge
-    ? "At least one asset shows a profit factor above 1.2 over a meaningful number of trades; see the table for which."
-    : `No. With judiciary-mode councils the engines show no edge over the bundled history: ${totalTrades} trades in all, and` +
-      " none of the assets has a profit factor above 1.2 over at least 30 trades. The Judiciary Engine rarely rules bullish with" +
-      " confidence at the entry threshold (BTC 0.65, SOL 0.65, TAO 0.72), so the traders stand aside most of the time and" +
-      " the results are far from buy & hold in rising markets.",
+  `${totalTrades} trades in all. Per span, the trader's expectancy against the 90 % band of random entry with its exits:`,
+  "",
+  ...verdicts.map((v) => `- ${v}`),
+  "",
+  "\"Better\" needs an expectancy above the band's 95th percentile over at least 30 trades; anything else is no evidence of",
+  "an edge. A trader that stands aside made no trade: no entry passed its gates.",
   "",
 ].join("\n");
 

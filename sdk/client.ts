@@ -7,6 +7,7 @@ import type {
   Candles,
   ChartingSignal,
   CouncilSession,
+  GhostPerformance,
   GhostStats,
   Health,
   IssuedKey,
@@ -175,6 +176,11 @@ export class MarketIntelClient {
 
   ghostStats(): Promise<GhostStats> {
     return this.get(ENDPOINTS.ghostStats.path);
+  }
+
+  /** One Ghost Trader's current sprint with its benchmarks (public, cached 300 s). */
+  ghostPerformance(asset: Asset): Promise<GhostPerformance> {
+    return this.get(ENDPOINTS.ghostPerformance.path, { asset });
   }
 
   private get<T>(path: string, query?: Query): Promise<T> {

@@ -91,6 +91,17 @@ export const ENDPOINTS = {
     access: "public",
     fields: ["validated_trades", "since", "total_pnl", "win_rate", "sprint", "tests_passing", ...cache],
   },
+  ghostPerformance: {
+    method: "get",
+    path: "/v1/ghost/performance",
+    access: "public",
+    fields: [
+      "asset", "sprintSince", "from", "to", "days", "standingAside", "note", "trades", "wins", "losses", "winRatePct",
+      "avgWinUsd", "avgLossUsd", "profitFactor", "expectancyUsd", "expectancyPct", "totalPnlUsd", "returnPct", "cagrPct",
+      "maxDrawdown", "sharpe", "sortino", "calmar", "exposurePct", "feesUsd", "bestDay", "worstDay", "maxConsecutiveLosses",
+      "byEntryMode", "byExitReason", "byYear", "benchmarks", "costs", ...cache,
+    ],
+  },
 } as const satisfies Record<string, EndpointInfo>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -235,6 +235,71 @@ export interface GhostStats {
   readonly tests_passing: number;
 }
 
+/** One row of a P&L breakdown (by entry mode, exit reason or year). */
+export interface PerformanceGroupRow {
+  readonly key: string;
+  readonly trades: number;
+  readonly wins: number;
+  readonly winRatePct: number;
+  readonly pnlUsd: number;
+  readonly avgPnlPct: number;
+}
+
+/** Mean over the seeded draws and the 5th–95th percentile band. */
+export interface BenchmarkBand {
+  readonly mean: number;
+  readonly p5: number;
+  readonly p95: number;
+}
+
+/** GET /v1/ghost/performance?asset= (docs/evaluation.md, "Ghost Trader performance"). */
+export interface GhostPerformance extends CacheInfo {
+  readonly asset: Asset;
+  readonly sprintSince: string;
+  readonly from: string;
+  readonly to: string;
+  readonly days: number;
+  readonly standingAside: boolean;
+  readonly note: string | null;
+  readonly trades: number;
+  readonly wins: number;
+  readonly losses: number;
+  readonly winRatePct: number;
+  readonly avgWinUsd: number;
+  readonly avgLossUsd: number;
+  readonly profitFactor: number | null;
+  readonly expectancyUsd: number;
+  readonly expectancyPct: number;
+  readonly totalPnlUsd: number;
+  readonly returnPct: number;
+  readonly cagrPct: number | null;
+  readonly maxDrawdown: { readonly usd: number; readonly pct: number; readonly hours: number; readonly start: string | null; readonly end: string | null };
+  readonly sharpe: number | null;
+  readonly sortino: number | null;
+  readonly calmar: number | null;
+  readonly exposurePct: number;
+  readonly feesUsd: number;
+  readonly bestDay: { readonly date: string; readonly pnlUsd: number } | null;
+  readonly worstDay: { readonly date: string; readonly pnlUsd: number } | null;
+  readonly maxConsecutiveLosses: number;
+  readonly byEntryMode: readonly PerformanceGroupRow[];
+  readonly byExitReason: readonly PerformanceGroupRow[];
+  readonly byYear: readonly PerformanceGroupRow[];
+  readonly benchmarks: {
+    readonly buyAndHold: { readonly returnPct: number; readonly capitalExposurePct: number; readonly scaledReturnPct: number; readonly scaledPnlUsd: number } | null;
+    readonly randomEntry: {
+      readonly seed: number;
+      readonly draws: number;
+      readonly tradesPerDraw: number;
+      readonly everyEntry: { readonly entries: number; readonly winRatePct: number; readonly expectancyUsd: number; readonly expectancyPct: number; readonly profitFactor: number | null };
+      readonly matched: { readonly profitFactor: BenchmarkBand | null; readonly expectancyUsd: BenchmarkBand; readonly winRatePct: BenchmarkBand; readonly totalPnlUsd: BenchmarkBand } | null;
+      readonly note: string | null;
+    } | null;
+    readonly note: string | null;
+  };
+  readonly costs: { readonly feeRate: number; readonly slippageRate: number };
+}
+
 export interface Candle {
   /** Unix epoch seconds of the candle open. */
   readonly t: number;

@@ -16,6 +16,15 @@ export function currentSprint(marks: readonly SprintMark[]): { sprint: number; s
   return { sprint: Math.max(1, marks.length), sinceMs: marks.reduce((s, m) => Math.max(s, m.at), 0) };
 }
 
+/**
+ * The one cutoff of an endpoint that aggregates several assets (`/v1/ghost/stats`,
+ * `/v1/regime/stats`): the latest restart among the assets it covers, reported as its `since`;
+ * every covered asset's trades count from it (DECISIONS 7 "Track-record restart").
+ */
+export function sharedCutoff(assets: readonly Asset[], marks: readonly SprintMark[]): number {
+  return assets.reduce((s, a) => Math.max(s, sinceFor(a, marks)), 0);
+}
+
 /** Closed trades that count under their own asset's cutoff (valid live paper trades). */
 export function countedUnderSprints(trades: readonly ClosedTrade[], marks: readonly SprintMark[]): ClosedTrade[] {
   return trades.filter((t) => t.valid && counts(t, sinceFor(t.asset, marks)));

@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { INTEGRITY_CHECKS, integrityChecks } from "../domain/ghost/ledger-integrity.js";
 import { paperTradesValidated } from "../domain/ghost/ghost-stats.js";
-import { trackRecordStats } from "../domain/ghost/track-record-stats.js";
-import type { OpenPosition } from "../domain/ghost/trade.js";
-import { ASSETS } from "../domain/signals/signal-keys.js";
 import type { Store } from "../store/store.js";
-import { countedUnderSprints, sinceFor } from "./ghost-sprints.js";
+import { readLedgerSnapshot } from "./ledger-snapshot.js";
 
 /**
  * The operator's TAO sign-off (SPEC "TAO paperMode": 10 validated paper closes plus an explicit
@@ -63,16 +60,11 @@ export interface SignoffReadiness {
  * behind `tests_passing` (all must hold: a ledger that fails one cannot vouch for the 10).
  */
 export async function signoffReadiness(store: Store, now: number): Promise<SignoffReadiness> {
-  const ledger = store.ghostLedger;
-  const [all, marks, snaps] = await Promise.all([ledger.closed(), ledger.sprints(), ledger.snapshots()]);
-  const closed = all.filter((t) => t.exitTime <= now);
-  const open = snaps.map((s) => s.position).filter((p): p is OpenPosition => p !== null);
-  const counted = countedUnderSprints(closed, marks);
-  const storedStats = Object.fromEntries(ASSETS.map((a) => [a, trackRecordStats(counted.filter((t) => t.asset === a))]));
-  const checks = integrityChecks({ closed, open, sinceMs: 0, storedStats });
-  const sinceMs = sinceFor("TAO", marks);
+  const snapshot = await readLedgerSnapshot(store.ghostLedger, now);
+  const checks = integrityChecks(snapshot);
+  const sinceMs = snapshot.cutoffs.TAO;
   return {
-    paperTradesValidated: paperTradesValidated(counted.filter((t) => t.asset === "TAO"), sinceMs),
+    paperTradesValidated: paperTradesValidated(snapshot.published.TAO ?? [], sinceMs),
     testsPassing: checks.filter((c) => c.passed).length,
     testsTotal: INTEGRITY_CHECKS.length,
     failing: checks.filter((c) => !c.passed).map((c) => c.name),

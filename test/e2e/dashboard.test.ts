@@ -14,6 +14,7 @@ const PUBLIC_PANELS: readonly (readonly [string, string])[] = [
   ["track-sol", "/v1/sol/track-record"],
   ["track-tao", "/v1/tao/track-record"],
   ["tao-gates", "/v1/tao/status"],
+  ["ghost-performance", "/v1/ghost/performance?asset=BTC"],
 ];
 const FREE_PANELS: readonly (readonly [string, string])[] = [
   ["verdict", "/v1/verdict/latest"],

@@ -4,6 +4,8 @@ import { loadConfig } from "../../config/env.js";
 import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
 import { runEngineBacktest } from "../../services/engine-backtest.js";
+import { backtestSpans } from "../../services/backtest-performance.js";
+import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import type { CliCommand, CliIo } from "../io.js";
 
 const DAY = 86_400_000;
@@ -30,6 +32,9 @@ function fail(io: CliIo, message: string): number {
 const cell = (x: number | null, digits = 2): string => (x === null ? "n/a" : x.toFixed(digits));
 
 /**
+ * Per asset, the whole range and each span of the evaluation protocol (to 2022-12-31, from
+ * 2023-01-01; DECISIONS 7) with freqtrade's figures and both benchmarks (docs/evaluation.md).
+ *
  * `backtest --asset <A|all> [--from ISO] [--to ISO] [--json]`: the Ghost Traders over the bundled
  * history with the real engines (runEngineBacktest). It opens no store at all: backtest trades are
  * synthetic and never reach the ledger or the published track record (DECISIONS 1).
@@ -57,46 +62,42 @@ export const backtestCommand: CliCommand = async (args, io) => {
   if (!(from < to)) return fail(io, `${USAGE}\n  from: must be before to`);
 
   const result = await runEngineBacktest(feed, { assets, from, to });
-  const rows = result.reports.map((r) => ({
-    asset: r.asset,
-    from: r.from,
-    to: r.to,
-    bars: r.bars,
-    ...r.stats,
-    profitFactor: r.performance.profitFactor,
-    expectancyUsd: r.performance.expectancyUsd,
-    maxDrawdownUsd: r.performance.maxDrawdownUsd,
-    maxDrawdownPct: r.performance.maxDrawdownPct,
-    sharpe: r.performance.sharpe,
-    buyAndHoldPct: r.buyAndHoldPct,
-    openAtEnd: r.openAtEnd,
-  }));
+  const rows = result.reports.flatMap((r) =>
+    backtestSpans(feed, r, from, to).map(({ span, performance: p }) => ({ asset: r.asset, span, bars: r.bars, openAtEnd: r.openAtEnd, ...p })),
+  );
   if (a.json) {
-    io.stdout.write(JSON.stringify({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), synthetic: true, assets: rows, totalMs: Math.round(result.timings.totalMs) }) + "\n");
+    io.stdout.write(JSON.stringify({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), synthetic: true, costs: DEFAULT_COSTS, assets: rows, totalMs: Math.round(result.timings.totalMs) }) + "\n");
     return 0;
   }
-  const header = ["asset", "bars", "trades", "win %", "P&L USD", "best", "worst", "PF", "expectancy", "max DD USD", "sharpe", "buy&hold %"];
-  const table = rows.map((r) => [
-    r.asset,
-    String(r.bars),
-    String(r.totalTrades),
-    cell(r.winRate, 1),
-    cell(r.totalPnl),
-    cell(r.bestTrade),
-    cell(r.worstTrade),
-    cell(r.profitFactor),
-    cell(r.expectancyUsd),
-    cell(r.maxDrawdownUsd),
-    cell(r.sharpe),
-    cell(r.buyAndHoldPct, 1),
-  ]);
+  const header = ["asset", "span", "trades", "win %", "PF", "exp. USD", "max DD %", "sharpe", "exposure %", "B&H scaled %", "random win %", "random PF (90 %)", "random exp. USD (90 %)"];
+  const table = rows.map((r) => {
+    const re = r.benchmarks.randomEntry;
+    const m = re?.matched ?? null;
+    return [
+      r.asset,
+      r.span,
+      String(r.trades),
+      cell(r.winRatePct, 1),
+      cell(r.profitFactor),
+      cell(r.expectancyUsd),
+      cell(r.maxDrawdown.pct),
+      cell(r.sharpe),
+      cell(r.exposurePct),
+      cell(r.benchmarks.buyAndHold?.scaledReturnPct ?? null, 3),
+      cell(re?.everyEntry.winRatePct ?? null, 1),
+      m?.profitFactor ? `${cell(m.profitFactor.mean)} [${cell(m.profitFactor.p5)}, ${cell(m.profitFactor.p95)}]` : "n/a",
+      m ? `${cell(m.expectancyUsd.mean)} [${cell(m.expectancyUsd.p5)}, ${cell(m.expectancyUsd.p95)}]` : "n/a",
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));
-  const line = (cols: readonly string[]) => cols.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  const line = (cols: readonly string[]) => cols.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  const asides = rows.filter((r) => r.standingAside && r.span === "whole").map((r) => `${r.asset}: ${r.note ?? ""}`);
   io.stdout.write(
     [
-      `Backtest ${new Date(from).toISOString()} → ${new Date(to).toISOString()} (synthetic trades, nothing stored)`,
+      `Backtest ${new Date(from).toISOString()} → ${new Date(to).toISOString()} (synthetic trades, nothing stored; fees ${DEFAULT_COSTS.feeRate * 100} % per fill, slippage ${DEFAULT_COSTS.slippageRate * 100} % on market fills)`,
       line(header),
       ...table.map(line),
+      ...asides,
       "",
     ].join("\n"),
   );

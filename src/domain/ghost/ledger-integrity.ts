@@ -1,6 +1,7 @@
 import { sumPnl } from "./close-trade.js";
 import { roundPct } from "./money.js";
-import { trackRecordStats, type TrackRecordStats } from "./track-record-stats.js";
+import type { Asset } from "../signals/signal-keys.js";
+import { trackRecordStats } from "./track-record-stats.js";
 import { counts } from "./trade-validity.js";
 import type { ClosedTrade, OpenPosition } from "./trade.js";
 
@@ -10,11 +11,17 @@ import type { ClosedTrade, OpenPosition } from "./trade.js";
  * a lower number instead of silently skewing the published stats.
  */
 export interface LedgerSnapshot {
+  /** Every stored closed trade (all assets, all sprints) closed by now. */
   readonly closed: readonly ClosedTrade[];
   readonly open: readonly OpenPosition[];
-  readonly sinceMs: number;
-  /** Stats as stored/cached for publication, per asset; checked against a recomputation. */
-  readonly storedStats: Readonly<Record<string, TrackRecordStats>>;
+  /** Each asset's own track-record cutoff (DECISIONS 7 "Track-record restart"). */
+  readonly cutoffs: Readonly<Record<Asset, number>>;
+  /**
+   * What each asset's track record publishes: the counted trades of the store's per-asset read.
+   * The check recomputes them from the whole-ledger read, so an index, a column or a query that
+   * disagrees with the stored rows shows here instead of in a published figure.
+   */
+  readonly published: Readonly<Partial<Record<Asset, readonly ClosedTrade[]>>>;
 }
 
 export interface IntegrityCheck {
@@ -54,8 +61,8 @@ export const INTEGRITY_CHECKS: readonly { name: string; holds: (l: LedgerSnapsho
     holds: (l) => l.closed.every((t) => t.exitTime >= t.entryTime),
   },
   {
-    name: "no two open positions per asset",
-    holds: (l) => new Set(l.open.map((p) => p.asset)).size === l.open.length,
+    name: "one position at a time per asset",
+    holds: (l) => oneAtATime(l.closed, l.open),
   },
   {
     name: "trade ids are unique",
@@ -68,12 +75,33 @@ export const INTEGRITY_CHECKS: readonly { name: string; holds: (l: LedgerSnapsho
   {
     name: "published stats recompute from the counted trades",
     holds: (l) =>
-      Object.entries(l.storedStats).every(([asset, stored]) => {
-        const fresh = trackRecordStats(l.closed.filter((t) => t.asset === asset && t.valid && counts(t, l.sinceMs)));
-        return JSON.stringify(fresh) === JSON.stringify(stored);
+      Object.entries(l.published).every(([asset, published]) => {
+        const fresh = l.closed.filter((t) => t.asset === asset && t.valid && counts(t, l.cutoffs[asset as Asset]));
+        const ids = (ts: readonly ClosedTrade[]) => ts.map((t) => t.id).sort().join(",");
+        return (
+          published.every((t) => t.asset === asset) &&
+          ids(published) === ids(fresh) &&
+          JSON.stringify(trackRecordStats(published)) === JSON.stringify(trackRecordStats(fresh))
+        );
       }),
   },
 ];
+
+/**
+ * A Ghost Trader holds one LONG position at most, so an asset's trades never overlap in time: each
+ * entry is at or after the previous exit, and an open position comes after every close. Two
+ * writers trading one asset (a split-brain replica, a replayed turn under a new id) break this.
+ */
+function oneAtATime(closed: readonly ClosedTrade[], open: readonly OpenPosition[]): boolean {
+  const spans = [
+    ...closed.map((t) => ({ asset: t.asset, from: t.entryTime, to: t.exitTime })),
+    ...open.map((p) => ({ asset: p.asset, from: p.entryTime, to: Number.POSITIVE_INFINITY })),
+  ].sort((a, b) => a.asset.localeCompare(b.asset) || a.from - b.from || a.to - b.to);
+  return spans.every((s, i) => {
+    const prev = spans[i - 1];
+    return prev === undefined || prev.asset !== s.asset || s.from >= prev.to;
+  });
+}
 
 export function integrityChecks(ledger: LedgerSnapshot): IntegrityCheck[] {
   return INTEGRITY_CHECKS.map((c) => ({ name: c.name, passed: safe(() => c.holds(ledger)) }));

@@ -9,6 +9,7 @@ import {
   taoStatusSchema,
   taoTrackRecordSchema,
 } from "../schemas/ghost.js";
+import { ghostPerformanceQuerySchema, ghostPerformanceSchema } from "../schemas/ghost-performance.js";
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import { ghostStatsFigures, PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
 import { initialGhostState } from "../../domain/ghost/ghost-trader.js";
@@ -17,14 +18,17 @@ import { regimeStats } from "../../domain/ghost/regime-stats.js";
 import { taoStatusView } from "../../domain/ghost/tao-status-view.js";
 import { trackRecordStats } from "../../domain/ghost/track-record-stats.js";
 import { tradeView } from "../../domain/ghost/track-record-view.js";
-import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
-import type { Asset } from "../../domain/signals/signal-keys.js";
-import { countedUnderSprints, currentSprint, openUnderSprints, sinceFor } from "../../services/ghost-sprints.js";
+import type { ClosedTrade } from "../../domain/ghost/trade.js";
+import { countedClosed } from "../../domain/ghost/trade-validity.js";
+import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
+import { countedUnderSprints, currentSprint, sharedCutoff, sinceFor } from "../../services/ghost-sprints.js";
+import { readLedgerSnapshot } from "../../services/ledger-snapshot.js";
+import { assetPerformance } from "../../services/ghost-performance.js";
 import { readTaoSignoff, signedOffSince } from "../../services/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
-const TTL = { status: 30, trackRecord: 300, ghostStats: 300, regimeStats: 300 } as const;
+const TTL = { status: 30, trackRecord: 300, ghostStats: 300, regimeStats: 300, performance: 300 } as const;
 
 const PRAGUE = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Europe/Prague",
@@ -57,7 +61,7 @@ function taoLatestVerdict(s: CouncilSession | null) {
  * ledger and the per-asset status snapshot the GhostTrader actors write each turn, never an actor.
  */
 export function ghostRoutes(deps: AppDeps): Route[] {
-  const { store, marketClock } = deps;
+  const { store, marketClock, feed } = deps;
   const ledger = store.ghostLedger;
 
   const trackRecord = async (asset: Asset) => {
@@ -155,21 +159,29 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL.ghostStats,
       handler: async () => {
         const now = marketClock.now();
-        const [all, marks, snaps] = await Promise.all([ledger.closed(), ledger.sprints(), ledger.snapshots()]);
-        const closed = closedBy(all, now);
-        const open = snaps.map((s) => s.position).filter((p): p is OpenPosition => p !== null);
-        const counted = countedUnderSprints(closed, marks);
-        const figures = ghostStatsFigures(counted, openUnderSprints(open, marks), 0);
-        const storedStats = Object.fromEntries(
-          (["BTC", "ETH", "SOL", "TAO"] as const).map((a) => [a, trackRecordStats(counted.filter((t) => t.asset === a))]),
-        );
-        const { sprint, sinceMs } = currentSprint(marks);
+        const [snapshot, marks] = await Promise.all([readLedgerSnapshot(ledger, now), ledger.sprints()]);
+        const cutoff = sharedCutoff(ASSETS, marks);
         return {
-          ...figures,
-          since: isoDate(sinceMs),
-          sprint,
-          tests_passing: testsPassing({ closed, open, sinceMs: 0, storedStats }),
+          ...ghostStatsFigures(snapshot.closed, snapshot.open, cutoff),
+          since: isoDate(cutoff),
+          sprint: currentSprint(marks).sprint,
+          tests_passing: testsPassing(snapshot),
         };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/ghost/performance",
+      summary: "A Ghost Trader's current sprint: freqtrade's backtest figures with buy & hold and random-entry benchmarks",
+      tags: ["ghost"],
+      access: { kind: "public" },
+      query: ghostPerformanceQuerySchema,
+      response: ghostPerformanceSchema,
+      cacheTtlSeconds: TTL.performance,
+      errorStatuses: [422],
+      handler: async ({ query }) => {
+        const p = await assetPerformance(ledger, feed, query.asset, marketClock.now());
+        return { ...p, byEntryMode: [...p.byEntryMode], byExitReason: [...p.byExitReason], byYear: [...p.byYear] };
       },
     }),
     defineRoute({
@@ -183,11 +195,12 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       handler: async () => {
         const now = marketClock.now();
         const [all, marks] = await Promise.all([ledger.closed(), ledger.sprints()]);
-        const stats = regimeStats(countedUnderSprints(closedBy(all, now), marks));
+        const cutoff = sharedCutoff(ASSETS, marks);
+        const stats = regimeStats(countedClosed(closedBy(all, now), cutoff));
         return {
           ...stats,
           regimes: [...stats.regimes],
-          since: isoDate(currentSprint(marks).sinceMs),
+          since: isoDate(cutoff),
           generated_at: `${PRAGUE.format(new Date(now))}`,
         };
       },

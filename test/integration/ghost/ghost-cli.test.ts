@@ -23,9 +23,10 @@ describe("ghost signoff CLI", () => {
     storeUrl = svc.service.deps.config.STORE_URL;
     const ledger = svc.service.deps.store.ghostLedger;
     launch = (await ledger.sprints())[0]?.at ?? 0;
-    // Nine closed validated TAO paper trades: one short of the target.
-    await ledger.saveClosed(Array.from({ length: 9 }, (_, i) => closedTrade("TAO", launch + i * H, i % 2 === 0 ? 5 : -2)));
-    await waitFor(async () => svc.service.deps.marketClock.now() > launch + 16 * H, 15_000, "the trades to close in market time");
+    // Nine closed validated TAO paper trades: one short of the target. Six hours apart, as one
+    // trader's 5-hour trades must be: overlapping trades of one asset fail a ledger check.
+    await ledger.saveClosed(Array.from({ length: 9 }, (_, i) => closedTrade("TAO", launch + i * 6 * H, i % 2 === 0 ? 5 : -2)));
+    await waitFor(async () => svc.service.deps.marketClock.now() > launch + 60 * H, 30_000, "the trades to close in market time");
   }, 60_000);
 
   afterAll(async () => {
@@ -47,7 +48,7 @@ describe("ghost signoff CLI", () => {
     expect(nine.stderr).toContain("only 9 of 10 validated TAO paper trades");
 
     // The tenth close is stored corrupted: a loss recorded as a WIN.
-    const tenth = closedTrade("TAO", launch + 9 * H, -3);
+    const tenth = closedTrade("TAO", launch + 9 * 6 * H, -3);
     await ledger.saveClosed([{ ...tenth, result: "WIN" }]);
     const corrupt = await runCli(["ghost", "signoff", "--asset", "TAO", "--by", "alice"], { STORE_URL: storeUrl });
     expect(corrupt.code).toBe(1);
@@ -77,14 +78,22 @@ describe("ghost signoff CLI", () => {
   }, 90_000);
 });
 
+const band = z.object({ mean: z.number(), p5: z.number(), p95: z.number() });
 const rowSchema = z.object({
   asset: z.enum(["BTC", "ETH", "SOL", "TAO"]),
+  span: z.enum(["whole", "to 2022-12-31", "from 2023-01-01"]),
   bars: z.number().int(),
-  totalTrades: z.number().int(),
-  winRate: z.number(),
-  totalPnl: z.number(),
+  from: z.string(),
+  to: z.string(),
+  trades: z.number().int(),
+  winRatePct: z.number(),
   profitFactor: z.number().nullable(),
-  buyAndHoldPct: z.number(),
+  expectancyUsd: z.number(),
+  exposurePct: z.number(),
+  benchmarks: z.object({
+    buyAndHold: z.object({ returnPct: z.number(), scaledReturnPct: z.number() }),
+    randomEntry: z.object({ everyEntry: z.object({ winRatePct: z.number() }), matched: z.object({ expectancyUsd: band }).nullable() }),
+  }),
 });
 const backtestJsonSchema = z.object({ from: z.string(), to: z.string(), synthetic: z.literal(true), assets: z.array(rowSchema) });
 
@@ -95,10 +104,29 @@ describe("backtest CLI", () => {
     expect(out.code, out.stderr).toBe(0);
     const body = backtestJsonSchema.parse(JSON.parse(out.stdout));
     expect(body.from).toBe("2025-08-01T00:00:00.000Z");
-    expect(body.assets.map((r) => r.asset)).toEqual(["BTC", "ETH", "SOL", "TAO"]);
-    for (const r of body.assets) expect(r.bars).toBe(31 * 24);
+    // Entirely inside the held-out span: the whole range and "from 2023-01-01", the same figures.
+    expect(body.assets.map((r) => `${r.asset} ${r.span}`)).toEqual(
+      ["BTC", "ETH", "SOL", "TAO"].flatMap((a) => [`${a} whole`, `${a} from 2023-01-01`]),
+    );
+    for (const r of body.assets) {
+      expect(r.bars).toBe(31 * 24);
+      expect(r.benchmarks.randomEntry.matched === null).toBe(r.trades === 0);
+    }
     // The SQLite file is never even created: a backtest has no way to reach the track record.
     expect(existsSync(storeUrl.slice("sqlite:".length))).toBe(false);
+  }, 90_000);
+
+  it("reports the two spans of the evaluation protocol apart when a range crosses 2023-01-01", async () => {
+    const out = await runCli(["backtest", "--asset", "BTC", "--from", "2022-12-25T00:00:00Z", "--to", "2023-01-08T00:00:00Z", "--json"], {});
+    expect(out.code, out.stderr).toBe(0);
+    const rows = backtestJsonSchema.parse(JSON.parse(out.stdout)).assets;
+    expect(rows.map((r) => [r.span, r.from, r.to])).toEqual([
+      ["whole", "2022-12-25T00:00:00.000Z", "2023-01-08T00:00:00.000Z"],
+      ["to 2022-12-31", "2022-12-25T00:00:00.000Z", "2023-01-01T00:00:00.000Z"],
+      ["from 2023-01-01", "2023-01-01T00:00:00.000Z", "2023-01-08T00:00:00.000Z"],
+    ]);
+    const [whole, before, after] = rows;
+    expect(whole!.trades).toBe(before!.trades + after!.trades);
   }, 90_000);
 
   it("prints a readable table for one asset, and rejects a bad asset or date with usage", async () => {
@@ -106,9 +134,10 @@ describe("backtest CLI", () => {
     expect(out.code, out.stderr).toBe(0);
     const lines = out.stdout.trim().split("\n");
     expect(lines[0]).toContain("nothing stored");
-    expect(lines[1]).toMatch(/^asset\s+bars\s+trades\s+win %\s+P&L USD/);
-    expect(lines[2]).toMatch(/^SOL\s+168\s+\d+/);
-    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^asset\s+span\s+trades\s+win %\s+PF\s+exp\. USD/);
+    expect(lines[2]).toMatch(/^SOL\s+whole\s+\d+/);
+    expect(lines[3]).toMatch(/^SOL\s+from 2023-01-01\s+\d+/);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
 
     const bad = await runCli(["backtest", "--asset", "DOGE"], {});
     expect(bad.code).toBe(2);

@@ -10,6 +10,7 @@ import {
   taoStatusSchema,
   taoTrackRecordSchema,
 } from "../../../src/http/schemas/ghost.js";
+import { ghostPerformanceSchema } from "../../../src/http/schemas/ghost-performance.js";
 import { agentPerformanceSchema, signalWeightsSchema } from "../../../src/http/schemas/weights.js";
 import { chartingSignalSchema } from "../../../src/http/schemas/judiciary.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
@@ -91,6 +92,36 @@ describe("Ghost Trader routes after a 14-day warm-up", () => {
     const closed = (await svc.service.deps.store.ghostLedger.closed()).length;
     const open = (await svc.service.deps.store.ghostLedger.snapshots()).filter((s) => s.position !== null).length;
     expect(stats.validated_trades).toBe(closed + open);
+  });
+
+  it("serves each trader's performance over its sprint with both benchmarks, public, consistent with its track record", async () => {
+    const records = {
+      BTC: await get("/v1/btc/track-record", btcTrackRecordSchema),
+      ETH: await get("/v1/eth/track-record", ethTrackRecordSchema),
+      SOL: await get("/v1/sol/track-record", solTrackRecordSchema),
+      TAO: await get("/v1/tao/track-record", taoTrackRecordSchema),
+    };
+    for (const asset of ASSETS) {
+      const p = await get(`/v1/ghost/performance?asset=${asset}`, ghostPerformanceSchema);
+      expect(p.asset).toBe(asset);
+      expect(p.cache_ttl_seconds).toBe(300);
+      expect(p.trades).toBe(records[asset].stats.totalTrades);
+      expect(p.totalPnlUsd).toBeCloseTo(records[asset].stats.totalPnl, 2);
+      expect(p.costs).toEqual({ feeRate: 0.001, slippageRate: 0.0005 });
+      // 14 days of bars since the launch mark: both benchmarks have data to stand on.
+      expect(p.days).toBeGreaterThan(1);
+      expect(p.benchmarks.buyAndHold).not.toBeNull();
+      expect(p.benchmarks.randomEntry?.everyEntry.entries).toBeGreaterThan(0);
+      if (p.trades === 0) {
+        expect(p.standingAside || p.note !== null).toBe(true);
+        expect(p.benchmarks.randomEntry?.matched).toBeNull();
+      } else {
+        expect(p.benchmarks.randomEntry?.tradesPerDraw).toBe(p.trades);
+      }
+      console.info(`[ghost] ${asset} performance: ${p.trades} trades, PF ${p.profitFactor}, random-entry win rate ${p.benchmarks.randomEntry?.everyEntry.winRatePct} %`);
+    }
+    const bad = await fetch(`${svc.url}/v1/ghost/performance?asset=DOGE`);
+    expect(bad.status).toBe(422);
   });
 
   it("serves regime stats, agent performance, signal weights and the charting payload to the right tiers", async () => {

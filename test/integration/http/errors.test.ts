@@ -142,7 +142,7 @@ describe("documentation and metrics", () => {
       ["/v1/signals/weights", "get"], ["/v1/council/latest", "get"], ["/v1/sol/council", "get"],
       ["/v1/tao/council/run", "post"], ["/v1/tao/council", "get"], ["/v1/tao/status", "get"],
       ["/v1/tao/track-record", "get"], ["/v1/sol/track-record", "get"], ["/v1/eth/track-record", "get"],
-      ["/v1/ghost/stats", "get"], ["/v1/health", "get"], ["/v1/health/live", "get"],
+      ["/v1/ghost/stats", "get"], ["/v1/ghost/performance", "get"], ["/v1/health", "get"], ["/v1/health/live", "get"],
       ["/v1/newsletter/subscribe", "post"], ["/v1/keys/generate", "post"], ["/v1/webhooks", "post"],
       ["/v1/webhooks", "get"], ["/v1/webhooks/{id}", "delete"], ["/v1/webhooks/test", "post"],
     ];

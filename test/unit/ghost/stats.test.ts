@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { ghostStatsFigures, paperModeAfterSignoff, paperTradesValidated, sprintNumber } from "../../../src/domain/ghost/ghost-stats.js";
-import { testsPassing, integrityChecks, INTEGRITY_CHECKS } from "../../../src/domain/ghost/ledger-integrity.js";
 import { performanceStats } from "../../../src/domain/ghost/performance-stats.js";
 import { regimeStats } from "../../../src/domain/ghost/regime-stats.js";
 import { trackRecordStats } from "../../../src/domain/ghost/track-record-stats.js";
@@ -114,32 +113,5 @@ describe("validity, ghost stats, sign-off", () => {
     expect(paperModeAfterSignoff(10, true)).toBe(false);
     expect(sprintNumber(0)).toBe(1);
     expect(sprintNumber(2)).toBe(3);
-  });
-});
-
-describe("ledger integrity: tests_passing", () => {
-  const stored = { BTC: trackRecordStats(ledger) };
-  const snapshot = { closed: ledger, open: [], sinceMs: D0, storedStats: stored };
-
-  it("a clean ledger passes every check", () => {
-    expect(testsPassing(snapshot)).toBe(INTEGRITY_CHECKS.length);
-  });
-
-  it("a corrupted row lowers tests_passing and names the check", () => {
-    const bad = { ...ledger[0]!, pnlUsd: 51 };
-    const checks = integrityChecks({ ...snapshot, closed: [bad, ...ledger.slice(1)] });
-    const failed = checks.filter((c) => !c.passed).map((c) => c.name);
-    expect(failed).toContain("closed trade P&L equals the sum of its fills");
-    expect(failed).toContain("published stats recompute from the counted trades");
-    expect(testsPassing({ ...snapshot, closed: [bad, ...ledger.slice(1)] })).toBe(INTEGRITY_CHECKS.length - failed.length);
-  });
-
-  it("two open positions for one asset fail a check; a NaN row fails without throwing", () => {
-    const { exitTime: _e, exitPrice: _p, exitReason: _r, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, ...entry } = ledger[0]!;
-    const open = (id: string) => ({ ...entry, id, remaining: entry.size, stopLoss: 97, tp1Hit: false, hwm: null, fills: [] });
-    const two = integrityChecks({ ...snapshot, open: [open("a"), open("b")] });
-    expect(two.filter((c) => !c.passed).map((c) => c.name)).toEqual(["no two open positions per asset"]);
-    const nan = { ...ledger[0]!, pnlUsd: Number.NaN };
-    expect(testsPassing({ ...snapshot, closed: [nan] })).toBeLessThan(INTEGRITY_CHECKS.length);
   });
 });

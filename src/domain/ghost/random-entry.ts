@@ -1,0 +1,177 @@
+import { SeededRandom } from "../regime/prng.js";
+import type { Candle } from "../signals/reading.js";
+import { feeUsd, marketBuyPrice, type CostModel } from "./costs.js";
+import { initialStop } from "./exit-levels.js";
+import { roundTo, roundUsd } from "./money.js";
+import { applyBar } from "./position-exits.js";
+import { positionSize } from "./position-sizing.js";
+import type { OpenPosition } from "./trade.js";
+
+/**
+ * The no-skill baseline of the Ghost Trader's exits (issue 16): what entering at a random bar,
+ * with the same stop, take-profits, trail, time limit, sizing and costs, would have made over
+ * the same span. A trader whose entries carry information beats it; one that does not, does not.
+ */
+export interface EntryOutcome {
+  /** Open time of the entry bar (the trader also fills at a bar's open). */
+  readonly entryTime: number;
+  readonly exitTime: number;
+  readonly pnlUsd: number;
+  readonly pnlPct: number;
+}
+
+/**
+ * Every bar of `candles` (hourly, oldest first) taken as an entry at its open and run through
+ * `applyBar` until the position closes. An entry whose exit is not reached by the last candle is
+ * left out (its outcome is unknown at the end of the span). Sized from `equityUsd` each time, as
+ * the trader sizes from its equity.
+ */
+export function entryOutcomes(candles: readonly Candle[], costs: CostModel, equityUsd: number): EntryOutcome[] {
+  const out: EntryOutcome[] = [];
+  for (let i = 0; i < candles.length; i++) {
+    const bar = candles[i] as Candle;
+    let pos: OpenPosition | null = randomPosition(bar, costs, equityUsd);
+    for (let j = i; j < candles.length && pos !== null; j++) {
+      const step = applyBar(pos, candles[j] as Candle, costs);
+      if (step.closed !== null) {
+        out.push({ entryTime: bar.t, exitTime: step.closed.exitTime, pnlUsd: step.closed.pnlUsd, pnlPct: step.closed.pnlPct });
+      }
+      pos = step.position;
+    }
+  }
+  return out;
+}
+
+function randomPosition(bar: Candle, costs: CostModel, equityUsd: number): OpenPosition {
+  const entryPrice = marketBuyPrice(bar.o, costs);
+  const stopLoss = initialStop(entryPrice);
+  const size = positionSize(equityUsd, entryPrice, stopLoss);
+  return {
+    id: `random-${bar.t}`,
+    asset: "BTC",
+    origin: "synthetic",
+    mode: "A",
+    entryTime: bar.t,
+    entryPrice,
+    size,
+    entryFeeUsd: roundUsd(feeUsd(entryPrice, size, costs)),
+    regimeAtEntry: null,
+    signalsAtEntry: [],
+    triggerId: null,
+    triggerKind: "judiciary",
+    qualityScore: 0,
+    extras: { liquidityAtEntry: null, assetBtcRatioAtEntry: null, networkHealthAtEntry: null },
+    remaining: size,
+    stopLoss,
+    tp1Hit: false,
+    hwm: null,
+    fills: [],
+  };
+}
+
+/** A statistic over the draws: mean and the 5th–95th percentile band (90 %). */
+export interface Band {
+  readonly mean: number;
+  readonly p5: number;
+  readonly p95: number;
+}
+
+export interface RandomEntryFigures {
+  /** Entries whose exit resolved inside the span (every bar is one). */
+  readonly entries: number;
+  /** Over every such entry: the exits' win rate with no skill at all, % (P&L > 0 is a win). */
+  readonly winRatePct: number;
+  readonly expectancyUsd: number;
+  readonly expectancyPct: number;
+  readonly profitFactor: number | null;
+}
+
+export interface RandomEntryBenchmark {
+  readonly seed: number;
+  readonly draws: number;
+  /** The trader's number of closed trades; each draw picks that many entries. */
+  readonly tradesPerDraw: number;
+  /** The population every draw samples from. */
+  readonly everyEntry: RandomEntryFigures;
+  /** Null when the trader made no trades: there is nothing to match (`everyEntry` still stands). */
+  readonly matched: {
+    readonly profitFactor: Band | null;
+    readonly expectancyUsd: Band;
+    readonly winRatePct: Band;
+    readonly totalPnlUsd: Band;
+  } | null;
+  /** Why `matched` is null, or null. */
+  readonly note: string | null;
+}
+
+export const RANDOM_ENTRY_SEED = 16;
+export const RANDOM_ENTRY_DRAWS = 1000;
+
+/**
+ * `draws` seeded samples of `trades` entries each, drawn uniformly (with replacement) from
+ * `outcomes`. Entries are independent draws rather than a non-overlapping path: profit factor,
+ * expectancy and win rate are per-trade figures, so overlap does not bias them, and it keeps one
+ * draw O(trades). Null when the span has no resolved entry at all.
+ */
+export function randomEntryBenchmark(
+  outcomes: readonly EntryOutcome[],
+  trades: number,
+  draws = RANDOM_ENTRY_DRAWS,
+  seed = RANDOM_ENTRY_SEED,
+): RandomEntryBenchmark | null {
+  if (outcomes.length === 0) return null;
+  const everyEntry = figures(outcomes.map((o) => o.pnlUsd), outcomes.map((o) => o.pnlPct));
+  if (trades <= 0) {
+    return { seed, draws: 0, tradesPerDraw: 0, everyEntry, matched: null, note: "the trader made no trades, so there is no sample size to match; everyEntry is the no-skill baseline of the exits" };
+  }
+  const rng = new SeededRandom(seed);
+  const pf: number[] = [];
+  const exp: number[] = [];
+  const win: number[] = [];
+  const total: number[] = [];
+  for (let d = 0; d < draws; d++) {
+    let gross = 0;
+    let loss = 0;
+    let wins = 0;
+    for (let k = 0; k < trades; k++) {
+      const p = (outcomes[rng.int(outcomes.length)] as EntryOutcome).pnlUsd;
+      if (p > 0) {
+        gross += p;
+        wins += 1;
+      } else loss -= p;
+    }
+    if (loss > 0) pf.push(gross / loss);
+    exp.push((gross - loss) / trades);
+    win.push((wins / trades) * 100);
+    total.push(gross - loss);
+  }
+  return {
+    seed,
+    draws,
+    tradesPerDraw: trades,
+    everyEntry,
+    // A draw without a loss has no profit factor; the band is over the draws that have one.
+    matched: { profitFactor: pf.length === 0 ? null : band(pf, 4), expectancyUsd: band(exp, 2), winRatePct: band(win, 2), totalPnlUsd: band(total, 2) },
+    note: null,
+  };
+}
+
+function figures(pnls: readonly number[], pcts: readonly number[]): RandomEntryFigures {
+  const n = pnls.length;
+  const gross = pnls.filter((p) => p > 0).reduce((s, p) => s + p, 0);
+  const loss = -pnls.filter((p) => p <= 0).reduce((s, p) => s + p, 0);
+  return {
+    entries: n,
+    winRatePct: roundTo((pnls.filter((p) => p > 0).length / n) * 100, 2),
+    expectancyUsd: roundUsd((gross - loss) / n),
+    expectancyPct: roundTo(pcts.reduce((s, p) => s + p, 0) / n, 4),
+    profitFactor: loss === 0 ? null : roundTo(gross / loss, 4),
+  };
+}
+
+/** Mean and the 5th/95th percentiles (nearest rank) of `xs`. */
+export function band(xs: readonly number[], digits: number): Band {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] as number;
+  return { mean: roundTo(s.reduce((a, b) => a + b, 0) / s.length, digits), p5: roundTo(at(0.05), digits), p95: roundTo(at(0.95), digits) };
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_COSTS, ZERO_COSTS } from "../../../src/domain/ghost/costs.js";
+import { positionSize } from "../../../src/domain/ghost/position-sizing.js";
+import { band, entryOutcomes, randomEntryBenchmark } from "../../../src/domain/ghost/random-entry.js";
+import { STANDING_ASIDE, traderPerformance } from "../../../src/domain/ghost/trader-performance.js";
+import type { Candle } from "../../../src/domain/signals/reading.js";
+import { D0, DAY, trade } from "./ledger-fixture.js";
+
+const H = 3_600_000;
+
+/* Hand ledger of stats.test.ts: +50, −20, −30, +100 on days 0–3, held 2, 4, 6 and 8 h, size 1 at 100, no fees. */
+const ledger = [
+  trade({ exit: 150, entryTime: D0, holdHours: 2 }),
+  trade({ exit: 80, entryTime: D0 + DAY, holdHours: 4 }),
+  trade({ exit: 70, entryTime: D0 + 2 * DAY, holdHours: 6 }),
+  trade({ exit: 200, entryTime: D0 + 3 * DAY, holdHours: 8 }),
+];
+/** 96 hourly bars from 100 to 110 that never reach a take-profit or a stop (flat-ish drift). */
+const drift: Candle[] = Array.from({ length: 96 }, (_, i) => {
+  const o = 100 + (10 * i) / 96;
+  const c = 100 + (10 * (i + 1)) / 96;
+  return { t: D0 + i * H, o, h: c, l: o, c, v: 1 };
+});
+
+describe("trader performance over a span (freqtrade's figures)", () => {
+  const p = traderPerformance({ trades: ledger, candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, draws: 200 });
+
+  it("trade figures", () => {
+    expect(p.standingAside).toBe(false);
+    expect(p.note).toBeNull();
+    expect([p.trades, p.wins, p.losses, p.winRatePct]).toEqual([4, 2, 2, 50]);
+    expect([p.avgWinUsd, p.avgLossUsd, p.profitFactor, p.expectancyUsd]).toEqual([75, 25, 3, 25]);
+    expect(p.expectancyPct).toBe(25);
+    expect(p.totalPnlUsd).toBe(100);
+    expect(p.returnPct).toBe(1);
+    expect(p.maxConsecutiveLosses).toBe(2);
+    expect(p.feesUsd).toBe(0);
+  });
+
+  it("drawdown peak → trough with dates, exposure over the whole span, CAGR and Calmar", () => {
+    // Equity 10050 after day 0 (+2 h) falls to 10000 at day 2 + 6 h: 50 USD, 52 h.
+    expect(p.maxDrawdown).toEqual({
+      usd: 50,
+      pct: Math.round((50 / 10_050) * 100 * 1e4) / 1e4,
+      hours: 52,
+      start: new Date(D0 + 2 * H).toISOString(),
+      end: new Date(D0 + 2 * DAY + 6 * H).toISOString(),
+    });
+    expect(p.exposurePct).toBeCloseTo((20 / 96) * 100, 3);
+    const cagr = (10_100 / 10_000) ** (365 / 4) - 1;
+    expect(p.cagrPct).toBeCloseTo(cagr * 100, 2);
+    expect(p.calmar).toBeCloseTo(cagr / (50 / 10_050), 2);
+  });
+
+  it("daily Sharpe/Sortino with √365, best and worst day, groups", () => {
+    const r = [50 / 10_000, -20 / 10_050, -30 / 10_030, 100 / 10_000];
+    const mean = r.reduce((s, x) => s + x, 0) / 4;
+    const sd = Math.sqrt(r.reduce((s, x) => s + (x - mean) ** 2, 0) / 3);
+    expect(p.sharpe).toBeCloseTo((mean / sd) * Math.sqrt(365), 3);
+    expect(p.bestDay).toEqual({ date: "2024-01-04", pnlUsd: 100 });
+    expect(p.worstDay).toEqual({ date: "2024-01-03", pnlUsd: -30 });
+    expect(p.byYear).toEqual([{ key: "2024", trades: 4, wins: 2, winRatePct: 50, pnlUsd: 100, avgPnlPct: 25 }]);
+    expect(p.byExitReason.map((g) => [g.key, g.trades])).toEqual([["STOP_LOSS", 2], ["TP2", 2]]);
+    expect(p.byEntryMode.map((g) => [g.key, g.trades])).toEqual([["A", 4]]);
+  });
+
+  it("buy & hold scaled by the capital the trader kept in the market", () => {
+    const bh = p.benchmarks.buyAndHold!;
+    expect(bh.returnPct).toBeCloseTo(10, 6);
+    // Σ notional × hold = 100 USD × 20 h against 10,000 USD × 96 h.
+    expect(bh.capitalExposurePct).toBeCloseTo(((100 * 20) / (10_000 * 96)) * 100, 4);
+    expect(bh.scaledReturnPct).toBeCloseTo(10 * ((100 * 20) / (10_000 * 96)), 4);
+  });
+
+  it("costs cut buy & hold: both fills pay fee and slippage", () => {
+    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: DEFAULT_COSTS, openPositions: 0 });
+    expect(q.benchmarks.buyAndHold!.returnPct).toBeCloseTo(((110 * 0.9995 * 0.999) / (100 * 1.0005 * 1.001) - 1) * 100, 4);
+  });
+
+  it("no trades: says it stands aside, zero trades, benchmarks still computed with a reason for what is not", () => {
+    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0 });
+    expect(q.standingAside).toBe(true);
+    expect(q.note).toBe(STANDING_ASIDE);
+    expect(q.trades).toBe(0);
+    expect(q.profitFactor).toBeNull();
+    expect(q.bestDay).toBeNull();
+    expect(q.benchmarks.buyAndHold!.scaledReturnPct).toBe(0);
+    expect(Object.values(q).every((v) => v === null || typeof v !== "number" || Number.isFinite(v))).toBe(true);
+    const open = traderPerformance({ trades: [], candles: [], from: D0, to: D0 + DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 1 });
+    expect(open.standingAside).toBe(false);
+    expect(open.benchmarks.buyAndHold).toBeNull();
+    expect(open.benchmarks.note).toMatch(/no hourly candles/);
+  });
+});
+
+describe("random entry with the trader's exits and costs", () => {
+  const size = positionSize(10_000, 100, 97);
+  /** Even bars reach TP1 and TP2 inside the bar; odd bars fall through the stop. */
+  const zigzag: Candle[] = Array.from({ length: 40 }, (_, i) =>
+    i % 2 === 0 ? { t: D0 + i * H, o: 100, h: 105, l: 99.5, c: 100, v: 1 } : { t: D0 + i * H, o: 100, h: 100.5, l: 96, c: 100, v: 1 },
+  );
+
+  it("every bar is an entry at its open, run through the same exit rules", () => {
+    const out = entryOutcomes(zigzag, ZERO_COSTS, 10_000);
+    expect(out).toHaveLength(40);
+    const half = Math.floor((size / 2) * 1e8) / 1e8;
+    const win = Math.round((2 * half + 4.5 * (size - half)) * 100) / 100;
+    const loss = Math.round(-3 * size * 100) / 100;
+    expect(out.filter((o) => o.pnlUsd > 0).every((o) => o.pnlUsd === win)).toBe(true);
+    expect(out.filter((o) => o.pnlUsd <= 0).every((o) => o.pnlUsd === loss)).toBe(true);
+    expect(out.filter((o) => o.pnlUsd > 0)).toHaveLength(20);
+  });
+
+  it("an entry whose exit the span never reaches is left out", () => {
+    const flat: Candle[] = Array.from({ length: 10 }, (_, i) => ({ t: D0 + i * H, o: 100, h: 100.1, l: 99.9, c: 100, v: 1 }));
+    expect(entryOutcomes(flat, ZERO_COSTS, 10_000)).toEqual([]);
+    expect(randomEntryBenchmark([], 5)).toBeNull();
+  });
+
+  it("seeded draws of the trader's trade count: mean and 90 % band, reproducible", () => {
+    const out = entryOutcomes(zigzag, DEFAULT_COSTS, 10_000);
+    const a = randomEntryBenchmark(out, 20, 500, 7)!;
+    expect(a).toEqual(randomEntryBenchmark(out, 20, 500, 7));
+    expect(a.everyEntry.winRatePct).toBe(50);
+    const m = a.matched!;
+    expect(m.winRatePct.p5).toBeLessThan(m.winRatePct.mean);
+    expect(m.winRatePct.p95).toBeGreaterThan(m.winRatePct.mean);
+    expect(Math.abs(m.winRatePct.mean - 50)).toBeLessThan(3);
+    expect(m.expectancyUsd.mean).toBeCloseTo(a.everyEntry.expectancyUsd, 0);
+    const none = randomEntryBenchmark(out, 0)!;
+    expect(none.matched).toBeNull();
+    expect(none.note).toMatch(/no trades/);
+  });
+
+  it("band: nearest-rank 5th and 95th percentiles", () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(band(xs, 2)).toEqual({ mean: 50.5, p5: 5, p95: 95 });
+  });
+});

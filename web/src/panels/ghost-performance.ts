@@ -1,0 +1,72 @@
+import type { Asset, GhostPerformance, PerformanceGroupRow } from "../../../sdk/types.js";
+import { el, facts } from "../dom.js";
+import { money, num, pct, when } from "../format.js";
+import type { PanelDef } from "../panel.js";
+
+const ASSETS: readonly Asset[] = ["BTC", "ETH", "SOL", "TAO"];
+
+const band = (b: { mean: number; p5: number; p95: number } | null, digits = 2): string =>
+  b === null ? "n/a" : `${num(b.mean, digits)} (90 %: ${num(b.p5, digits)} to ${num(b.p95, digits)})`;
+
+function groupTable(caption: string, rows: readonly PerformanceGroupRow[]): HTMLElement {
+  const table = el(
+    "table",
+    {},
+    el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Group"), el("th", { scope: "col" }, "Trades"), el("th", { scope: "col" }, "Win rate"), el("th", { scope: "col" }, "P&L"))),
+  );
+  const tbody = el("tbody");
+  for (const r of rows) {
+    tbody.append(el("tr", {}, el("th", { scope: "row", class: "code" }, r.key), el("td", { class: "num" }, String(r.trades)), el("td", { class: "num" }, pct(r.winRatePct)), el("td", { class: "num" }, money(r.pnlUsd))));
+  }
+  table.append(tbody);
+  return el("div", { class: "table-wrap" }, table);
+}
+
+/** Public: one Ghost Trader's current sprint against buy & hold and random entry with its exits. */
+export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
+  let asset: Asset = "BTC";
+  return {
+    id: "ghost-performance",
+    title: "Ghost Trader performance and benchmarks",
+    access: "public",
+    controls: (reload) => {
+      const select = el("select", { id: "performance-asset" });
+      for (const a of ASSETS) select.append(el("option", { value: a, selected: a === asset }, a));
+      select.addEventListener("change", () => {
+        asset = select.value as Asset;
+        reload();
+      });
+      return el("label", { class: "control" }, "Asset ", select);
+    },
+    load: async (client) => {
+      const data = await client.ghostPerformance(asset);
+      return { data, ttlSeconds: data.cache_ttl_seconds };
+    },
+    render: (body, p) => {
+      if (p.note !== null) body.append(el("p", { class: "muted" }, p.note));
+      const bh = p.benchmarks.buyAndHold;
+      const re = p.benchmarks.randomEntry;
+      body.append(
+        facts([
+          ["Sprint since", when(p.sprintSince)],
+          ["Trades (win rate)", `${p.trades} (${pct(p.winRatePct)})`],
+          ["Profit factor", num(p.profitFactor)],
+          ["Expectancy per trade", `${money(p.expectancyUsd)} (${num(p.expectancyPct)} %)`],
+          ["Total P&L (fees paid)", `${money(p.totalPnlUsd)} (${money(p.feesUsd)})`],
+          ["Max drawdown", `${money(p.maxDrawdown.usd)} (${num(p.maxDrawdown.pct)} %, ${num(p.maxDrawdown.hours, 0)} h)`],
+          ["Sharpe / Sortino / Calmar", `${num(p.sharpe)} / ${num(p.sortino)} / ${num(p.calmar)}`],
+          ["Exposure (time in market)", `${num(p.exposurePct)} %`],
+          ["Buy & hold over the span", bh === null ? "n/a" : `${num(bh.returnPct)} %; at the trader's exposure ${num(bh.scaledReturnPct)} %`],
+          ["Random entry, same exits: win rate", re === null ? "n/a" : `${num(re.everyEntry.winRatePct)} % over ${re.everyEntry.entries} entries`],
+          ["Random entry, same trade count: profit factor", band(re?.matched?.profitFactor ?? null)],
+          ["Random entry, same trade count: expectancy USD", band(re?.matched?.expectancyUsd ?? null)],
+        ]),
+      );
+      if (p.benchmarks.note !== null) body.append(el("p", { class: "muted" }, p.benchmarks.note));
+      if (p.trades > 0) {
+        body.append(groupTable("P&L by entry mode", p.byEntryMode), groupTable("P&L by exit reason", p.byExitReason), groupTable("P&L by year", p.byYear));
+      }
+    },
+  };
+}
