@@ -3,15 +3,18 @@ import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { UPDATE_INTERVAL_MS } from "../domain/weights/weight-rules.js";
 import { updateWeights, type WeightRow } from "../domain/weights/update-weights.js";
-import { countedUnderSprints } from "../services/ghost-sprints.js";
+import { countedClosed } from "../domain/ghost/trade-validity.js";
+import { COIN_FLIP } from "../domain/weights/exit-baseline.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import { exitBaselines } from "../services/exit-baselines.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 import type { SignalWeightRepository } from "../store/ports/signal-weights.js";
 
 const SCHEDULE_VERSION = 1;
 
 /**
- * Recomputes the adaptive signal multipliers every 6 market hours from the most recent counted
- * closed Ghost trades (SPEC "Signal weights"). One instance ("weights"). The cycle is a pure
+ * Recomputes the adaptive signal multipliers every 6 market hours from the most recent closed
+ * Ghost trades (SPEC "Signal weights"), graded against the exits' no-skill baseline. One instance ("weights"). The cycle is a pure
  * function of the stored rows and trades, so a retried turn writes the same rows again.
  */
 export class WeightsActor extends Actor {
@@ -24,6 +27,11 @@ export class WeightsActor extends Actor {
     private readonly weights: SignalWeightRepository,
     /** Told the new rows after each cycle (the judiciary's in-memory multipliers); optional. */
     private readonly onUpdated: (rows: readonly WeightRow[]) => void = () => undefined,
+    /**
+     * Hourly bars for the exits' no-skill baseline (issue 16). The service always passes its
+     * feed; without one (a store-only test) every call is graded against a coin flip.
+     */
+    private readonly feed: Pick<MarketFeed, "candles"> | null = null,
   ) {
     super(ctx);
   }
@@ -44,10 +52,13 @@ export class WeightsActor extends Actor {
   /** One update cycle; returns the rows written. */
   async update(): Promise<{ rows: number }> {
     const now = this.ctx.clock.now();
-    const [trades, marks, previous] = await Promise.all([this.ledger.closed(), this.ledger.sprints(), this.weights.all()]);
-    // Only trades closed by now: a replay restarted earlier must not grade the future.
-    const counted = countedUnderSprints(trades, marks).filter((t) => t.exitTime <= now);
-    const rows: WeightRow[] = updateWeights(previous, counted, new Date(now).toISOString());
+    const [trades, previous] = await Promise.all([this.ledger.closed(), this.weights.all()]);
+    // Every valid live-paper trade closed by now, restarts ignored (DECISIONS 7: a restart
+    // changes what is published, not what is learned); a replay restarted earlier must not grade
+    // the future.
+    const graded = countedClosed(trades, 0).filter((t) => t.exitTime <= now);
+    const baselineOf = this.feed === null ? () => COIN_FLIP : exitBaselines(this.feed, graded);
+    const rows: WeightRow[] = updateWeights(previous, graded, new Date(now).toISOString(), baselineOf);
     await this.weights.save(rows);
     this.ctx.state.set("lastUpdate", now);
     this.onUpdated(rows);

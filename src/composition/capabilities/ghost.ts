@@ -31,7 +31,7 @@ export const ghostCapability: Capability = {
     const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe };
     ctx.host.register(GhostTraderActor, (actorCtx) => new GhostTraderActor(actorCtx, deps));
     const multipliers = multipliersFor(ctx.store.signalWeights);
-    ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows)));
+    ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows), ctx.feed));
   },
   async start(ctx) {
     await multipliersFor(ctx.store.signalWeights).refresh();

@@ -2,14 +2,17 @@ import { roundTo } from "../ghost/money.js";
 
 /**
  * SPEC "Signal weights" rules and our choices for what it leaves open:
- *  - bounds [0.30, 2.00]; 1.0 below 10 data points (this wins over the 20 % cap: SPEC states it
- *    as an absolute rule, and a row under 10 points has no evidence to keep it away from 1.0);
+ *  - bounds [0.30, 2.00]; 1.0 below 10 data points. The window ignores track-record restarts
+ *    and holds a row's most recent calls (DECISIONS 7), so data points never fall back under 10
+ *    and this rule never has to override the 20 % cap;
  *  - at most 20 % relative change per 6-hour cycle, so one bad week cannot silence a signal;
- *  - target multiplier from accuracy, linear and centred on a coin flip:
- *      target = 1 + 2 × (accuracy − 0.5)  → 50 % right → 1.0, 100 % → 2.0, 15 % → 0.30 (clamped)
- *    so a signal that is right more often than not is amplified, one that is wrong is damped;
- *  - decay is the window: only the most recent 50 closed trades of the regime are graded, so old
- *    evidence drops out instead of being averaged in forever.
+ *  - target multiplier from the hit rate against the no-skill chance `b` of the same calls
+ *    (issue 16: random entries with these exits win ~58 %, so 50 % is not "no skill"):
+ *      skill = (accuracy − b) / (1 − b) above b, (accuracy − b) / b below it, in [−1, 1];
+ *      target = 1 + skill → no skill → 1.0, always right → 2.0, always wrong → 0.30 (clamped).
+ *    With b = 0.5 this is the former 1 + 2 × (accuracy − 0.5);
+ *  - decay is the window: only the most recent 50 graded calls of a (signal, regime) count, so
+ *    old evidence drops out instead of being averaged in forever.
  * Multipliers are stored with 4 decimals, rounded toward the previous value when the cap binds so
  * the stored number itself respects the cap.
  */
@@ -20,16 +23,19 @@ export const MAX_CHANGE = 0.2;
 export const WINDOW_TRADES = 50;
 export const UPDATE_INTERVAL_MS = 6 * 3_600_000;
 
-export function targetMultiplier(accuracy: number): number {
-  return clamp(1 + 2 * (accuracy - 0.5), MIN_MULTIPLIER, MAX_MULTIPLIER);
+/** `baseline`: the chance the same calls are right with no skill (0.5 = a coin flip). */
+export function targetMultiplier(accuracy: number, baseline = 0.5): number {
+  const b = clamp(baseline, 1e-6, 1 - 1e-6);
+  const skill = accuracy >= b ? (accuracy - b) / (1 - b) : (accuracy - b) / b;
+  return clamp(1 + skill, MIN_MULTIPLIER, MAX_MULTIPLIER);
 }
 
-export function nextMultiplier(previous: number, accuracy: number, dataPoints: number): number {
+export function nextMultiplier(previous: number, accuracy: number, dataPoints: number, baseline = 0.5): number {
   if (dataPoints < MIN_DATA_POINTS) return 1.0;
-  if (!Number.isFinite(accuracy)) return clamp(previous, MIN_MULTIPLIER, MAX_MULTIPLIER);
+  if (!Number.isFinite(accuracy) || !Number.isFinite(baseline)) return clamp(previous, MIN_MULTIPLIER, MAX_MULTIPLIER);
   const lo = Math.max(MIN_MULTIPLIER, previous * (1 - MAX_CHANGE));
   const hi = Math.min(MAX_MULTIPLIER, previous * (1 + MAX_CHANGE));
-  const m = clamp(targetMultiplier(accuracy), lo, hi);
+  const m = clamp(targetMultiplier(accuracy, baseline), lo, hi);
   const r = roundTo(m, 4);
   // The 1e-9 tolerance keeps 0.8 × 0.8 = 0.6400000000000001 from rounding to 0.6401.
   if (r > hi + 1e-9) return Math.floor(hi * 1e4) / 1e4;

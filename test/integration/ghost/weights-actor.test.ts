@@ -8,6 +8,9 @@ import { WeightsActor } from "../../../src/actors/weights-actor.js";
 import { weightItemSchema } from "../../../src/http/schemas/weights.js";
 import { closedTrade } from "../../support/ghost-trades.js";
 import { freshStoreUrl } from "../../support/service.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { exitBaselines } from "../../../src/services/exit-baselines.js";
+import { nextMultiplier } from "../../../src/domain/weights/weight-rules.js";
 
 const H = 3_600_000;
 const START = Date.UTC(2026, 3, 1, 1);
@@ -58,4 +61,49 @@ describe("Weights actor on the local host", () => {
     const rows = await store.signalWeights.all();
     expect(rows.map((r) => [r.multiplier, r.last_updated])).toEqual([[1.44, "2026-04-01T12:00:00.000Z"]]);
   });
+
+  it("a ghost restart does not drop the multipliers to 1.0: the window ignores restarts (DECISIONS 7)", async () => {
+    await store.ghostLedger.addSprint({ id: "restart-1", scope: "ALL", at: Date.UTC(2026, 3, 1, 13), reason: "test", recordedAt: "2026-04-01T13:00:00.000Z" });
+    clock.set(Date.UTC(2026, 3, 1, 18));
+    await host.runDue();
+    const rows = await store.signalWeights.all();
+    expect(rows.map((r) => [r.multiplier, r.data_points])).toEqual([[1.728, 12]]);
+  });
+});
+
+/**
+ * The service's weights actor grades against the exits' no-skill baseline measured on the real
+ * bundled bars: 12 trades, 7 winning (58 %), look like skill against a coin flip but not against
+ * random entries with the same exits.
+ */
+describe("Weights actor with the replay feed: baseline from the bars", () => {
+  it("measures the exits' baseline from the 90 days of bars before each trade and grades against it", async () => {
+    const feed = await sharedReplayFeed();
+    const start = Date.UTC(2024, 5, 1);
+    const trades = Array.from({ length: 12 }, (_, i) => closedTrade("BTC", start + i * 6 * H, i < 7 ? 5 : -5));
+    const baselineOf = exitBaselines(feed, trades);
+    const baselines = trades.map(baselineOf);
+    // Random entries with these exits win well over half the time on real BTC bars.
+    for (const b of baselines) {
+      expect(b).toBeGreaterThan(0.5);
+      expect(b).toBeLessThan(0.75);
+    }
+    // Before the bundled history begins there is nothing to measure: a coin flip.
+    expect(exitBaselines(feed, [closedTrade("BTC", Date.UTC(2015, 0, 1), 5)])(closedTrade("BTC", Date.UTC(2015, 0, 1), 5))).toBe(0.5);
+
+    const s = await openStore(freshStoreUrl("sqlite", "weightsbaseline"));
+    const clock = new ManualClock(start + 80 * H);
+    const h = new LocalActorHost({ store: s.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    h.register(WeightsActor, (ctx) => new WeightsActor(ctx, s.ghostLedger, s.signalWeights, () => undefined, feed));
+    await h.start();
+    await s.ghostLedger.saveClosed(trades);
+    await h.proxy(WeightsActor, WeightsActor.ID).update();
+    const [rsi] = await s.signalWeights.all();
+    await h.shutdown();
+    await s.close();
+    // 7 of 12 right is below the measured baseline: damped, where a coin flip would have amplified it.
+    expect(rsi).toMatchObject({ signal_key: "BTC_RSI", accuracy: 0.5833, data_points: 12 });
+    expect(rsi!.multiplier).toBeLessThan(1);
+    expect(nextMultiplier(1, 7 / 12, 12)).toBeGreaterThan(1);
+  }, 60_000);
 });
