@@ -15,7 +15,7 @@ import { sharedReplayFeed } from "../../support/replay-feed.js";
 const START_BUDGET_MS = 60_000;
 
 /** Path parameters and required query values for routes that need them. */
-const SAMPLE_PARAMS: Readonly<Record<string, string>> = { "/v1/market/candles": "asset=BTC" };
+const SAMPLE_PARAMS: Readonly<Record<string, string>> = { "/v1/market/candles": "asset=BTC", "/v1/ghost/performance": "asset=BTC" };
 
 let child: ChildService;
 let routes: readonly Route[];
