@@ -129,3 +129,76 @@ describe("SIGTERM of one replica", () => {
     await stopBoth(b);
   }, 180_000);
 });
+
+/** GETs `path` on `r` every 50 ms until stopped; counts statuses (0: no answer). */
+function keyedLoad(r: ServiceReplica, path: string, key: string): { stop: () => Promise<Map<number, number>> } {
+  const statuses = new Map<number, number>();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const status = await fetch(`${r.url}${path}`, { headers: { "x-api-key": key } }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        },
+        () => 0,
+      );
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return statuses;
+    },
+  };
+}
+
+describe("kill -9", () => {
+  it("of one replica (app and daprd): the survivor answers throughout and takes over; the restarted replica's clock never goes back", async () => {
+    const cluster = await freshCluster();
+    const a = await replica("k-a", cluster);
+    const b = await replica("k-b", cluster);
+    const store = await openStore(cluster.storeUrl);
+    try {
+      await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+      const recorded = async () => (await store.signalHistory.latestRecordedAt("BTC_RSI")) ?? 0;
+      const newestVerdict = async () => (await store.verdicts.latest("BTC", Number.MAX_SAFE_INTEGER))?.at ?? 0;
+      // Samples of the recording cursor (market time) through the whole scenario: never back.
+      const samples: number[] = [];
+      const sampling = setInterval(() => void recorded().then((t) => samples.push(t)), 200);
+      const load = keyedLoad(b, "/v1/signals/latest", cluster.key);
+      try {
+        const before = await newestVerdict();
+        const killedAt = Date.now();
+        await a.service.stop("SIGKILL");
+        await a.daprd.stop("SIGKILL");
+        // Every actor of the dead replica answers from the survivor: BTC verdicts go on.
+        while ((await newestVerdict()) < before + 3 * 5 * 60_000 && Date.now() - killedAt < 60_000) await new Promise((resolve) => setTimeout(resolve, 200));
+        const takeOverMs = Date.now() - killedAt;
+        expect(await newestVerdict(), b.output()).toBeGreaterThanOrEqual(before + 3 * 5 * 60_000);
+        // The killed replica comes back (a new process and sidecar) and rejoins without a crash.
+        const a2 = await replica("k-a2", cluster);
+        await serves(a2, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]);
+        await serves(a2, "/v1/health/ready", cluster.key, WARM_UP_MS, [b]);
+        const rejoined = await recorded();
+        while ((await recorded()) <= rejoined && Date.now() - killedAt < 120_000) await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(await recorded()).toBeGreaterThan(rejoined);
+        console.info(`[chaos] kill -9 of a replica: verdicts resumed on the survivor ${takeOverMs} ms after the kill`);
+        expect(a2.service.process.exitCode).toBeNull();
+        expect(b.service.process.exitCode).toBeNull();
+      } finally {
+        clearInterval(sampling);
+        const statuses = await load.stop();
+        console.info(`[chaos] survivor's keyed GET /v1/signals/latest during the kill: ${JSON.stringify(Object.fromEntries(statuses))}`);
+        // The survivor's store-backed route never failed.
+        expect([...statuses.keys()].filter((s) => s !== 200)).toEqual([]);
+      }
+      for (let i = 1; i < samples.length; i++) expect(samples[i]!, `cursor went back at sample ${i}`).toBeGreaterThanOrEqual(samples[i - 1]!);
+    } finally {
+      await store.close();
+    }
+  }, 300_000);
+});
