@@ -22,6 +22,11 @@ export interface WebhookActorDeps {
   readonly repo: WebhookRepository;
   readonly deliver: Deliver;
   /**
+   * Whether the owning key may still receive deliveries. Asked before every send, so a key
+   * deactivated anywhere (HTTP, the CLI, another replica) stops its webhooks at the next attempt.
+   */
+  readonly ownerActive: (ownerKeyId: string) => Promise<boolean>;
+  /**
    * WALL time. Retries (5/25/125 s), timeouts and subscription timestamps are about the
    * receiver, not the market, so the state machine runs on this clock, never on ctx.clock
    * (market time, 60x fast in replay).
@@ -108,6 +113,24 @@ export class WebhookSubscriptionActor extends Actor {
     return next.subscription;
   }
 
+  /** Key rotation: the subscription moves to the new key (issue 19). */
+  async transferOwner(newOwnerKeyId: string): Promise<WebhookSubscription | null> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return null;
+    const next = machine.transferOwner(state, newOwnerKeyId);
+    await commitState(this.ctx, this.deps, state, next);
+    return next.subscription;
+  }
+
+  /** Key deactivation: pending deliveries are cancelled and nothing more is sent. */
+  async disableForKey(): Promise<WebhookSubscription | null> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return null;
+    const next = machine.disableForKey(state, this.deps.wall.now());
+    await commitState(this.ctx, this.deps, state, next);
+    return next.subscription;
+  }
+
   async rotateSecret(): Promise<RotatedSecret | null> {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
@@ -136,7 +159,10 @@ export class WebhookSubscriptionActor extends Actor {
     const now = this.deps.wall.now();
     const due = machine.dueDeliveries(state, now);
     let next = state;
-    if (due.length > 0) {
+    if (due.length > 0 && !(await this.deps.ownerActive(state.subscription.ownerKeyId))) {
+      next = machine.disableForKey(state, now);
+      this.ctx.logger.warn({ webhook_id: this.ctx.id }, "webhook subscription disabled: its key was deactivated");
+    } else if (due.length > 0) {
       const outcomes = await Promise.all(due.map((d) => this.deps.deliver(buildDeliveryRequest(state.subscription, d, now))));
       const done = this.deps.wall.now();
       due.forEach((d, i) => {

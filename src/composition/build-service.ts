@@ -6,6 +6,7 @@ import type { Store } from "../store/store.js";
 import { wallClock, type Clock } from "../domain/time/clock.js";
 import { KeyVerifier } from "../services/key-verifier.js";
 import { KeyIssuer } from "../services/key-issuer.js";
+import { KeyLifecycle } from "../services/key-lifecycle.js";
 import { NewsletterService, type NewsletterOptions } from "../services/newsletter.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
@@ -78,6 +79,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     wallClock: clock,
     keyVerifier: new KeyVerifier(store.apiKeys, clock),
     keyIssuer: new KeyIssuer(store.apiKeys, clock),
+    keyLifecycle: new KeyLifecycle(),
     newsletter,
     tierLimits: tierLimitsFrom(config),
     feed: market.feed,

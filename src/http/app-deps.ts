@@ -5,6 +5,7 @@ import type { Clock } from "../domain/time/clock.js";
 import type { KeyVerifier } from "../services/key-verifier.js";
 import type { NewsletterService } from "../services/newsletter.js";
 import type { KeyIssuer } from "../services/key-issuer.js";
+import type { KeyLifecycle } from "../services/key-lifecycle.js";
 import type { TierLimitTable } from "../domain/access/tiers.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import type { MarketClock } from "../domain/time/market-clock.js";
@@ -20,6 +21,8 @@ export interface AppDeps {
   readonly newsletter: NewsletterService;
   readonly tierLimits: TierLimitTable;
   readonly keyIssuer: KeyIssuer;
+  /** Rotations and deactivations, announced to the capabilities that keep per-key things. */
+  readonly keyLifecycle: KeyLifecycle;
   /** Market data as of market time (replay: the bundled history; live: public APIs). */
   readonly feed: MarketFeed;
   /** Market time: what signals, verdicts, regimes and trades are stamped with. */

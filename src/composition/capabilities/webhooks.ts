@@ -46,8 +46,19 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
   return {
     name: "webhooks",
     registerActors(ctx) {
-      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), wall: ctx.wallClock, hostDueAt: hostDueAtFor(ctx) };
+      const ownerActive = async (ownerKeyId: string): Promise<boolean> => (await ctx.store.apiKeys.findById(ownerKeyId))?.active === true;
+      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, hostDueAt: hostDueAtFor(ctx) };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
+      // Issue 19: subscriptions follow their key through a rotation and stop with its deactivation.
+      const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
+      ctx.keyLifecycle.listen({
+        rotated: async (fromKeyId, toKeyId) => {
+          for (const s of await ctx.store.webhooks.listByOwner(fromKeyId)) await proxy(s.id).transferOwner(toKeyId);
+        },
+        deactivated: async (keyId) => {
+          for (const s of await ctx.store.webhooks.listByOwner(keyId)) await proxy(s.id).disableForKey();
+        },
+      });
       for (const type of SUBSCRIBABLE_EVENT_TYPES) {
         // At least once: if an accept fails, this handler rejects, the outbox keeps the event and
         // publishes it again; actors that already accepted it drop the copy (same delivery id).

@@ -37,7 +37,7 @@ export interface DeliveryRecord {
   readonly event: WebhookEventType;
   readonly attempt: number;
   readonly statusCode: number | null;
-  readonly error: DeliveryError | "subscription_inactive" | null;
+  readonly error: DeliveryError | "subscription_inactive" | "key_deactivated" | null;
   readonly durationMs: number;
   readonly at: number;
   readonly next: NextStep["kind"] | "cancelled";
@@ -166,14 +166,14 @@ export function applyOutcome(
  * An inactive subscription gets no further deliveries (SPEC states table), so what is still
  * pending is cancelled and recorded rather than silently dropped.
  */
-export function cancelPending(state: SubscriptionState, now: number): SubscriptionState {
+export function cancelPending(state: SubscriptionState, now: number, error: "subscription_inactive" | "key_deactivated" = "subscription_inactive"): SubscriptionState {
   if (state.pending.length === 0) return state;
   const cancelled: DeliveryRecord[] = state.pending.map((p) => ({
     deliveryId: p.deliveryId,
     event: p.eventType,
     attempt: p.attemptsMade,
     statusCode: null,
-    error: "subscription_inactive",
+    error,
     durationMs: 0,
     at: now,
     next: "cancelled",
@@ -190,6 +190,15 @@ export function cancelPending(state: SubscriptionState, now: number): Subscripti
 export function setActive(state: SubscriptionState, active: boolean, now: number): SubscriptionState {
   const next = { ...state, subscription: subscriptions.setActive(state.subscription, active) };
   return active ? next : cancelPending(next, now);
+}
+
+export function transferOwner(state: SubscriptionState, newOwnerKeyId: string): SubscriptionState {
+  return { ...state, subscription: subscriptions.transferOwner(state.subscription, newOwnerKeyId) };
+}
+
+/** The owner key is gone: pending deliveries are cancelled (recorded as such), none is sent. */
+export function disableForKey(state: SubscriptionState, now: number): SubscriptionState {
+  return cancelPending({ ...state, subscription: subscriptions.disableForKey(state.subscription) }, now, "key_deactivated");
 }
 
 export function rotateSecret(state: SubscriptionState, newSecret: string, now: number): SubscriptionState {

@@ -3,8 +3,8 @@ import { isGone, type DeliveryOutcome } from "./outcome.js";
 import type { SubscribableEventType, WebhookEventType } from "./event-types.js";
 import type { SigningSecrets } from "./signing.js";
 
-/** Why a subscription is inactive: paused by its owner, or disabled by delivery results. */
-export type DisabledReason = "paused" | "consecutive_failures" | "gone";
+/** Why a subscription is inactive: paused by its owner, disabled by delivery results, or its key deactivated. */
+export type DisabledReason = "paused" | "consecutive_failures" | "gone" | "key_deactivated";
 
 /**
  * A webhook subscription (SPEC "Webhook subscription"). Plain data with epoch-millisecond times,
@@ -60,6 +60,21 @@ export function wantsEvent(subscription: WebhookSubscription, type: WebhookEvent
 export function setActive(subscription: WebhookSubscription, active: boolean): WebhookSubscription {
   if (active) return { ...subscription, isActive: true, disabledReason: null, failuresSinceSuccess: 0 };
   return { ...subscription, isActive: false, disabledReason: "paused" };
+}
+
+/**
+ * Key rotation (issue 19): the subscription follows its owner to the new key. A subscription
+ * a delivery turn disabled as "key_deactivated" in the instant between the rotation and this
+ * transfer comes back: its key was replaced, not withdrawn.
+ */
+export function transferOwner(subscription: WebhookSubscription, newOwnerKeyId: string): WebhookSubscription {
+  const revived = subscription.disabledReason === "key_deactivated" ? { isActive: true, disabledReason: null } : {};
+  return { ...subscription, ownerKeyId: newOwnerKeyId, ...revived };
+}
+
+/** The owning key was deactivated: nothing more is delivered, and the subscription says why. */
+export function disableForKey(subscription: WebhookSubscription): WebhookSubscription {
+  return { ...subscription, isActive: false, disabledReason: "key_deactivated" };
 }
 
 /** The new secret signs everything; the old one keeps signing `webhook-signature` for 24 h. */

@@ -43,6 +43,7 @@ export function keyRoutes(deps: AppDeps): Route[] {
         const issued = await deps.keyIssuer.rotate(caller.presented, caller.key);
         deps.keyVerifier.forget(caller.presented);
         if (!issued) throw accessError("key_inactive", "The API key has been deactivated.");
+        await deps.keyLifecycle.rotated(caller.key.id, issued.record.id);
         return issuedBody(issued);
       },
     }),
@@ -57,6 +58,7 @@ export function keyRoutes(deps: AppDeps): Route[] {
         if (!caller) throw accessError("missing_api_key", "This endpoint needs an API key.");
         await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
         deps.keyVerifier.forget(caller.presented);
+        await deps.keyLifecycle.deactivated(caller.key.id);
         return { deactivated: true as const };
       },
     }),

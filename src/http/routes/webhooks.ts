@@ -55,6 +55,7 @@ function listItem(s: WebhookSubscription): z.input<typeof webhookListItemSchema>
     events: [...s.events],
     secret: null,
     is_active: s.isActive,
+    disabled_reason: s.disabledReason,
     created_at: new Date(s.createdAt).toISOString(),
     last_triggered_at: iso(s.lastTriggeredAt),
     failures_since_success: s.failuresSinceSuccess,

@@ -49,6 +49,10 @@ export const webhookListItemSchema = z
     events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
     secret: z.null(),
     is_active: z.boolean(),
+    disabled_reason: z
+      .enum(["paused", "consecutive_failures", "gone", "key_deactivated"])
+      .nullable()
+      .describe("Why is_active is false: paused by PATCH, 10 failures, 410 Gone, or the owning key was deactivated"),
     created_at: z.string(),
     last_triggered_at: z.string().nullable(),
     failures_since_success: z.number().int().nonnegative(),
@@ -90,7 +94,7 @@ export const webhookDeliveriesSchema = z
         delivery_id: z.string(),
         attempt: z.number().int().nonnegative(),
         status_code: z.number().int().nullable(),
-        error: z.union([z.enum(DELIVERY_ERRORS), z.literal("subscription_inactive")]).nullable(),
+        error: z.union([z.enum(DELIVERY_ERRORS), z.literal("subscription_inactive"), z.literal("key_deactivated")]).nullable(),
         duration_ms: z.number().int().nonnegative(),
         attempted_at: z.string(),
       }),

@@ -22,6 +22,10 @@ export class MongoApiKeys implements ApiKeyRepository {
     const d = await this.keys.findOne({ hash }, { projection: { _id: 0 } });
     return d ? strip(d) : null;
   }
+  async findById(id: string): Promise<ApiKeyRecord | null> {
+    const d = await this.keys.findOne({ id }, { projection: { _id: 0 } });
+    return d ? strip(d) : null;
+  }
   async deactivate(hash: string, at: string): Promise<boolean> {
     const r = await this.keys.updateOne({ hash, active: true }, { $set: { active: false, deactivatedAt: at } });
     return r.modifiedCount === 1;

@@ -101,7 +101,7 @@ export class MongoWebhooks implements WebhookRepository {
 
   async save(s: WebhookSubscription): Promise<void> {
     // No upsert: a subscription deleted while its actor was mid-turn stays deleted.
-    await this.subs.updateOne({ _id: s.id }, { $set: { a: s.isActive, e: [...s.events], doc: s } });
+    await this.subs.updateOne({ _id: s.id }, { $set: { o: s.ownerKeyId, a: s.isActive, e: [...s.events], doc: s } });
   }
 
   async delete(id: string): Promise<boolean> {

@@ -16,6 +16,8 @@ export interface ApiKeyRecord {
 export interface ApiKeyRepository {
   create(record: ApiKeyRecord): Promise<void>;
   findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** By record id: what webhook subscriptions name as their owner. */
+  findById(id: string): Promise<ApiKeyRecord | null>;
   /** Marks the key inactive; false when no active key has that hash. */
   deactivate(hash: string, at: string): Promise<boolean>;
   /** Creates `next` and deactivates `previous` (atomically where the store has transactions). */

@@ -53,6 +53,7 @@ function toKey(r: KeyRow): ApiKeyRecord {
 export class SqliteApiKeys implements ApiKeyRepository {
   private readonly insert;
   private readonly byHash;
+  private readonly byId;
   private readonly off;
   private readonly all;
   constructor(private readonly db: SqliteDb) {
@@ -61,6 +62,7 @@ export class SqliteApiKeys implements ApiKeyRepository {
        VALUES (@id, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
     );
     this.byHash = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE hash = ?");
+    this.byId = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE id = ?");
     this.off = db.prepare("UPDATE api_keys SET active = 0, deactivated_at = ? WHERE hash = ? AND active = 1");
     this.all = db.prepare<[], KeyRow>("SELECT * FROM api_keys ORDER BY created_at, id");
   }
@@ -69,6 +71,10 @@ export class SqliteApiKeys implements ApiKeyRepository {
   }
   async findByHash(hash: string): Promise<ApiKeyRecord | null> {
     const row = this.byHash.get(hash);
+    return row ? toKey(row) : null;
+  }
+  async findById(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.byId.get(id);
     return row ? toKey(row) : null;
   }
   async deactivate(hash: string, at: string): Promise<boolean> {

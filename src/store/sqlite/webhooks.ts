@@ -49,7 +49,7 @@ export class SqliteWebhooks implements WebhookRepository {
        WHERE is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE json_each.value = ?) ORDER BY created_at, id`,
     );
     this.active = db.prepare<[], { doc: string }>("SELECT doc FROM webhook_subscriptions WHERE is_active = 1 ORDER BY created_at, id");
-    this.update = db.prepare("UPDATE webhook_subscriptions SET is_active = ?, events = ?, doc = ? WHERE id = ?");
+    this.update = db.prepare("UPDATE webhook_subscriptions SET owner_key_id = ?, is_active = ?, events = ?, doc = ? WHERE id = ?");
     this.remove = db.prepare("DELETE FROM webhook_subscriptions WHERE id = ?");
     this.removeDeliveries = db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ?");
     this.addDelivery = db.prepare("INSERT INTO webhook_deliveries (subscription_id, doc) VALUES (?, ?)");
@@ -90,7 +90,7 @@ export class SqliteWebhooks implements WebhookRepository {
   }
 
   async save(s: WebhookSubscription): Promise<void> {
-    this.update.run(s.isActive ? 1 : 0, JSON.stringify(s.events), JSON.stringify(s), s.id);
+    this.update.run(s.ownerKeyId, s.isActive ? 1 : 0, JSON.stringify(s.events), JSON.stringify(s), s.id);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -120,7 +120,7 @@ describe("webhooks in the running service", () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const list = await call(svc, "GET", "/v1/webhooks", keyA);
     expect(list.body).toEqual({
-      webhooks: [{ id, url: receiver.url("/t1"), events: ["verdict.new", "regime.change"], secret: null, is_active: true, created_at: expect.any(String), last_triggered_at: null, failures_since_success: 0 }],
+      webhooks: [{ id, url: receiver.url("/t1"), events: ["verdict.new", "regime.change"], secret: null, is_active: true, disabled_reason: null, created_at: expect.any(String), last_triggered_at: null, failures_since_success: 0 }],
       count: 1,
     });
 
@@ -377,9 +377,11 @@ describe("webhooks with the real producers", () => {
     });
     const service = await buildService(config, { feed: await sharedReplayFeed(), capabilities: withWebhooks(CAPABILITIES) });
     const secret = generateSecret();
-    // As after a restart: the subscription is in the store before the actors start.
+    // As after a restart: the subscription is in the store before the actors start. Its owner
+    // is a real, active key: deliveries of a deactivated key's subscriptions stop (issue 19).
+    const owner = (await service.deps.keyIssuer.create("basic", "warm", null)).record.id;
     await service.store.webhooks.insertWithinLimit(
-      createSubscription({ id: "wh_warm", ownerKeyId: "warm-key", url: receiver.url("/warm"), events: ["verdict.new"], secret, now: Date.now() }),
+      createSubscription({ id: "wh_warm", ownerKeyId: owner, url: receiver.url("/warm"), events: ["verdict.new"], secret, now: Date.now() }),
       5,
     );
     try {
