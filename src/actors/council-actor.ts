@@ -1,3 +1,6 @@
+import type { EvidenceRepository } from "../store/ports/evidence.js";
+import { calibratedSession } from "../domain/council/calibrated-session.js";
+import { calibrationMapAt } from "./calibration-lookup.js";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
@@ -18,6 +21,8 @@ export const COUNCIL_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
 const SCHEDULE_VERSION = 1;
 
 export interface CouncilActorDeps {
+  /** Where the day's calibration map is read (EvidenceActor fits it): confidence is a probability. */
+  readonly evidence: EvidenceRepository;
   readonly feed: MarketFeed;
   readonly sessions: CouncilSessionRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
@@ -110,9 +115,11 @@ export class CouncilActor extends Actor {
       }
       return { outcome: "paused", at };
     }
-    await this.deps.sessions.save(outcome.session);
+    const map = await calibrationMapAt(this.ctx, this.deps.evidence, { kind: "council", asset }, at);
+    const session = calibratedSession(outcome.session, map);
+    await this.deps.sessions.save(session);
     this.ctx.state.set("lastAt", at);
-    await this.ctx.publish("council.new", { ...councilNewData(outcome.session) });
+    await this.ctx.publish("council.new", { ...councilNewData(session) });
     return { outcome: "session", at };
   }
 }

@@ -9,6 +9,9 @@ import { verdictNewData } from "../domain/judiciary/judiciary-verdict.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../store/ports/verdicts.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { judiciaryInputAt } from "../services/judiciary-inputs.js";
+import type { EvidenceRepository } from "../store/ports/evidence.js";
+import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
+import { calibrationMapAt } from "./calibration-lookup.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -33,6 +36,8 @@ export interface VerdictActorDeps {
   readonly verdicts: VerdictRepository & VerdictPruning;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
   readonly weights?: MultiplierSource;
+  /** Where the day's calibration map is read (EvidenceActor fits it): confidence is a probability. */
+  readonly evidence: EvidenceRepository;
 }
 
 /** Stable per asset and evaluation time, so a retried turn rewrites the same row. */
@@ -91,7 +96,9 @@ export class VerdictActor extends Actor {
     const weights = this.deps.weights;
     await weights?.sync?.();
     const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);
-    const entry: StoredVerdict = { id: verdictId(asset, at), at, verdict: evaluateJudiciary(asset, input) };
+    const raw = evaluateJudiciary(asset, input);
+    const map = await calibrationMapAt(this.ctx, this.deps.evidence, { kind: "verdict", asset }, at);
+    const entry: StoredVerdict = { id: verdictId(asset, at), at, verdict: calibratedVerdict(raw, map) };
     await this.deps.verdicts.save(entry);
     if (at % HOUR === 0) await this.deps.verdicts.pruneBefore(asset, at - VERDICT_RETENTION_MS);
     this.ctx.state.set("lastAt", at);

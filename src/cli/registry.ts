@@ -10,4 +10,5 @@ export const cliCommands: Record<string, () => Promise<CliCommand>> = {
   ghost: async () => (await import("./commands/ghost.js")).ghostCommand,
   backtest: async () => (await import("./commands/backtest.js")).backtestCommand,
   regime: async () => (await import("./commands/regime.js")).regimeCommand,
+  verdicts: async () => (await import("./commands/verdicts.js")).verdictsCommand,
 };

@@ -12,6 +12,7 @@ import type { WebhookRepository } from "./ports/webhooks.js";
 import type { VerdictPruning, VerdictRepository } from "./ports/verdicts.js";
 import type { CouncilSessionRepository } from "./ports/council-sessions.js";
 import type { LiveObservationLog } from "./ports/live-observations.js";
+import type { EvidenceRepository } from "./ports/evidence.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -42,6 +43,8 @@ export interface Store {
   readonly councilSessions: CouncilSessionRepository;
   /** What the live pollers fetched, shared by every process's live feed (MARKET_FEED=live). */
   readonly liveObservations: LiveObservationLog;
+  /** Calibration maps and evaluation reports written by the EvidenceActors (issue 16). */
+  readonly evidence: EvidenceRepository;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,6 @@
 import { VerdictActor } from "../../actors/verdict-actor.js";
+import { EvidenceActor } from "../../actors/evidence-actor.js";
+import { evaluationRoutes } from "../../http/routes/evaluation.js";
 import { COUNCIL_ASSETS, CouncilActor } from "../../actors/council-actor.js";
 import { verdictRoutes } from "../../http/routes/verdict.js";
 import { councilRoutes } from "../../http/routes/council.js";
@@ -18,24 +20,28 @@ export const judiciaryCapability: Capability = {
     const regimes = ctx.store.regimeHistory;
     // The adaptive multipliers the WeightsActor learns (ghost capability); 1.0 until it has data.
     const weights = multipliersFor(ctx.store.signalWeights);
-    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights }));
+    const evidence = ctx.store.evidence;
+    ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes }));
+    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
     const advisor = councilAdvisorFromEnv(ctx.config);
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
     const modelAllowed = () => !ctx.marketClock.warmingUp;
     ctx.host.register(
       CouncilActor,
-      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed }),
+      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence }),
     );
   },
   async start(ctx) {
     // Concurrently: one actor held up by a rebalance must not hold up the others' schedules.
     await Promise.all([
+      ...ASSETS.map((asset) => ctx.host.proxy(EvidenceActor, asset).ensureScheduled()),
       ...ASSETS.map((asset) => ctx.host.proxy(VerdictActor, asset).ensureScheduled()),
       ...COUNCIL_ASSETS.map((asset) => ctx.host.proxy(CouncilActor, asset).ensureScheduled()),
     ]);
   },
   routes: (ctx) => [
+    ...evaluationRoutes(ctx),
     ...verdictRoutes(ctx),
     ...councilRoutes({
       ...ctx,

@@ -1,3 +1,4 @@
+import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 import type { Regime, TaoRuling } from "../market/vocabulary.js";
 import type { CalendarStatusValue } from "./calendar-status.js";
 import type { FeatureReading } from "../judiciary/feature-reading.js";
@@ -81,7 +82,11 @@ export interface CouncilSession {
   readonly at: number;
   readonly mode: CouncilMode;
   readonly ruling: TaoRuling;
+  /** Calibrated (issue 16; see `calibration`). Agent votes keep their own, uncalibrated figures. */
   readonly confidence: number;
+  /** The Chief Judge's own figure before calibration; absent on sessions stored before issue 16. */
+  readonly rawConfidence?: number;
+  readonly calibration?: ConfidenceBasis;
   readonly score: number;
   readonly consensus: ConsensusDirection;
   readonly consensusLevel: ConsensusLevel;

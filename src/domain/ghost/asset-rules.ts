@@ -6,8 +6,13 @@ import type { Asset } from "../signals/signal-keys.js";
  */
 export interface AssetRules {
   readonly asset: Asset;
-  /** Minimum council confidence; null: the asset has no council gate (ETH), the gate passes. */
+  /** Minimum council confidence; null: the asset has no council (ETH). */
   readonly councilMinConfidence: number | null;
+  /**
+   * ETH (no council, DECISIONS 7): its council gate checks its own Judiciary verdict instead, a
+   * bullish ruling whose calibrated confidence is at least this. Null for the council assets.
+   */
+  readonly judiciaryMinConfidence: number | null;
   readonly weekendBlock: boolean;
   readonly minDepthUsd: number;
   readonly minVolumeRatio: number;
@@ -27,8 +32,8 @@ const TAO_FORM = {
 } as const;
 
 export const ASSET_RULES: Readonly<Record<Asset, AssetRules>> = {
-  TAO: { asset: "TAO", councilMinConfidence: 0.72, weekendBlock: true, ...TAO_FORM },
-  BTC: { asset: "BTC", councilMinConfidence: 0.65, weekendBlock: false, ...TAO_FORM },
-  SOL: { asset: "SOL", councilMinConfidence: 0.65, weekendBlock: true, ...TAO_FORM },
-  ETH: { asset: "ETH", councilMinConfidence: null, weekendBlock: false, ...TAO_FORM },
+  TAO: { asset: "TAO", councilMinConfidence: 0.72, judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
+  BTC: { asset: "BTC", councilMinConfidence: 0.65, judiciaryMinConfidence: null, weekendBlock: false, ...TAO_FORM },
+  SOL: { asset: "SOL", councilMinConfidence: 0.65, judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
+  ETH: { asset: "ETH", councilMinConfidence: null, judiciaryMinConfidence: 0.65, weekendBlock: false, ...TAO_FORM },
 };

@@ -75,7 +75,20 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
   if (!judiciaryGate) why.set("judiciary", judiciary === null ? "no judiciary verdict" : `ruling ${judiciary.ruling}`);
 
   let councilGate = true;
-  if (rules.councilMinConfidence !== null) {
+  if (rules.councilMinConfidence === null && rules.judiciaryMinConfidence !== null) {
+    const min = rules.judiciaryMinConfidence;
+    councilGate = judiciary !== null && isBullish(judiciary.ruling) && judiciary.confidence >= min;
+    if (!councilGate) {
+      why.set(
+        "council",
+        judiciary === null
+          ? "no judiciary verdict"
+          : !isBullish(judiciary.ruling)
+            ? `judiciary ruling ${judiciary.ruling}`
+            : `judiciary calibrated confidence ${judiciary.confidence} below ${min}`,
+      );
+    }
+  } else if (rules.councilMinConfidence !== null) {
     councilGate = council !== null && isBullish(council.ruling) && council.confidence >= rules.councilMinConfidence;
     if (!councilGate) {
       why.set(
@@ -84,7 +97,7 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
           ? "no council verdict"
           : !isBullish(council.ruling)
             ? `ruling ${council.ruling}`
-            : `confidence ${council.confidence} below ${rules.councilMinConfidence}`,
+            : `calibrated confidence ${council.confidence} below ${rules.councilMinConfidence}`,
       );
     }
   }

@@ -2,6 +2,17 @@ import type { Regime, TaoRuling } from "../market/vocabulary.js";
 import type { Asset } from "../signals/signal-keys.js";
 import type { MacroContext } from "./macro-context.js";
 import type { Coverage, Evidence } from "./score-readings.js";
+import type { CalibrationKind } from "../calibration/calibration-map.js";
+
+/** How a published confidence was obtained (issue 16). */
+export interface ConfidenceBasis {
+  readonly kind: CalibrationKind;
+  readonly horizonHours: number;
+  /** Market time the map was fitted at (outcomes matured by then only). */
+  readonly fittedAt: number;
+  readonly outcomes: number;
+  readonly baseRate: number;
+}
 
 /** One Judiciary Engine evaluation of one asset at one moment. */
 export interface JudiciaryVerdict {
@@ -10,7 +21,11 @@ export interface JudiciaryVerdict {
   readonly ruling: TaoRuling;
   /** Composite in [-100, 100], positive bullish (DECISIONS 4). */
   readonly score: number;
+  /** Calibrated once published (see `calibration`); the engine's own figure before. */
   readonly confidence: number;
+  /** The engine's coverage-and-agreement figure; set once calibrated. Absent on verdicts stored before issue 16. */
+  readonly rawConfidence?: number;
+  readonly calibration?: ConfidenceBasis;
   readonly regime: Regime | null;
   readonly coverage: Coverage;
   /** Every input with its lean and reason, in rule-table order. */

@@ -10,6 +10,7 @@ import { MongoRegimeHistory } from "./regime-history.js";
 import { MongoGhostLedger, MongoSignalWeights } from "./ghost-ledger.js";
 import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
 import { MongoLiveObservations } from "./live-observations.js";
+import { MongoEvidence } from "./evidence.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
@@ -30,6 +31,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     verdicts: new MongoVerdicts(db),
     councilSessions: new MongoCouncilSessions(db),
     liveObservations: new MongoLiveObservations(db),
+    evidence: new MongoEvidence(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

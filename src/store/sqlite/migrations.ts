@@ -7,6 +7,7 @@ import { webhookMigrations } from "./webhooks.js";
 import { regimeHistoryMigrations } from "./regime-history.js";
 import { ghostLedgerMigrations } from "./ghost-ledger.js";
 import { judiciaryMigrations } from "./judiciary.js";
+import { evidenceMigrations } from "./evidence.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations];

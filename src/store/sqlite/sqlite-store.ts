@@ -11,6 +11,7 @@ import { SqliteRegimeHistory } from "./regime-history.js";
 import { SqliteGhostLedger, SqliteSignalWeights } from "./ghost-ledger.js";
 import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
 import { SqliteLiveObservations } from "./live-observations.js";
+import { SqliteEvidence } from "./evidence.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -31,6 +32,7 @@ export function openSqliteStore(path: string): Store {
     verdicts: new SqliteVerdicts(db),
     councilSessions: new SqliteCouncilSessions(db),
     liveObservations: new SqliteLiveObservations(db),
+    evidence: new SqliteEvidence(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -1,3 +1,4 @@
+import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/domain/time/clock.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
@@ -60,10 +61,11 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}): Prom
   for (const t of ["verdict.new", "council.new"]) bus.subscribe(t, async (e) => void events.push(e));
   const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
   const host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
-  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory }));
+  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory }));
+  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence }));
   host.register(
     CouncilActor,
-    (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, advisor: null, ...council }),
+    (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, advisor: null, evidence: store.evidence, ...council }),
   );
   await host.start();
   for (const a of ASSETS) await host.proxy(VerdictActor, a).ensureScheduled();

@@ -1,0 +1,17 @@
+import type { ActorContext } from "../runtime/actor-context.js";
+import { calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
+import { refitTime } from "../domain/calibration/walk-forward-calibrator.js";
+import type { EvidenceRepository } from "../store/ports/evidence.js";
+import type { RulingStream } from "../services/ruling-streams.js";
+import { calibrationKey, EvidenceActor, storedMap } from "./evidence-actor.js";
+
+/**
+ * The calibration map in force at `at` for a stream: the stored one when it is that day's
+ * (one store read, as every replica shares it), else the EvidenceActor fits it (once a day).
+ */
+export async function calibrationMapAt(ctx: ActorContext, evidence: EvidenceRepository, stream: RulingStream, at: number): Promise<CalibrationMap> {
+  const stored = await evidence.get(calibrationKey(stream));
+  const map = stored === null ? null : storedMap(stored.body);
+  if (map !== null && map.fittedAt === refitTime(at)) return map;
+  return calibrationMapSchema.parse(await ctx.proxy(EvidenceActor, stream.asset).mapFor({ kind: stream.kind, at }));
+}

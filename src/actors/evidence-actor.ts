@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { Actor } from "../runtime/actor.js";
+import type { ActorContext } from "../runtime/actor-context.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
+import { DEFAULT_CALIBRATION, calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
+import { WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
+import { evaluateSpan, HELD_OUT_FROM, DEFAULT_EVALUATION } from "../domain/evaluation/verdict-evaluation.js";
+import type { EvidenceRepository } from "../store/ports/evidence.js";
+import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import { calibrationLeadMs, pricePath, scoredHourAt, streamId, type RulingStream } from "../services/ruling-streams.js";
+import { withOutcomes } from "../services/stream-evaluation.js";
+import { regimeHoursFrom } from "../services/regime-hours.js";
+import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Evaluations are recomputed every 6 market hours (outcomes mature hourly; the figures move slowly). */
+export const EVALUATION_PERIOD_MS = 6 * HOUR;
+/** The regime evaluation reads what the service published: the regime history's retention, 90 days. */
+const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
+const SCHEDULE_VERSION = 1;
+
+export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
+export const verdictEvaluationKey = (asset: Asset): string => `evaluation:verdicts:${asset}`;
+export const REGIME_EVALUATION_KEY = "evaluation:regime:BTC";
+
+export const mapRequestSchema = z.object({ kind: z.enum(["verdict", "council"]), at: z.number().int() });
+export type MapRequest = z.infer<typeof mapRequestSchema>;
+
+export const COUNCIL_STREAM_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
+
+export interface EvidenceActorDeps {
+  readonly feed: MarketFeed;
+  readonly evidence: EvidenceRepository;
+  readonly regimes: Pick<RegimeHistoryRepository, "between">;
+}
+
+/** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
+interface StreamState {
+  readonly calibrator: WalkForwardCalibrator;
+  /** Published rows kept for the evaluation (verdict streams, from the held-out span on). */
+  readonly rows: CalibratedHour[];
+  processedTo: number;
+}
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function isEvidenceAsset(id: string): id is Asset {
+  return (ASSETS as readonly string[]).includes(id);
+}
+
+/**
+ * The evidence behind what the service publishes, per asset (issue 16): the walk-forward
+ * calibration maps of the asset's verdict stream (and council stream for BTC, TAO, SOL), and
+ * the evaluation of its published verdicts. The ruling streams are a pure function of the feed
+ * up to the market time, so the rows this actor keeps in memory are a derived cache that any
+ * replica rebuilds identically on activation; what others read (maps, evaluations) goes to
+ * the store. Asked by the verdict and council actors for the map of a day (`mapFor`).
+ */
+export class EvidenceActor extends Actor {
+  static readonly actorType = "Evidence";
+  private readonly streams = new Map<string, StreamState>();
+
+  constructor(
+    ctx: ActorContext,
+    private readonly deps: EvidenceActorDeps,
+  ) {
+    super(ctx);
+  }
+
+  private get asset(): Asset {
+    if (!isEvidenceAsset(this.ctx.id)) throw new Error(`Evidence actor id must be an asset, got ${this.ctx.id}`);
+    return this.ctx.id;
+  }
+
+  async ensureScheduled(): Promise<void> {
+    const version = await this.ctx.state.get("schedule", z.number());
+    if (version === SCHEDULE_VERSION) return;
+    const now = this.ctx.clock.now();
+    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: EVALUATION_PERIOD_MS });
+    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+  }
+
+  override async receiveReminder(name: string): Promise<void> {
+    if (name === "evaluate") await this.evaluate();
+  }
+
+  /**
+   * The calibration map in force at `at` for this asset's `kind` stream: fitted at the start of
+   * at's UTC day on the outcomes matured by then. Stored so routes and replicas read it.
+   */
+  async mapFor(request: MapRequest): Promise<CalibrationMap> {
+    const { kind, at } = mapRequestSchema.parse(request);
+    const stream = this.streamOf(kind);
+    const state = await this.catchUp(stream, Math.min(at, this.ctx.clock.now()));
+    const map = state.calibrator.mapAt(at);
+    await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
+    return map;
+  }
+
+  private streamOf(kind: "verdict" | "council"): RulingStream {
+    const asset = this.asset;
+    if (kind === "verdict") return { kind, asset };
+    if (asset === "ETH") throw new Error("ETH has no council");
+    return { kind, asset };
+  }
+
+  /** Brings the stream's rows up to `to` (bar closes at or before it), yielding between chunks. */
+  private async catchUp(stream: RulingStream, to: number): Promise<StreamState> {
+    const id = streamId(stream);
+    const prices = pricePath(this.deps.feed, stream.asset, to);
+    let state = this.streams.get(id);
+    if (state === undefined) {
+      // Start early enough that every map from the held-out span on (or from the first hour in
+      // live mode) is exactly the one a run from the start of the data would fit.
+      const verdictStart = HELD_OUT_FROM - calibrationLeadMs();
+      const councilStart = to - calibrationLeadMs();
+      const start = Math.max(prices[0]?.t ?? to, stream.kind === "verdict" ? Math.min(verdictStart, councilStart) : councilStart);
+      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), rows: [], processedTo: start - 1 };
+      this.streams.set(id, state);
+    }
+    // The calibrator reads prices only up to each fit time; it gets the newest series each time.
+    state.calibrator.setPrices(prices);
+    let n = 0;
+    for (const p of prices) {
+      if (p.t <= state.processedTo) continue;
+      const scored = await scoredHourAt(this.deps.feed, stream, p.t);
+      if (scored !== null) {
+        const row = state.calibrator.calibrate(scored);
+        if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
+      }
+      state.processedTo = p.t;
+      if (++n % 500 === 0) await pause();
+    }
+    return state;
+  }
+
+  /** Recomputes the published evaluations from the rows and the outcomes known now. */
+  private async evaluate(): Promise<void> {
+    const now = this.ctx.clock.now();
+    const asset = this.asset;
+    const stream: RulingStream = { kind: "verdict", asset };
+    const state = await this.catchUp(stream, now);
+    const map = state.calibrator.mapAt(now);
+    await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
+    const prices = pricePath(this.deps.feed, asset, now);
+    const rows = withOutcomes(state.rows, prices, now);
+    await pause();
+    const span = evaluateSpan("from_2023", rows, DEFAULT_EVALUATION);
+    await this.deps.evidence.put({
+      key: verdictEvaluationKey(asset),
+      at: now,
+      body: { asset, horizonHours: DEFAULT_CALIBRATION.horizonHours, evaluatedAt: now, spans: rows.length === 0 ? [] : [span], calibration: map },
+    });
+    if (asset === "BTC") {
+      const published = await this.deps.regimes.between(now - REGIME_EVALUATION_SPAN_MS, now);
+      const regimeRows = regimeHoursFrom(published, prices, now);
+      await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
+    }
+  }
+}
+
+/** Reads back a stored map (routes and the verdict actors use this before asking the actor). */
+export function storedMap(body: unknown): CalibrationMap | null {
+  const parsed = calibrationMapSchema.safeParse(body);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,73 @@
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { loadConfig } from "../../config/env.js";
+import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
+import { ASSETS } from "../../domain/signals/signal-keys.js";
+import { calibratedStream, pricePath } from "../../services/ruling-streams.js";
+import type { CalibratedHour } from "../../domain/calibration/walk-forward-calibrator.js";
+import { DEFAULT_CALIBRATION } from "../../domain/calibration/calibration-map.js";
+import type { CliCommand, CliIo } from "../io.js";
+
+const USAGE = "usage: verdicts export --asset <BTC|ETH|SOL|TAO> [--from ISO] [--to ISO] [--format csv|json]";
+
+const isoInstant = z
+  .string()
+  .refine((s) => Number.isFinite(Date.parse(s)), "not an ISO date/time")
+  .transform((s) => Date.parse(s));
+const exportArgs = z.object({
+  asset: z.enum(ASSETS),
+  from: isoInstant.optional(),
+  to: isoInstant.optional(),
+  format: z.enum(["csv", "json"]).default("csv"),
+});
+
+function fail(io: CliIo, message: string): number {
+  io.stderr.write(`${message}\n`);
+  return 2;
+}
+
+const CSV_HEADER = "time,ruling,score,confidence,horizon_hours,calibration,p_up";
+
+function csvRow(r: CalibratedHour): string {
+  return `${new Date(r.at).toISOString()},${r.ruling},${r.score},${r.confidence},${DEFAULT_CALIBRATION.horizonHours},${r.calibration},${r.pUp}`;
+}
+
+/**
+ * `verdicts export`: the walk-forward hourly verdict stream over the bundled history, one row
+ * per closed hour, as the service publishes it (the same engine and calibration code as the
+ * EvidenceActor; each row's confidence from the map fitted at the start of its UTC day on
+ * outcomes matured by then). Opens no store.
+ */
+export const verdictsCommand: CliCommand = async (args, io) => {
+  const [sub, ...rest] = args;
+  if (sub !== "export") return fail(io, USAGE);
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { asset: { type: "string" }, from: { type: "string" }, to: { type: "string" }, format: { type: "string" } } }));
+  } catch (err) {
+    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = exportArgs.safeParse({ ...values, asset: typeof values.asset === "string" ? values.asset.toUpperCase() : values.asset });
+  if (!parsed.success) return fail(io, `${USAGE}\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  const a = parsed.data;
+  const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
+  const prices = pricePath(feed, a.asset, a.to ?? Number.MAX_SAFE_INTEGER);
+  const first = prices[0]?.t;
+  const last = prices[prices.length - 1]?.t;
+  if (first === undefined || last === undefined) return fail(io, `no ${a.asset} history up to ${a.to === undefined ? "the end of the data" : new Date(a.to).toISOString()}`);
+  const from = Math.max(first, a.from ?? first);
+  const to = Math.min(last, a.to ?? last);
+  if (!(from <= to)) return fail(io, `${USAGE}\n  from: must not be after to`);
+  const run = await calibratedStream(feed, { kind: "verdict", asset: a.asset }, from, to);
+  if (a.format === "json") {
+    io.stdout.write(
+      `${JSON.stringify(
+        run.rows.map((r) => ({ time: new Date(r.at).toISOString(), ruling: r.ruling, score: r.score, confidence: r.confidence, horizon_hours: DEFAULT_CALIBRATION.horizonHours, calibration: r.calibration, p_up: r.pUp })),
+      )}\n`,
+    );
+    return 0;
+  }
+  const lines = [CSV_HEADER, ...run.rows.map(csvRow)];
+  io.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+};

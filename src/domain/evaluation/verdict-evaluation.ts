@@ -1,0 +1,272 @@
+import type { TaoRuling } from "../market/vocabulary.js";
+import { TAO_RULINGS } from "../market/vocabulary.js";
+import { rulingSide } from "../calibration/calibration-map.js";
+import { SeededRandom } from "../regime/prng.js";
+import { mean, quantileSorted, spearman } from "./statistics.js";
+
+const HOUR = 3_600_000;
+
+/** The horizons every ruling is judged at, hours. */
+export const EVALUATION_HORIZONS = [4, 24, 72] as const;
+export type EvaluationHorizon = (typeof EVALUATION_HORIZONS)[number];
+
+/** One published hourly ruling with what followed it (null where the horizon had not ended). */
+export interface EvaluatedHour {
+  readonly at: number;
+  readonly ruling: TaoRuling;
+  readonly score: number;
+  readonly confidence: number;
+  /** The base rate of up-moves the calibration knew at the time (walk-forward reference forecast). */
+  readonly baseRate: number;
+  readonly forward: Readonly<Record<EvaluationHorizon, number | null>>;
+}
+
+export interface EvaluationOptions {
+  /** Horizon of `confidence`, hours (the stream's stated horizon). */
+  readonly confidenceHorizon: EvaluationHorizon;
+  readonly bootstrapDraws: number;
+  /** Block length of the moving-block bootstrap, hours: long enough to keep a week's dependence. */
+  readonly blockHours: number;
+  readonly seed: number;
+}
+
+export const DEFAULT_EVALUATION: EvaluationOptions = { confidenceHorizon: 24, bootstrapDraws: 200, blockHours: 168, seed: 7 };
+
+export interface HorizonOutcome {
+  readonly hours: number;
+  readonly graded: number;
+  /** Mean forward return after this ruling, %. */
+  readonly meanPct: number | null;
+  /** Mean minus the unconditional mean of the same span, percentage points. */
+  readonly excessPct: number | null;
+  /** Block-bootstrap 90% interval of the excess. */
+  readonly excessCi90: readonly [number, number] | null;
+}
+
+export interface RulingRow {
+  readonly ruling: TaoRuling;
+  readonly count: number;
+  readonly share: number;
+  readonly horizons: readonly HorizonOutcome[];
+}
+
+export interface RankIc {
+  readonly hours: number;
+  /** Spearman correlation of score with the forward return on non-overlapping samples. */
+  readonly ic: number | null;
+  readonly t: number | null;
+  readonly samples: number;
+}
+
+export interface ReliabilityBin {
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  readonly meanConfidence: number | null;
+  readonly hitRate: number | null;
+}
+
+export interface Reliability {
+  readonly horizonHours: number;
+  /** Directional calls (bullish or bearish) with a graded outcome. */
+  readonly calls: number;
+  readonly hitRate: number | null;
+  readonly bins: readonly ReliabilityBin[];
+  /** Confidence quintiles (equal counts): the mean |mean confidence − hit rate|. */
+  readonly quintiles: readonly ReliabilityBin[];
+  readonly quintileMeanAbsGap: number | null;
+  readonly brier: number | null;
+  /** Brier of always forecasting the base rate known at the time (walk-forward). */
+  readonly brierBaseRate: number | null;
+  /** Brier of always forecasting the span's own up-share, known only in hindsight. */
+  readonly brierHindsightBaseRate: number | null;
+}
+
+export interface SpanEvaluation {
+  readonly span: string;
+  readonly from: number | null;
+  readonly to: number | null;
+  readonly hours: number;
+  readonly unconditional: readonly { readonly hours: number; readonly meanPct: number | null; readonly upShare: number | null }[];
+  readonly rulings: readonly RulingRow[];
+  readonly rankIc: readonly RankIc[];
+  readonly rankIcByYear: readonly { readonly year: number; readonly horizons: readonly RankIc[] }[];
+  readonly reliability: Reliability;
+}
+
+const round = (x: number | null, d = 4): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
+
+function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): RankIc {
+  // Non-overlapping samples: one every `hours`, so no outcome is counted twice.
+  const xs: number[] = [];
+  const ys: number[] = [];
+  let next = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    const f = r.forward[hours];
+    if (f === null || r.at < next) continue;
+    xs.push(r.score);
+    ys.push(f);
+    next = r.at + hours * HOUR;
+  }
+  const s = spearman(xs, ys);
+  return { hours, ic: round(s.rho), t: round(s.t, 2), samples: s.n };
+}
+
+function binOf(rows: readonly { c: number; hit: boolean }[], from: number, to: number): ReliabilityBin {
+  const hits = rows.filter((r) => r.hit).length;
+  return {
+    from,
+    to,
+    count: rows.length,
+    meanConfidence: round(mean(rows.map((r) => r.c))),
+    hitRate: rows.length === 0 ? null : round(hits / rows.length),
+  };
+}
+
+const BIN_EDGES = [0, 0.45, 0.5, 0.55, 0.6, 0.65, 1.0000001];
+
+function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon): Reliability {
+  const graded = rows.filter((r) => r.forward[horizon] !== null && r.forward[horizon] !== 0);
+  const upShare = graded.length === 0 ? null : graded.filter((r) => (r.forward[horizon] as number) > 0).length / graded.length;
+  const calls: { c: number; hit: boolean; base: number; hindsight: number }[] = [];
+  for (const r of graded) {
+    const side = rulingSide(r.ruling);
+    if (side === "none") continue;
+    const up = (r.forward[horizon] as number) > 0;
+    calls.push({
+      c: r.confidence,
+      hit: side === "up" ? up : !up,
+      base: side === "up" ? r.baseRate : 1 - r.baseRate,
+      hindsight: upShare === null ? 0.5 : side === "up" ? upShare : 1 - upShare,
+    });
+  }
+  const bins: ReliabilityBin[] = [];
+  for (let i = 0; i + 1 < BIN_EDGES.length; i++) {
+    const lo = BIN_EDGES[i] as number;
+    const hi = BIN_EDGES[i + 1] as number;
+    bins.push(binOf(calls.filter((x) => x.c >= lo && x.c < hi), lo, Math.min(1, hi)));
+  }
+  const sorted = [...calls].sort((a, b) => a.c - b.c);
+  const quintiles: ReliabilityBin[] = [];
+  for (let q = 0; q < 5 && sorted.length >= 5; q++) {
+    const part = sorted.slice(Math.floor((q * sorted.length) / 5), Math.floor(((q + 1) * sorted.length) / 5));
+    quintiles.push(binOf(part, (part[0] as { c: number }).c, (part[part.length - 1] as { c: number }).c));
+  }
+  const gaps = quintiles.filter((b) => b.meanConfidence !== null && b.hitRate !== null).map((b) => Math.abs((b.meanConfidence as number) - (b.hitRate as number)));
+  const brier = (f: (x: (typeof calls)[number]) => number) => round(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
+  return {
+    horizonHours: horizon,
+    calls: calls.length,
+    hitRate: calls.length === 0 ? null : round(calls.filter((x) => x.hit).length / calls.length),
+    bins,
+    quintiles,
+    quintileMeanAbsGap: round(mean(gaps)),
+    brier: brier((x) => x.c),
+    brierBaseRate: brier((x) => x.base),
+    brierHindsightBaseRate: brier((x) => x.hindsight),
+  };
+}
+
+/**
+ * Moving-block bootstrap of each ruling's excess mean forward return: blocks of `blockHours`
+ * consecutive rows keep the dependence of overlapping horizons and volatility clusters.
+ */
+function bootstrapExcess(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon, options: EvaluationOptions): Map<TaoRuling, readonly [number, number]> {
+  const out = new Map<TaoRuling, readonly [number, number]>();
+  const n = rows.length;
+  const L = Math.max(1, Math.min(n, options.blockHours));
+  if (n < 2 * L) return out;
+  const rng = new SeededRandom(options.seed + horizon);
+  const rulingIndex = new Map(TAO_RULINGS.map((r, i) => [r, i]));
+  const code = Int32Array.from(rows, (r) => rulingIndex.get(r.ruling) as number);
+  const fwd = Float64Array.from(rows, (r) => r.forward[horizon] ?? Number.NaN);
+  const draws: number[][] = TAO_RULINGS.map(() => []);
+  const blocks = Math.ceil(n / L);
+  for (let b = 0; b < options.bootstrapDraws; b++) {
+    const sum = new Float64Array(TAO_RULINGS.length);
+    const cnt = new Float64Array(TAO_RULINGS.length);
+    let all = 0;
+    let allN = 0;
+    for (let k = 0; k < blocks; k++) {
+      const start = rng.int(n - L + 1);
+      for (let i = start; i < start + L; i++) {
+        const f = fwd[i] as number;
+        if (Number.isNaN(f)) continue;
+        const c = code[i] as number;
+        sum[c] = (sum[c] as number) + f;
+        cnt[c] = (cnt[c] as number) + 1;
+        all += f;
+        allN++;
+      }
+    }
+    if (allN === 0) continue;
+    for (let c = 0; c < TAO_RULINGS.length; c++) if ((cnt[c] as number) > 0) (draws[c] as number[]).push(((sum[c] as number) / (cnt[c] as number) - all / allN) * 100);
+  }
+  TAO_RULINGS.forEach((r, c) => {
+    const d = (draws[c] as number[]).sort((a, b) => a - b);
+    // An interval only when the ruling appeared in nearly every resample.
+    if (d.length < options.bootstrapDraws * 0.9) return;
+    out.set(r, [round(quantileSorted(d, 0.05), 4) as number, round(quantileSorted(d, 0.95), 4) as number]);
+  });
+  return out;
+}
+
+/** The evaluation of one span of a ruling stream (rows in time order, hourly). */
+export function evaluateSpan(span: string, rows: readonly EvaluatedHour[], options: EvaluationOptions = DEFAULT_EVALUATION): SpanEvaluation {
+  const unconditional = EVALUATION_HORIZONS.map((h) => {
+    const fs = rows.map((r) => r.forward[h]).filter((f): f is number => f !== null);
+    const m = mean(fs);
+    return { hours: h, meanPct: round(m === null ? null : m * 100), upShare: fs.length === 0 ? null : round(fs.filter((f) => f > 0).length / fs.length) };
+  });
+  const cis = new Map(EVALUATION_HORIZONS.map((h) => [h, bootstrapExcess(rows, h, options)]));
+  const rulings: RulingRow[] = [];
+  for (const ruling of TAO_RULINGS) {
+    const mine = rows.filter((r) => r.ruling === ruling);
+    if (mine.length === 0) continue;
+    rulings.push({
+      ruling,
+      count: mine.length,
+      share: round(mine.length / rows.length) as number,
+      horizons: EVALUATION_HORIZONS.map((h, i) => {
+        const fs = mine.map((r) => r.forward[h]).filter((f): f is number => f !== null);
+        const m = mean(fs);
+        const u = unconditional[i]?.meanPct ?? null;
+        return {
+          hours: h,
+          graded: fs.length,
+          meanPct: round(m === null ? null : m * 100),
+          excessPct: m === null || u === null ? null : round(m * 100 - u),
+          excessCi90: cis.get(h)?.get(ruling) ?? null,
+        };
+      }),
+    });
+  }
+  const years = [...new Set(rows.map((r) => new Date(r.at).getUTCFullYear()))].sort((a, b) => a - b);
+  return {
+    span,
+    from: rows[0]?.at ?? null,
+    to: rows[rows.length - 1]?.at ?? null,
+    hours: rows.length,
+    unconditional,
+    rulings,
+    rankIc: EVALUATION_HORIZONS.map((h) => rankIcAt(rows, h)),
+    rankIcByYear: years.map((year) => ({
+      year,
+      horizons: EVALUATION_HORIZONS.map((h) => rankIcAt(rows.filter((r) => new Date(r.at).getUTCFullYear() === year), h)),
+    })),
+    reliability: reliability(rows, options.confidenceHorizon),
+  };
+}
+
+/** DECISIONS 7: rules are chosen on data up to 2022-12-31; 2023-01-01 onward is held out. */
+export const HELD_OUT_FROM = Date.UTC(2023, 0, 1);
+
+/** The two spans of the evaluation protocol, reported apart (a span without rows is left out). */
+export function evaluateStream(rows: readonly EvaluatedHour[], options: EvaluationOptions = DEFAULT_EVALUATION): SpanEvaluation[] {
+  const before = rows.filter((r) => r.at < HELD_OUT_FROM);
+  const after = rows.filter((r) => r.at >= HELD_OUT_FROM);
+  const out: SpanEvaluation[] = [];
+  if (before.length > 0) out.push(evaluateSpan("to_2022", before, options));
+  if (after.length > 0) out.push(evaluateSpan("from_2023", after, options));
+  return out;
+}

@@ -1,0 +1,133 @@
+import { defineRoute, type Route } from "../route.js";
+import type { AppDeps } from "../app-deps.js";
+import { codedError } from "../errors.js";
+import { evaluationQuerySchema, regimeEvaluationSchema, verdictEvaluationSchema } from "../schemas/evaluation.js";
+import { REGIME_EVALUATION_KEY, storedMap, verdictEvaluationKey } from "../../actors/evidence-actor.js";
+import type { CalibrationMap } from "../../domain/calibration/calibration-map.js";
+import type { SpanEvaluation } from "../../domain/evaluation/verdict-evaluation.js";
+import type { RegimeEvaluation } from "../../domain/evaluation/regime-evaluation.js";
+
+/** Evaluations move every 6 market hours; five minutes of cache costs nothing in accuracy. */
+const TTL = 300;
+
+const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+
+function warmingUp(what: string): Error {
+  return codedError(503, "warming_up", `No ${what} evaluation has been computed yet: the evidence actors publish one within the warm-up.`);
+}
+
+export function calibrationView(m: CalibrationMap) {
+  return {
+    kind: m.kind,
+    horizon_hours: m.horizonHours,
+    fitted_at: new Date(m.fittedAt).toISOString(),
+    outcomes: m.outcomes,
+    window_days: m.windowDays,
+    base_rate: m.baseRate,
+    up_share: m.upShare,
+    steps: m.steps.map((s) => ({ max_score: s.maxScore, p_up: s.pUp, count: s.count })),
+  };
+}
+
+const binView = (b: SpanEvaluation["reliability"]["bins"][number]) => ({ from: b.from, to: b.to, count: b.count, mean_confidence: b.meanConfidence, hit_rate: b.hitRate });
+const icView = (x: SpanEvaluation["rankIc"][number]) => ({ hours: x.hours, ic: x.ic, t: x.t, samples: x.samples });
+
+function spanView(s: SpanEvaluation) {
+  const r = s.reliability;
+  return {
+    span: s.span,
+    from: iso(s.from),
+    to: iso(s.to),
+    hours: s.hours,
+    unconditional: s.unconditional.map((u) => ({ hours: u.hours, mean_pct: u.meanPct, up_share: u.upShare })),
+    rulings: s.rulings.map((x) => ({
+      ruling: x.ruling,
+      count: x.count,
+      share: x.share,
+      horizons: x.horizons.map((h) => ({ hours: h.hours, graded: h.graded, mean_pct: h.meanPct, excess_pct: h.excessPct, excess_ci90: h.excessCi90 === null ? null : ([h.excessCi90[0], h.excessCi90[1]] as [number, number]) })),
+    })),
+    rank_ic: s.rankIc.map(icView),
+    rank_ic_by_year: s.rankIcByYear.map((y) => ({ year: y.year, horizons: y.horizons.map(icView) })),
+    reliability: {
+      horizon_hours: r.horizonHours,
+      calls: r.calls,
+      hit_rate: r.hitRate,
+      bins: r.bins.map(binView),
+      quintiles: r.quintiles.map(binView),
+      quintile_mean_abs_gap: r.quintileMeanAbsGap,
+      brier: r.brier,
+      brier_base_rate: r.brierBaseRate,
+      brier_hindsight_base_rate: r.brierHindsightBaseRate,
+    },
+  };
+}
+
+interface StoredVerdictEvaluation {
+  readonly asset: string;
+  readonly horizonHours: number;
+  readonly evaluatedAt: number;
+  readonly spans: readonly SpanEvaluation[];
+  readonly calibration: unknown;
+}
+
+/**
+ * Issue 16's evidence, as the EvidenceActors computed it on the service clock: how the published
+ * verdicts fared (per ruling, rank IC, reliability of confidence) and what the regime adds.
+ * Bodies are stored by the actors; the routes only reshape them (and validate on the way out).
+ */
+export function evaluationRoutes(deps: AppDeps): Route[] {
+  const { store } = deps;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/v1/evaluation/verdicts",
+      summary: "How the published verdicts fared: forward returns per ruling, rank IC, calibration of confidence",
+      tags: ["evaluation"],
+      access: { kind: "key", tier: "basic" },
+      query: evaluationQuerySchema,
+      response: verdictEvaluationSchema,
+      cacheTtlSeconds: TTL,
+      errorStatuses: [422, 503],
+      handler: async ({ query }) => {
+        const doc = await store.evidence.get(verdictEvaluationKey(query.asset));
+        if (doc === null) throw warmingUp(`${query.asset} verdict`);
+        const body = doc.body as StoredVerdictEvaluation;
+        const map = storedMap(body.calibration);
+        if (map === null) throw warmingUp(`${query.asset} verdict`);
+        return {
+          asset: query.asset,
+          horizon_hours: body.horizonHours,
+          evaluated_at: new Date(body.evaluatedAt).toISOString(),
+          spans: body.spans.map(spanView),
+          calibration: calibrationView(map),
+        };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/evaluation/regime",
+      summary: "What the published regime says about the next 24 h, against trailing volatility",
+      tags: ["evaluation"],
+      access: { kind: "key", tier: "basic" },
+      response: regimeEvaluationSchema,
+      cacheTtlSeconds: TTL,
+      errorStatuses: [503],
+      handler: async () => {
+        const doc = await store.evidence.get(REGIME_EVALUATION_KEY);
+        if (doc === null) throw warmingUp("regime");
+        const e = doc.body as RegimeEvaluation & { evaluatedAt: number };
+        return {
+          evaluated_at: new Date(e.evaluatedAt).toISOString(),
+          from: iso(e.from),
+          to: iso(e.to),
+          hours: e.hours,
+          regimes: e.regimes.map((r) => ({ regime: r.regime, hours: r.hours, mean_forward_return_pct: r.meanForwardReturnPct, up_share: r.upShare, mean_forward_vol_pct: r.meanForwardVolPct })),
+          r2_trailing_vol: e.r2TrailingVol,
+          r2_trailing_vol_plus_regime: e.r2TrailingVolPlusRegime,
+          r2_added_by_regime: e.r2AddedByRegime,
+          returns_kruskal_wallis: { h: e.returnsKruskalWallis.h, df: e.returnsKruskalWallis.df, p_value: e.returnsKruskalWallis.pValue, samples: e.returnsKruskalWallis.samples },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { ASSETS } from "../../domain/signals/signal-keys.js";
+import { REGIMES, TAO_RULINGS } from "../../domain/market/vocabulary.js";
+import { CALIBRATION_KINDS } from "../../domain/calibration/calibration-map.js";
+import { cacheFields } from "./common.js";
+
+export const evaluationQuerySchema = z.object({ asset: z.enum(ASSETS).default("BTC") });
+
+const pct = z.number().nullable();
+const interval = z.tuple([z.number(), z.number()]).nullable();
+
+const reliabilityBin = z.object({
+  from: z.number(),
+  to: z.number(),
+  count: z.number().int(),
+  mean_confidence: z.number().nullable(),
+  hit_rate: z.number().nullable(),
+});
+
+export const calibrationSchema = z
+  .object({
+    kind: z.enum(CALIBRATION_KINDS).describe("isotonic: fitted on outcomes; base_rate: no measurable skill or too few outcomes; prior: under a week of outcomes (0.5)"),
+    horizon_hours: z.number().int(),
+    fitted_at: z.string().describe("Market time of the fit; only outcomes matured by then were used"),
+    outcomes: z.number().int(),
+    window_days: z.number().int(),
+    base_rate: z.number().describe("Probability of an up-move used when the score shows no skill (shrunk toward 0.5)"),
+    up_share: z.number().nullable().describe("Raw share of up-moves in the window"),
+    steps: z.array(z.object({ max_score: z.number(), p_up: z.number(), count: z.number().int() })),
+  })
+  .meta({ id: "CalibrationMap" });
+
+const span = z.object({
+  span: z.string().describe("from_2023: the held-out span (rules were chosen on data up to 2022-12-31)"),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  hours: z.number().int(),
+  unconditional: z.array(z.object({ hours: z.number().int(), mean_pct: pct, up_share: z.number().nullable() })),
+  rulings: z.array(
+    z.object({
+      ruling: z.enum(TAO_RULINGS),
+      count: z.number().int(),
+      share: z.number(),
+      horizons: z.array(
+        z.object({
+          hours: z.number().int(),
+          graded: z.number().int(),
+          mean_pct: pct,
+          excess_pct: pct.describe("Mean forward return minus the unconditional mean, percentage points"),
+          excess_ci90: interval.describe("Moving-block bootstrap (168 h blocks) 90% interval of the excess"),
+        }),
+      ),
+    }),
+  ),
+  rank_ic: z.array(z.object({ hours: z.number().int(), ic: z.number().nullable(), t: z.number().nullable(), samples: z.number().int() })),
+  rank_ic_by_year: z.array(
+    z.object({ year: z.number().int(), horizons: z.array(z.object({ hours: z.number().int(), ic: z.number().nullable(), t: z.number().nullable(), samples: z.number().int() })) }),
+  ),
+  reliability: z.object({
+    horizon_hours: z.number().int(),
+    calls: z.number().int(),
+    hit_rate: z.number().nullable(),
+    bins: z.array(reliabilityBin),
+    quintiles: z.array(reliabilityBin),
+    quintile_mean_abs_gap: z.number().nullable(),
+    brier: z.number().nullable(),
+    brier_base_rate: z.number().nullable().describe("Always forecasting the window's raw up-share known at the time"),
+    brier_hindsight_base_rate: z.number().nullable().describe("Always forecasting the span's own up-share (hindsight)"),
+  }),
+});
+
+export const verdictEvaluationSchema = z
+  .object({
+    asset: z.enum(ASSETS),
+    horizon_hours: z.number().int().describe("Horizon of the published confidence"),
+    evaluated_at: z.string(),
+    spans: z.array(span),
+    calibration: calibrationSchema,
+    ...cacheFields,
+  })
+  .meta({ id: "VerdictEvaluation" });
+
+export const regimeEvaluationSchema = z
+  .object({
+    evaluated_at: z.string(),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    hours: z.number().int(),
+    regimes: z.array(
+      z.object({
+        regime: z.enum(REGIMES),
+        hours: z.number().int(),
+        mean_forward_return_pct: pct,
+        up_share: z.number().nullable(),
+        mean_forward_vol_pct: pct.describe("Realised volatility of the next 24 h, annualised"),
+      }),
+    ),
+    r2_trailing_vol: z.number().nullable().describe("R² of log forward 24 h volatility on log trailing 24 h volatility"),
+    r2_trailing_vol_plus_regime: z.number().nullable(),
+    r2_added_by_regime: z.number().nullable(),
+    returns_kruskal_wallis: z.object({ h: z.number().nullable(), df: z.number().int(), p_value: z.number().nullable(), samples: z.number().int() }),
+    ...cacheFields,
+  })
+  .meta({ id: "RegimeEvaluation" });

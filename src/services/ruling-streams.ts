@@ -1,0 +1,98 @@
+import { deliberate } from "../domain/council/deliberate.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
+import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
+import type { PricePoint } from "../domain/calibration/price-path.js";
+import { WalkForwardCalibrator, type CalibratedHour, type ScoredHour } from "../domain/calibration/walk-forward-calibrator.js";
+import { DEFAULT_CALIBRATION, type CalibrationMap, type CalibrationSettings } from "../domain/calibration/calibration-map.js";
+import type { Asset } from "../domain/signals/signal-keys.js";
+import type { MarketFeed } from "../feeds/market-feed.js";
+import { councilInputAt, judiciaryInputAt } from "./judiciary-inputs.js";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * The ruling streams the service publishes and calibrates: each asset's Judiciary verdict, and
+ * the BTC, TAO and SOL councils. Streams are sampled at every hourly bar close.
+ */
+export type RulingStream = { readonly kind: "verdict"; readonly asset: Asset } | { readonly kind: "council"; readonly asset: CouncilAsset };
+
+export const streamId = (s: RulingStream): string => `${s.kind}:${s.asset}`;
+
+/**
+ * What the stream's engine rules at `at`, from the feed as of `at` only. Regime-dependent
+ * adaptive multipliers are left at 1.0 here: the regime enters the engines only through them,
+ * and the map is fitted on the engines' own scores (docs/evaluation.md). A council session
+ * is in judiciary mode (rule agents), as in every warm-up and backtest; a BLACKOUT hour is null.
+ */
+export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: number): Promise<ScoredHour | null> {
+  if (stream.kind === "verdict") {
+    const v = evaluateJudiciary(stream.asset, judiciaryInputAt(feed, stream.asset, at, null));
+    return { at, ruling: v.ruling, score: v.score };
+  }
+  const outcome = await deliberate(councilInputAt(feed, stream.asset, at, null), { advisor: null, newId: () => "stream" });
+  return outcome.kind === "session" ? { at, ruling: outcome.session.ruling, score: outcome.session.score } : null;
+}
+
+/** Hourly closing prices of `asset` (t = the bar's close) for bars closed at or before `to`. */
+export function pricePath(feed: MarketFeed, asset: Asset, to: number): PricePoint[] {
+  const limit = 24 * 366 * 12;
+  return feed
+    .candles(asset, "1h", to, limit)
+    .map((c) => ({ t: c.t + HOUR, close: c.c }))
+    .filter((p) => p.t <= to);
+}
+
+/** Close times of the asset's hourly bars in [from, to]. */
+export function barCloses(feed: MarketFeed, asset: Asset, from: number, to: number): number[] {
+  return pricePath(feed, asset, to)
+    .map((p) => p.t)
+    .filter((t) => t >= from);
+}
+
+/** How far before the first published row the calibrator must start to be exact (window + horizon + a day). */
+export function calibrationLeadMs(settings: CalibrationSettings = DEFAULT_CALIBRATION): number {
+  return settings.windowDays * DAY + settings.horizonHours * HOUR + DAY;
+}
+
+export interface StreamRun {
+  readonly rows: CalibratedHour[];
+  /** The map in force at `to` (for the live rulings of that day). */
+  readonly map: CalibrationMap;
+}
+
+/** Yields to the event loop between chunks, so a long replay never starves HTTP. */
+export type Pause = () => Promise<void>;
+const noPause: Pause = () => Promise.resolve();
+
+/**
+ * The stream as the service publishes it, hour by hour over [from, to]: each row's confidence
+ * from the walk-forward map of its day. The calibrator starts `calibrationLeadMs` before `from`,
+ * which makes every row identical to what a run from the start of the data would give.
+ */
+export async function calibratedStream(
+  feed: MarketFeed,
+  stream: RulingStream,
+  from: number,
+  to: number,
+  options: { readonly settings?: CalibrationSettings; readonly pause?: Pause; readonly chunk?: number } = {},
+): Promise<StreamRun> {
+  const settings = options.settings ?? DEFAULT_CALIBRATION;
+  const pause = options.pause ?? noPause;
+  const chunk = options.chunk ?? 500;
+  const prices = pricePath(feed, stream.asset, to);
+  const calibrator = new WalkForwardCalibrator(streamId(stream), prices, settings);
+  const start = from - calibrationLeadMs(settings);
+  const rows: CalibratedHour[] = [];
+  let n = 0;
+  for (const p of prices) {
+    if (p.t < start) continue;
+    const scored = await scoredHourAt(feed, stream, p.t);
+    if (scored !== null) {
+      const row = calibrator.calibrate(scored);
+      if (p.t >= from) rows.push(row);
+    }
+    if (++n % chunk === 0) await pause();
+  }
+  return { rows, map: calibrator.mapAt(to) };
+}
