@@ -26,6 +26,38 @@ export const streamId = (s: RulingStream): string => `${s.kind}:${s.asset}`;
  * is in judiciary mode (rule agents), as in every warm-up and backtest; a BLACKOUT hour is null.
  */
 export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: number): Promise<ScoredHour | null> {
+  const memo = feed.mode === "replay" ? memoOf(feed, stream) : null;
+  const hit = memo?.get(at);
+  if (hit !== undefined) return hit;
+  const scored = await scoreHour(feed, stream, at);
+  memo?.set(at, scored);
+  return scored;
+}
+
+/**
+ * Scored hours of an immutable replay feed, per feed object and stream. Safe as a process-local
+ * cache: a replay feed never changes, so every replica computes exactly these values (nothing
+ * here is a truth replicas must agree on through the store); it spares a second EvidenceActor
+ * activation in one process (a restart, a test) the recomputation. Live feeds are never memoised.
+ */
+const memos = new WeakMap<MarketFeed, Map<string, Map<number, ScoredHour | null>>>();
+
+function memoOf(feed: MarketFeed, stream: RulingStream): Map<number, ScoredHour | null> {
+  let byStream = memos.get(feed);
+  if (byStream === undefined) {
+    byStream = new Map();
+    memos.set(feed, byStream);
+  }
+  const id = streamId(stream);
+  let memo = byStream.get(id);
+  if (memo === undefined) {
+    memo = new Map();
+    byStream.set(id, memo);
+  }
+  return memo;
+}
+
+async function scoreHour(feed: MarketFeed, stream: RulingStream, at: number): Promise<ScoredHour | null> {
   if (stream.kind === "verdict") {
     const v = evaluateJudiciary(stream.asset, judiciaryInputAt(feed, stream.asset, at, null));
     return { at, ruling: v.ruling, score: v.score };

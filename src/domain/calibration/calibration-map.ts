@@ -15,6 +15,8 @@ export type CalibrationKind = (typeof CALIBRATION_KINDS)[number];
 export const calibrationStepSchema = z.object({
   /** Upper bound (inclusive) of the score range this step covers; the last step covers the rest. */
   maxScore: z.number(),
+  /** Mean score of the step's outcomes: where its probability is anchored for interpolation. */
+  meanScore: z.number(),
   /** Calibrated probability that the price is higher after the horizon, for scores in this step. */
   pUp: z.number().min(0).max(1),
   /** Matured outcomes the step was fitted on (hourly, overlapping horizons). */
@@ -69,7 +71,7 @@ export interface CalibrationSettings {
 /**
  * Chosen on data up to 2022-12-31 (docs/evaluation.md). A day of hourly samples over a 24 h
  * horizon is about one independent outcome, so 720 outcomes per step ≈ 30 independent ones, and
- * the shrinkage of 240 ≈ 10 independent outcomes of prior weight on the base rate.
+ * the shrinkage of 48 ≈ 2 independent outcomes of prior weight on the base rate (a fit is made only once the window shows skill, see `skillZ`).
  */
 export const DEFAULT_CALIBRATION: CalibrationSettings = {
   horizonHours: 24,
@@ -77,7 +79,7 @@ export const DEFAULT_CALIBRATION: CalibrationSettings = {
   minFitOutcomes: 60 * 24,
   minBaseRateOutcomes: 7 * 24,
   minBinOutcomes: 30 * 24,
-  shrinkOutcomes: 10 * 24,
+  shrinkOutcomes: 2 * 24,
   samplesPerOutcome: 24,
   minSkillZ: 2,
   baseRatePriorOutcomes: 365 * 24,
@@ -103,19 +105,19 @@ export function fitCalibrationMap(stream: string, histogram: ScoreHistogram, fit
   }
 
   // Pool fine bins into groups of at least minBinOutcomes, left to right; a short tail joins the last group.
-  const groups: { maxScore: number; n: number; up: number }[] = [];
-  let cur = { maxScore: 0, n: 0, up: 0 };
+  const groups: { maxScore: number; n: number; up: number; scoreSum: number }[] = [];
+  let cur = { maxScore: 0, n: 0, up: 0, scoreSum: 0 };
   for (const bin of histogram.bins()) {
     if (bin.n === 0) continue;
-    cur = { maxScore: bin.score, n: cur.n + bin.n, up: cur.up + bin.up };
+    cur = { maxScore: bin.score, n: cur.n + bin.n, up: cur.up + bin.up, scoreSum: cur.scoreSum + bin.score * bin.n };
     if (cur.n >= settings.minBinOutcomes) {
       groups.push(cur);
-      cur = { maxScore: 0, n: 0, up: 0 };
+      cur = { maxScore: 0, n: 0, up: 0, scoreSum: 0 };
     }
   }
   if (cur.n > 0) {
     const last = groups.pop();
-    groups.push(last === undefined ? cur : { maxScore: cur.maxScore, n: last.n + cur.n, up: last.up + cur.up });
+    groups.push(last === undefined ? cur : { maxScore: cur.maxScore, n: last.n + cur.n, up: last.up + cur.up, scoreSum: last.scoreSum + cur.scoreSum });
   }
   const blocks = isotonicIncreasing(
     groups.map((g) => g.up / g.n),
@@ -124,7 +126,14 @@ export function fitCalibrationMap(stream: string, histogram: ScoreHistogram, fit
   const m = settings.shrinkOutcomes;
   const steps: CalibrationStep[] = blocks.map((b) => {
     const ups = b.value * b.weight;
-    return { maxScore: (groups[b.last] as (typeof groups)[number]).maxScore, pUp: round4((ups + m * baseRate) / (b.weight + m)), count: b.weight };
+    let scoreSum = 0;
+    for (let g = b.first; g <= b.last; g++) scoreSum += (groups[g] as (typeof groups)[number]).scoreSum;
+    return {
+      maxScore: (groups[b.last] as (typeof groups)[number]).maxScore,
+      meanScore: round4(scoreSum / b.weight),
+      pUp: round4((ups + m * baseRate) / (b.weight + m)),
+      count: b.weight,
+    };
   });
   return { ...base, kind: "isotonic", baseRate: round4(baseRate), steps };
 }
@@ -157,9 +166,23 @@ export function skillZ(histogram: ScoreHistogram, samplesPerOutcome: number): nu
 
 /** Calibrated probability that the price rises over the map's horizon, at this score. */
 export function probabilityUp(map: CalibrationMap, score: number): number {
-  if (map.steps.length === 0) return map.baseRate;
-  for (const step of map.steps) if (score <= step.maxScore) return step.pUp;
-  return (map.steps[map.steps.length - 1] as CalibrationStep).pUp;
+  const steps = map.steps;
+  if (steps.length === 0) return map.baseRate;
+  const first = steps[0] as CalibrationStep;
+  const last = steps[steps.length - 1] as CalibrationStep;
+  if (score <= first.meanScore) return first.pUp;
+  if (score >= last.meanScore) return last.pUp;
+  // Linear between the anchors of neighbouring steps: monotone like the steps, without the jumps
+  // that make a step's extreme scores under-confident and its mild ones over-confident.
+  for (let i = 1; i < steps.length; i++) {
+    const b = steps[i] as CalibrationStep;
+    if (score <= b.meanScore) {
+      const a = steps[i - 1] as CalibrationStep;
+      const w = b.meanScore === a.meanScore ? 1 : (score - a.meanScore) / (b.meanScore - a.meanScore);
+      return round4(a.pUp + w * (b.pUp - a.pUp));
+    }
+  }
+  return last.pUp;
 }
 
 const BULLISH: ReadonlySet<TaoRuling> = new Set(["STRONG_BUY", "BUY", "ACCUMULATE"]);

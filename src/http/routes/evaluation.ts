@@ -25,7 +25,7 @@ export function calibrationView(m: CalibrationMap) {
     window_days: m.windowDays,
     base_rate: m.baseRate,
     up_share: m.upShare,
-    steps: m.steps.map((s) => ({ max_score: s.maxScore, p_up: s.pUp, count: s.count })),
+    steps: m.steps.map((s) => ({ max_score: s.maxScore, mean_score: s.meanScore, p_up: s.pUp, count: s.count })),
   };
 }
 

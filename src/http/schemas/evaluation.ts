@@ -26,7 +26,7 @@ export const calibrationSchema = z
     window_days: z.number().int(),
     base_rate: z.number().describe("Probability of an up-move used when the score shows no skill (shrunk toward 0.5)"),
     up_share: z.number().nullable().describe("Raw share of up-moves in the window"),
-    steps: z.array(z.object({ max_score: z.number(), p_up: z.number(), count: z.number().int() })),
+    steps: z.array(z.object({ max_score: z.number(), mean_score: z.number(), p_up: z.number(), count: z.number().int() })),
   })
   .meta({ id: "CalibrationMap" });
 
