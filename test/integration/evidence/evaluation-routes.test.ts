@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
+import { regimeEvaluationSchema, verdictEvaluationSchema } from "../../../src/http/schemas/evaluation.js";
+import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
+import { calibrationKey, storedMap } from "../../../src/actors/evidence-actor.js";
+import { calibratedConfidence } from "../../../src/domain/calibration/calibration-map.js";
+import { refitTime } from "../../../src/domain/calibration/walk-forward-calibrator.js";
+import { waitFor } from "../../support/wait-for.js";
+
+const call = (svc: RunningService, path: string, key: string) => fetch(`${svc.url}${path}`, { headers: { "x-api-key": key } });
+
+/**
+ * Issue 16 over HTTP: after a 2-day warm-up the evaluation routes serve what the EvidenceActors
+ * computed on the service clock, and every published verdict's confidence is the stored map's
+ * probability for its ruling — on SQLite and on MongoDB (FerretDB) alike.
+ */
+describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
+  let svc: RunningService;
+  let basic: string;
+  let free: string;
+
+  beforeAll(async () => {
+    // FerretDB writes a warm-up's signal history ~40x slower than SQLite (two market days took
+    // over 6 minutes here), so on MongoDB the service starts without warm-up and the test waits
+    // for the EvidenceActors' first run at the first hourly close (a market hour = 60 s at speed 60).
+    svc = await startService({ STORE_URL: freshStoreUrl(kind, "evidence"), REPLAY_WARMUP_DAYS: kind === "sqlite" ? "2" : "0" });
+    basic = await createKey(svc, "basic");
+    free = await createKey(svc, "free");
+    await waitFor(async () => (await call(svc, "/v1/evaluation/regime", basic)).status === 200, 150_000, "the first evaluation");
+  }, 300_000);
+  afterAll(() => svc?.stop());
+
+  it("GET /v1/evaluation/verdicts: per-ruling outcomes, rank IC and a reliability table of the held-out span", async () => {
+    expect((await call(svc, "/v1/evaluation/verdicts?asset=ETH", free)).status).toBe(403);
+    const res = await call(svc, "/v1/evaluation/verdicts?asset=ETH", basic);
+    expect(res.status).toBe(200);
+    const body = verdictEvaluationSchema.parse(await res.json());
+    expect(body.asset).toBe("ETH");
+    expect(body.horizon_hours).toBe(24);
+    const span = body.spans[0];
+    expect(span?.span).toBe("from_2023");
+    expect(span?.from).toBe("2023-01-01T00:00:00.000Z");
+    // More than three years of hourly rulings, each graded where its horizon has ended.
+    expect(span?.hours).toBeGreaterThan(24 * 365 * 3);
+    expect(span?.reliability.calls).toBeGreaterThan(200);
+    expect(span?.rank_ic.map((x) => x.hours)).toEqual([4, 24, 72]);
+    expect(span?.rank_ic_by_year.map((y) => y.year)).toContain(2024);
+    const counted = span?.rulings.reduce((s, r) => s + r.count, 0);
+    expect(counted).toBe(span?.hours);
+    // Calibrated: the quintiles' confidence tracks the realised hit rate within 0.1 on ETH's held-out span.
+    expect(span?.reliability.quintile_mean_abs_gap).toBeLessThan(0.1);
+    expect(body.calibration.horizon_hours).toBe(24);
+    expect(res.headers.get("cache-control")).toContain("max-age=");
+  });
+
+  it("GET /v1/evaluation/regime: forward volatility and return by published regime, against trailing volatility", async () => {
+    const res = await call(svc, "/v1/evaluation/regime", basic);
+    expect(res.status).toBe(200);
+    const body = regimeEvaluationSchema.parse(await res.json());
+    expect(body.regimes.reduce((s, r) => s + r.hours, 0)).toBe(body.hours);
+    if (kind === "sqlite") {
+      // Two warm-up days of published regimes, each graded once its 24 h had passed.
+      expect(body.hours).toBeGreaterThan(24);
+      expect(body.returns_kruskal_wallis.samples).toBeGreaterThan(0);
+    }
+    expect(body.returns_kruskal_wallis.df).toBeLessThanOrEqual(Math.max(0, body.regimes.length - 1));
+  });
+
+  it("publishes each verdict's confidence as the day's stored map gives it for the ruling", async () => {
+    const res = await call(svc, "/v1/verdict/latest", free);
+    expect(res.status).toBe(200);
+    const body = btcVerdictSchema.parse(await res.json());
+    const at = Date.parse(body.timestamp);
+    const doc = await svc.service.store.evidence.get(calibrationKey({ kind: "verdict", asset: "BTC" }));
+    const map = storedMap(doc?.body);
+    expect(map?.fittedAt).toBe(refitTime(at));
+    expect(body.confidence).toBe(calibratedConfidence(map!, body.ruling, body.score));
+  });
+
+  it("answers 422 for an unknown asset", async () => {
+    const res = await call(svc, "/v1/evaluation/verdicts?asset=DOGE", basic);
+    expect(res.status).toBe(422);
+  });
+});
