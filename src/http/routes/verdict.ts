@@ -3,7 +3,7 @@ import type { AppDeps } from "../app-deps.js";
 import { codedError } from "../errors.js";
 import { btcVerdictSchema } from "../schemas/judiciary.js";
 import { councilModeAt } from "../../domain/council/council-mode.js";
-import { verdictCouncilFields } from "../../domain/council/session-views.js";
+import { confidenceBasisView, verdictCouncilFields } from "../../domain/council/session-views.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import type { Ruling, TaoRuling } from "../../domain/market/vocabulary.js";
 
@@ -56,6 +56,7 @@ export function verdictRoutes(deps: AppDeps): Route[] {
           // The price the verdict was evaluated at, not a later one.
           btc_price: feed.assetFeatures("BTC", stored.at).price.value ?? 0,
           timestamp: new Date(stored.at).toISOString(),
+          confidence_basis: confidenceBasisView(v.calibration),
           ...council,
           council_ruling: council.council_ruling && btcRuling(council.council_ruling),
           agents: council.agents?.map((a) => ({ ...a, vote: btcRuling(a.vote) })) ?? null,

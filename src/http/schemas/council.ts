@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RULINGS, SOL_RULINGS, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
 import { cacheFields } from "./common.js";
+import { confidenceBasisSchema } from "./judiciary.js";
 
 const unit = z.number().min(0).max(1);
 
@@ -10,13 +11,14 @@ export const btcCouncilSessionSchema = z
   .object({
     ruling: z.enum(RULINGS),
     confidence: unit,
+    confidence_basis: confidenceBasisSchema,
     consensus: z.enum(["BULLISH", "BEARISH", "NEUTRAL", "SPLIT"]),
     score: z.number().min(-100).max(100),
     agents: z.array(
       z.object({
         agent: z.string(),
         ruling: z.enum(RULINGS),
-        confidence: unit,
+        confidence: unit.describe("the agent's own figure (its rule, or the language model's): not calibrated"),
         thesis: z.string(),
       }),
     ),

@@ -5,12 +5,25 @@ import { cacheFields } from "./common.js";
 const unit = z.number().min(0).max(1);
 const consensusLevel = z.enum(["UNANIMOUS", "STRONG", "MODERATE", "SPLIT"]);
 
+/** How a published confidence was obtained (issue 16; docs/evaluation.md). */
+export const confidenceBasisSchema = z
+  .object({
+    kind: z
+      .enum(["isotonic", "base_rate", "prior", "uncalibrated"])
+      .describe(
+        "isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill (or too few outcomes), so the window's base rate of the ruling's direction; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed",
+      ),
+    horizon_hours: z.number().int().nullable().describe("confidence is the probability of a move in the ruling's direction over this horizon"),
+    fitted_at: z.string().nullable().describe("market time of the map's fit: outcomes matured by then only"),
+  })
+  .meta({ id: "ConfidenceBasis" });
+
 /** Agent vote object of the BTC verdict (SPEC "BTC verdict"). */
 export const verdictAgentSchema = z
   .object({
     name: z.string().describe("CHAIN ORACLE, MACRO SAGE, SENTIMENT MONK, TECH HAWK, LIQUIDITY GUARDIAN or RISK SHIELD"),
     vote: z.enum(RULINGS),
-    confidence: unit,
+    confidence: unit.describe("the agent's own figure (its rule, or the language model's): not calibrated"),
     reasoning: z.string().nullable().describe("null on historical verdicts stored before reasoning was exposed"),
   })
   .meta({ id: "VerdictAgent" });
@@ -32,8 +45,10 @@ export const btcVerdictSchema = z
     score: z.number().min(-100).max(100).describe("composite score, positive bullish"),
     btc_price: z.number(),
     timestamp: z.string(),
+    confidence_basis: confidenceBasisSchema,
     council_ruling: z.enum(RULINGS).nullable(),
     council_confidence: unit.nullable(),
+    council_confidence_basis: confidenceBasisSchema.nullable(),
     council_consensus: consensusLevel.nullable(),
     council_explanation: z.string().nullable(),
     council_mode: z.enum(["council", "judiciary"]).nullable(),

@@ -50,7 +50,9 @@ describe("verdict and council routes after a 2-day warm-up", () => {
     const body = btcCouncilSessionSchema.parse(await res.json());
     expect(body.agents.map((a) => a.agent)).toEqual(["CHAIN ORACLE", "MACRO SAGE", "SENTIMENT MONK", "TECH HAWK", "LIQUIDITY GUARDIAN", "RISK SHIELD"]);
     expect(Date.parse(body.session_at) % (30 * MIN)).toBe(0);
-    expect(body.confidence).toBeLessThanOrEqual(0.47);
+    // Calibrated (issue 16): a no-skill judiciary-mode council sits near the base rate of its direction.
+    expect(body.confidence).toBeGreaterThan(0.35);
+    expect(body.confidence).toBeLessThan(0.65);
     expect(body.cache_ttl_seconds).toBe(60);
   });
 

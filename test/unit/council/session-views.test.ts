@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { councilNewData } from "../../../src/domain/council/council-event.js";
 import { deliberate } from "../../../src/domain/council/deliberate.js";
 import type { CouncilSession } from "../../../src/domain/council/council-types.js";
-import { assetVerdictView, btcCouncilView, verdictCouncilFields } from "../../../src/domain/council/session-views.js";
+import { assetVerdictView, btcCouncilView, confidenceBasisView, verdictCouncilFields } from "../../../src/domain/council/session-views.js";
 import { evaluateJudiciary } from "../../../src/domain/judiciary/evaluate.js";
 import { verdictNewData } from "../../../src/domain/judiciary/judiciary-verdict.js";
 import { btcCouncilSessionSchema, councilNewDataSchema, solVerdictSchema, taoVerdictSchema } from "../../../src/http/schemas/council.js";
@@ -19,6 +19,16 @@ async function run(asset: "BTC" | "TAO" | "SOL", over = {}): Promise<CouncilSess
 }
 
 describe("session views match the response schemas", () => {
+  it("says how a confidence was obtained, and that one stored before calibration is uncalibrated", () => {
+    expect(confidenceBasisView(undefined)).toEqual({ kind: "uncalibrated", horizon_hours: null, fitted_at: null });
+    const at = Date.UTC(2025, 0, 2);
+    expect(confidenceBasisView({ kind: "base_rate", horizonHours: 24, fittedAt: at, outcomes: 8760, baseRate: 0.51 })).toEqual({
+      kind: "base_rate",
+      horizon_hours: 24,
+      fitted_at: "2025-01-02T00:00:00.000Z",
+    });
+  });
+
   it("BTC council latest", async () => {
     const s = await run("BTC");
     expect(btcCouncilSessionSchema.safeParse({ ...btcCouncilView(s), ...cache }).success).toBe(true);
@@ -27,7 +37,16 @@ describe("session views match the response schemas", () => {
   it("BTC verdict with and without council data", async () => {
     const s = await run("BTC");
     const v = evaluateJudiciary("BTC", { regime: "BULL_TRENDING", price: 100_000, readings: [] });
-    const base = { ruling: v.ruling, confidence: v.confidence, score: v.score, btc_price: 100_000, timestamp: new Date().toISOString(), macro_context: v.macroContext, ...cache };
+    const base = {
+      ruling: v.ruling,
+      confidence: v.confidence,
+      confidence_basis: confidenceBasisView(undefined),
+      score: v.score,
+      btc_price: 100_000,
+      timestamp: new Date().toISOString(),
+      macro_context: v.macroContext,
+      ...cache,
+    };
     expect(btcVerdictSchema.parse({ ...base, ...verdictCouncilFields(s, "judiciary") }).agents).toHaveLength(6);
     expect(btcVerdictSchema.parse({ ...base, ...verdictCouncilFields(null, null) }).council_mode).toBeNull();
   });

@@ -48,7 +48,20 @@ describe("entry gates: boundaries", () => {
     expect(hold.trigger).toBe("judiciary: ruling HOLD");
   });
 
-  it("council: TAO 0.72 passes and 0.7199 fails; BTC and SOL at 0.65; ETH has no council gate", () => {
+  it("ETH (no council): its council gate checks its own judiciary verdict's calibrated confidence, 0.65", () => {
+    const eth = (ruling: "BUY" | "HOLD", confidence: number) => {
+      const b = base("ETH", { council: null });
+      return gates({ ...b, judiciary: { ...b.judiciary!, ruling, confidence } });
+    };
+    expect(eth("BUY", 0.65).council).toBe(true);
+    const low = eth("BUY", 0.6499);
+    expect(low.council).toBe(false);
+    expect(low.allowEntry).toBe(false);
+    expect(low.trigger).toBe("council: judiciary calibrated confidence 0.6499 below 0.65");
+    expect(eth("HOLD", 0.9).council).toBe(false);
+  });
+
+  it("council: TAO 0.72 passes and 0.7199 fails; BTC and SOL at 0.65", () => {
     const at = (asset: Asset, confidence: number) =>
       gates(base(asset, { council: { ruling: "BUY", confidence, sessionId: "s" } })).council;
     expect(at("TAO", 0.72)).toBe(true);
@@ -57,7 +70,6 @@ describe("entry gates: boundaries", () => {
     expect(at("BTC", 0.6499)).toBe(false);
     expect(at("SOL", 0.65)).toBe(true);
     expect(at("SOL", 0.6499)).toBe(false);
-    expect(gates(base("ETH", { council: null })).council).toBe(true);
     expect(gates(base("TAO", { council: { ruling: "SELL", confidence: 0.9, sessionId: "s" } })).council).toBe(false);
     expect(gates(base("TAO", { council: null })).trigger).toBe("council: no council verdict");
   });
