@@ -18,9 +18,15 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Evaluations are recomputed every 6 market hours (outcomes mature hourly; the figures move slowly). */
 export const EVALUATION_PERIOD_MS = 6 * HOUR;
+/**
+ * While the warm-up fast-forwards, once a market week: each evaluation costs about a second of
+ * CPU per asset, and the 56 a 14-day warm-up would otherwise make cost more than the warm-up.
+ */
+export const WARM_UP_EVALUATION_PERIOD_MS = 7 * DAY;
 /** The regime evaluation reads what the service published: the regime history's retention, 90 days. */
 const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
-const SCHEDULE_VERSION = 1;
+/** 2: the evaluate reminder checks hourly and evaluates when the last evaluation is old enough. */
+const SCHEDULE_VERSION = 2;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 export const verdictEvaluationKey = (asset: Asset): string => `evaluation:verdicts:${asset}`;
@@ -35,6 +41,8 @@ export interface EvidenceActorDeps {
   readonly feed: MarketFeed;
   readonly evidence: EvidenceRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "between">;
+  /** True while the replay warm-up fast-forwards the clock (evaluations are then spaced out). */
+  readonly warmingUp?: () => boolean;
 }
 
 /** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
@@ -79,7 +87,7 @@ export class EvidenceActor extends Actor {
     const version = await this.ctx.state.get("schedule", z.number());
     if (version === SCHEDULE_VERSION) return;
     const now = this.ctx.clock.now();
-    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: EVALUATION_PERIOD_MS });
+    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
     this.ctx.state.set("schedule", SCHEDULE_VERSION);
   }
 
@@ -140,6 +148,9 @@ export class EvidenceActor extends Actor {
   /** Recomputes the published evaluations from the rows and the outcomes known now. */
   private async evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
+    const last = await this.ctx.state.get("evaluatedAt", z.number());
+    const gap = this.deps.warmingUp?.() === true ? WARM_UP_EVALUATION_PERIOD_MS : EVALUATION_PERIOD_MS;
+    if (last !== undefined && now - last < gap) return;
     const asset = this.asset;
     const stream: RulingStream = { kind: "verdict", asset };
     const state = await this.catchUp(stream, now);
@@ -159,6 +170,7 @@ export class EvidenceActor extends Actor {
       const regimeRows = regimeHoursFrom(published, prices, now);
       await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
     }
+    this.ctx.state.set("evaluatedAt", now);
   }
 }
 

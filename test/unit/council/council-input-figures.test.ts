@@ -161,7 +161,7 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
     expect(s.riskFlags).not.toContain("CENTRALIZED_AI_OVERHANG");
   });
 
-  it("live: SUBNET_ORACLE votes on the Bittensor levels at once and on their trends once the history is long enough", async () => {
+  it("live: SUBNET_ORACLE votes on the Bittensor levels at once and on their trends once the history is long enough", { timeout: 30_000 }, async () => {
     clock.set(T0);
     const feed = liveFeed();
     const subtensor = wrap(new SubtensorProvider(clock, server.url));
