@@ -6,6 +6,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
 import { openLoop, quantile } from "./http/open-loop.js";
+import { pacedLoad } from "./http/paced-load.js";
 import { startFerretDb } from "../test/support/ferretdb.js";
 
 const CONNECTIONS = 50;
@@ -72,16 +73,27 @@ interface OpenLoopFigures {
  * background load; percentiles over every sample of all rounds (30,000 per target by default,
  * so p99.9 rests on about 30 samples).
  */
-async function openLoopInterleaved(targets: { name: string; url: string; headers: Record<string, string> }[]): Promise<Map<string, OpenLoopFigures>> {
+async function openLoopInterleaved(
+  targets: { name: string; url: string; headers: Record<string, string> }[],
+  generator: "autocannon" | "paced",
+): Promise<Map<string, OpenLoopFigures>> {
+  const runOnce = async (t: { url: string; headers: Record<string, string> }, seconds: number) => {
+    if (generator === "paced") {
+      const r = await pacedLoad(t.url, t.headers, OPEN_RATE, seconds);
+      return { latenciesMs: r.latenciesMs, failed: r.failed };
+    }
+    const r = await openLoop(t.url, t.headers, OPEN_RATE, seconds, OPEN_CONNECTIONS);
+    return { latenciesMs: r.latenciesMs, failed: r.non2xx + r.errors };
+  };
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const failed = new Map<string, number>(targets.map((t) => [t.name, 0]));
   // Warm-up at the same rate (JIT, connections), not counted.
-  for (const t of targets) await openLoop(t.url, t.headers, OPEN_RATE, 2, OPEN_CONNECTIONS);
+  for (const t of targets) await runOnce(t, 2);
   for (let r = 0; r < ROUNDS; r++) {
     for (const t of targets) {
-      const run = await openLoop(t.url, t.headers, OPEN_RATE, OPEN_SECONDS, OPEN_CONNECTIONS);
+      const run = await runOnce(t, OPEN_SECONDS);
       samples.get(t.name)?.push(...run.latenciesMs);
-      failed.set(t.name, (failed.get(t.name) ?? 0) + run.non2xx + run.errors);
+      failed.set(t.name, (failed.get(t.name) ?? 0) + run.failed);
     }
   }
   const out = new Map<string, OpenLoopFigures>();
@@ -130,6 +142,7 @@ export async function run(): Promise<BenchResult[]> {
   const ferret = await startFerretDb();
   let results: Map<string, Load>;
   let open: Map<string, OpenLoopFigures>;
+  let paced: Map<string, OpenLoopFigures>;
   try {
     const bareT = await startTarget("node-http");
     const expressT = await startTarget("express");
@@ -146,10 +159,12 @@ export async function run(): Promise<BenchResult[]> {
     ]);
     const mongo = await interleaved([{ name: "keyedMongo", url: at(mongoT, "/v1/bench/cached"), headers: keyed(mongoT) }]);
     for (const [k, v] of mongo) results.set(k, v);
-    open = await openLoopInterleaved([
+    const openTargets = [
       { name: "express", url: at(expressT, "/v1/bench/cached"), headers: {} },
       { name: "keyed", url: at(sqliteT, "/v1/bench/cached"), headers: keyed(sqliteT) },
-    ]);
+    ];
+    open = await openLoopInterleaved(openTargets, "autocannon");
+    paced = await openLoopInterleaved(openTargets, "paced");
   } finally {
     await Promise.all(started.map(stopTarget));
     await ferret.stop();
@@ -162,15 +177,23 @@ export async function run(): Promise<BenchResult[]> {
   for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo]] as const) {
     process.stderr.write(`${line(n, l)}\n`);
   }
-  const openOf = (name: string): OpenLoopFigures => open.get(name) ?? { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0 };
-  const [openExpress, openKeyed] = [openOf("express"), openOf("keyed")];
-  for (const [n, o] of [["b express", openExpress], ["d keyed cached (SQLite)", openKeyed]] as const) {
+  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0 };
+  const [openExpress, openKeyed] = [open.get("express") ?? none, open.get("keyed") ?? none];
+  const [pacedExpress, pacedKeyed] = [paced.get("express") ?? none, paced.get("keyed") ?? none];
+  for (const [n, o] of [
+    ["autocannon, b express", openExpress],
+    ["autocannon, d keyed cached (SQLite)", openKeyed],
+    ["paced, b express", pacedExpress],
+    ["paced, d keyed cached (SQLite)", pacedKeyed],
+  ] as const) {
     process.stderr.write(
       `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed\n`,
     );
   }
   const openAt = `at ${OPEN_RATE} req/s offered (open loop)`;
   const openOk = openKeyed.failed === 0 && openKeyed.samples > 0;
+  const pacedAt = `at ${OPEN_RATE} req/s evenly paced, latency from the due time (wrk2's way)`;
+  const pacedOk = pacedKeyed.failed === 0 && pacedKeyed.samples > 0;
   return [
     report("http.bare_node_rps", bare.rps, "req/s"),
     report("http.express_rps", express.rps, "req/s"),
@@ -198,5 +221,20 @@ export async function run(): Promise<BenchResult[]> {
     ),
     report(`http.open_loop.keyed_cached_sqlite_p99_9 ${openAt}`, openKeyed.p999, "ms", openExpress.p999),
     result(`http.open_loop.keyed_cached_sqlite_failed ${openAt}`, openKeyed.failed, "requests", "0 (every request 2xx)", openKeyed.failed === 0),
+    report(`http.paced.express_p50 ${pacedAt}`, pacedExpress.p50, "ms"),
+    report(`http.paced.express_p99 ${pacedAt}`, pacedExpress.p99, "ms"),
+    report(`http.paced.express_p99_9 ${pacedAt}`, pacedExpress.p999, "ms"),
+    report(`http.paced.keyed_cached_sqlite_p50 ${pacedAt}`, pacedKeyed.p50, "ms", pacedExpress.p50),
+    result(`http.paced.keyed_cached_sqlite_p99 ${pacedAt}`, pacedKeyed.p99, "ms", "<= 10 ms", pacedOk && pacedKeyed.p99 <= 10),
+    result(
+      `http.paced.keyed_cached_sqlite_p99_vs_express ${pacedAt}`,
+      pacedKeyed.p99,
+      "ms",
+      "ratio <= 1.5 (p99 within 1.5x bare Express's)",
+      pacedOk && pacedKeyed.p99 <= 1.5 * pacedExpress.p99,
+      pacedExpress.p99,
+    ),
+    report(`http.paced.keyed_cached_sqlite_p99_9 ${pacedAt}`, pacedKeyed.p999, "ms", pacedExpress.p999),
+    result(`http.paced.keyed_cached_sqlite_failed ${pacedAt}`, pacedKeyed.failed, "requests", "0 (every request 2xx)", pacedKeyed.failed === 0),
   ];
 }
