@@ -31,7 +31,7 @@ export function daprActorRouter(host: DaprActorHost): Router {
   // replicas. It fails when this host drains (SIGTERM) or its turns stopped completing; it must
   // not wait for the service's start-up, which needs daprd to host our actors first.
   router.get("/healthz", (_req, res) => {
-    const fine = host.hosting();
+    const fine = host.answerHealthProbe();
     res.status(fine ? 200 : 503).send(fine ? "ok" : "not hosting actors");
   });
   router.put("/actors/:type/:id/method/remind/:name", async (req, res) => {

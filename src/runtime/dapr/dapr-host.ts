@@ -138,7 +138,7 @@ export class DaprActorHost implements ActorHost {
    * STALLED_TURN_MS. Answered to daprd's app health probe, whose calls are noted: a drain waits
    * for daprd to withdraw the actors only when daprd is known to probe.
    */
-  hosting(): boolean {
+  answerHealthProbe(): boolean {
     this.lastProbe = Date.now();
     return this.phase === "running" && !this.draining && this.oldestTurnMs() < STALLED_TURN_MS;
   }
