@@ -4,6 +4,7 @@ import type { ActorContext } from "../runtime/actor-context.js";
 import { UPDATE_INTERVAL_MS } from "../domain/weights/weight-rules.js";
 import { updateWeights, type WeightRow } from "../domain/weights/update-weights.js";
 import { countedClosed } from "../domain/ghost/trade-validity.js";
+import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { COIN_FLIP } from "../domain/weights/exit-baseline.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { exitBaselines } from "../services/exit-baselines.js";
@@ -11,6 +12,7 @@ import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 import type { SignalWeightRepository } from "../store/ports/signal-weights.js";
 
 const SCHEDULE_VERSION = 1;
+const baselineStateSchema = z.record(z.string(), z.number().min(0).max(1));
 
 /**
  * Recomputes the adaptive signal multipliers every 6 market hours from the most recent closed
@@ -57,11 +59,29 @@ export class WeightsActor extends Actor {
     // changes what is published, not what is learned); a replay restarted earlier must not grade
     // the future.
     const graded = countedClosed(trades, 0).filter((t) => t.exitTime <= now);
-    const baselineOf = this.feed === null ? () => COIN_FLIP : exitBaselines(this.feed, graded);
+    const baselineOf = await this.baselines(graded);
     const rows: WeightRow[] = updateWeights(previous, graded, new Date(now).toISOString(), baselineOf);
     await this.weights.save(rows);
     this.ctx.state.set("lastUpdate", now);
     this.onUpdated(rows);
     return { rows: rows.length };
+  }
+
+  /**
+   * Each trade's exit baseline depends only on the bars before its entry, so it is computed once
+   * (simulating ~2,000 random entries) and kept in the actor's state; a cycle computes only the
+   * trades it has not seen. Without a feed every call is graded against a coin flip.
+   */
+  private async baselines(trades: readonly ClosedTrade[]): Promise<(t: ClosedTrade) => number> {
+    if (this.feed === null) return () => COIN_FLIP;
+    const known = (await this.ctx.state.get("baselines", baselineStateSchema)) ?? {};
+    const missing = trades.filter((t) => known[t.id] === undefined);
+    if (missing.length > 0) {
+      const fresh = exitBaselines(this.feed, missing);
+      const next = { ...known, ...Object.fromEntries(missing.map((t) => [t.id, fresh(t)])) };
+      this.ctx.state.set("baselines", next);
+      return (t) => next[t.id] ?? COIN_FLIP;
+    }
+    return (t) => known[t.id] ?? COIN_FLIP;
   }
 }

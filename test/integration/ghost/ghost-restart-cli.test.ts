@@ -3,6 +3,7 @@ import { createKey, startService, type RunningService } from "../../support/serv
 import { runCli } from "../../support/cli.js";
 import { waitFor } from "../../support/wait-for.js";
 import { closedTrade } from "../../support/ghost-trades.js";
+import { ghostPerformanceSchema } from "../../../src/http/schemas/ghost-performance.js";
 import { btcTrackRecordSchema, ghostStatsSchema, regimeStatsSchema, solTrackRecordSchema } from "../../../src/http/schemas/ghost.js";
 
 const H = 3_600_000;
@@ -76,6 +77,12 @@ describe("ghost restart CLI", () => {
     const regime = regimeStatsSchema.parse(await (await fetch(`${svc.url}/v1/regime/stats`, { headers: { "X-API-Key": key } })).json());
     expect(regime.since).toBe(stats.since);
     expect(regime.total_trades).toBe(0);
+    // BTC's new sprint has no closed trade: its performance says so plainly (standing aside,
+    // unless the running trader opened a position since the restart).
+    const perf = ghostPerformanceSchema.parse(await (await fetch(`${svc.url}/v1/ghost/performance?asset=BTC`)).json());
+    expect(perf.trades).toBe(0);
+    expect(perf.note).toBe(perf.standingAside ? "standing aside: no entry passed its gates" : "no closed trade yet: one position is open");
+    expect(perf.sprintSince).toBe(printed.since);
     // The restarted trades are still in the ledger, only no longer counted.
     expect(await svc.service.deps.store.ghostLedger.closed("BTC")).toHaveLength(2);
   }, 60_000);
