@@ -95,6 +95,7 @@ export interface RandomEntryBenchmark {
   readonly everyEntry: RandomEntryFigures;
   /** Null when the trader made no trades: there is nothing to match (`everyEntry` still stands). */
   readonly matched: {
+    /** Null when over 5 % of draws had no losing trade (too few trades per draw for the ratio). */
     readonly profitFactor: Band | null;
     readonly expectancyUsd: Band;
     readonly winRatePct: Band;
@@ -150,8 +151,14 @@ export function randomEntryBenchmark(
     draws,
     tradesPerDraw: trades,
     everyEntry,
-    // A draw without a loss has no profit factor; the band is over the draws that have one.
-    matched: { profitFactor: pf.length === 0 ? null : band(pf, 4), expectancyUsd: band(exp, 2), winRatePct: band(win, 2), totalPnlUsd: band(total, 2) },
+    // A draw without a loss has no profit factor. When more than 5 % of draws have none (a few
+    // trades per draw), a band over the rest would be biased low, so there is no band.
+    matched: {
+      profitFactor: pf.length < draws * 0.95 ? null : band(pf, 4),
+      expectancyUsd: band(exp, 2),
+      winRatePct: band(win, 2),
+      totalPnlUsd: band(total, 2),
+    },
     note: null,
   };
 }

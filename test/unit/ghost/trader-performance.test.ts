@@ -137,3 +137,14 @@ describe("random entry with the trader's exits and costs", () => {
     expect(band(xs, 2)).toEqual({ mean: 50.5, p5: 5, p95: 95 });
   });
 });
+
+describe("random entry: profit factor band with few trades per draw", () => {
+  it("has no profit-factor band when many draws have no losing trade", () => {
+    const outcomes = Array.from({ length: 100 }, (_, i) => ({ entryTime: i, exitTime: i + 1, pnlUsd: i % 3 === 0 ? -10 : 10, pnlPct: 0 }));
+    const one = randomEntryBenchmark(outcomes, 1, 500, 3)!;
+    expect(one.matched!.profitFactor).toBeNull();
+    expect(one.matched!.expectancyUsd.mean).toBeGreaterThan(0);
+    const many = randomEntryBenchmark(outcomes, 60, 500, 3)!;
+    expect(many.matched!.profitFactor!.mean).toBeCloseTo(2, 0);
+  });
+});
