@@ -54,7 +54,8 @@ export function buildOpenApi(routes: readonly Route[], serverUrl: string): objec
       request: {
         ...(r.query instanceof z.ZodObject ? { query: r.query } : {}),
         ...(r.params instanceof z.ZodObject ? { params: r.params } : {}),
-        ...(r.body ? { body: { content: { "application/json": { schema: r.body } } } } : {}),
+        // Required unless the schema itself accepts no body (POST /v1/webhooks/test).
+        ...(r.body ? { body: { required: !r.body.safeParse(undefined).success, content: { "application/json": { schema: r.body } } } } : {}),
       },
       responses,
     });

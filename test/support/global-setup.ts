@@ -25,6 +25,7 @@ async function prepareTools(): Promise<void> {
     "scripts/ensure-dapr.sh",
     "scripts/ensure-redis.sh",
     "scripts/ensure-hmmlearn.sh",
+    "scripts/ensure-schemathesis.sh",
     "scripts/ensure-chromium.sh",
     "scripts/ensure-openssl.sh",
   ];

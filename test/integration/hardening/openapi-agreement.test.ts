@@ -32,8 +32,9 @@ describe("the OpenAPI document agrees with the service", () => {
     const body = (path: string): Record<string, Record<string, unknown>> =>
       (doc.paths[path]?.post?.requestBody as { content: { "application/json": { schema: { properties: Record<string, Record<string, unknown>> } } } }).content["application/json"].schema.properties;
     expect(body("/v1/webhooks").url).toMatchObject({ format: "uri" });
-    expect(body("/v1/keys/generate").email).toMatchObject({ format: "email" });
-    expect(body("/v1/newsletter/subscribe").email).toMatchObject({ format: "email" });
+    // E-mail: zod's own pattern rather than `format: email`, whose RFC reading is not zod's.
+    expect(body("/v1/keys/generate").email).toMatchObject({ pattern: expect.stringContaining("@") });
+    expect(body("/v1/newsletter/subscribe").email).toMatchObject({ pattern: expect.stringContaining("@") });
     const page = doc.paths["/v1/signals/history"]?.get?.parameters?.find((p) => p.name === "page");
     expect(page?.schema).toMatchObject({ minimum: 1, maximum: 1_000_000 });
   });
