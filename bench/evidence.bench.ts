@@ -1,0 +1,84 @@
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
+import { evaluateJudiciary } from "../src/domain/judiciary/evaluate.js";
+import { judiciaryInputAt } from "../src/services/judiciary-inputs.js";
+import { calibratedStream, pricePath } from "../src/services/ruling-streams.js";
+import { withOutcomes } from "../src/services/stream-evaluation.js";
+import { evaluateSpan } from "../src/domain/evaluation/verdict-evaluation.js";
+import { report, result, type BenchResult } from "./result.js";
+
+/**
+ * Issue 16. (1) The verdict export: the whole BTC history as a whole process, as a quant runs
+ * it (target ≤ 300 s), and in-process rows/s against the same run's engine-only stream (the
+ * scores without calibration), so the ratio is what calibration costs. (2) The evaluation
+ * actor's recomputation over one year of hourly verdicts (outcomes + every statistic; target
+ * ≤ 2 s), against the same rows' plain per-ruling mean forward return.
+ */
+const YEAR = 365 * 24 * 3_600_000;
+
+function exportProcess(): Promise<{ ms: number; rows: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "verdicts", "export", "--asset", "BTC"], {
+      env: { ...process.env, LOG_LEVEL: "silent" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let lines = 0;
+    child.stdout.on("data", (d: Buffer) => {
+      for (const byte of d) if (byte === 10) lines++;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve({ ms: performance.now() - t0, rows: lines - 1 }) : reject(new Error(`export exited ${code}`))));
+  });
+}
+
+function best(n: number, fn: () => void): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    fn();
+    min = Math.min(min, performance.now() - t0);
+  }
+  return min;
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  const whole = await exportProcess();
+  out.push(result("evidence.export_btc_whole_history_process", whole.ms / 1000, "s", "<= 300 s", whole.ms <= 300_000));
+  out.push(report("evidence.export_btc_rows", whole.rows, "rows"));
+
+  // Fresh feeds: the stream memoises scored hours per feed object, so each side gets its own.
+  const engineFeed = await ReplayMarketFeed.load("market-data");
+  const prices = pricePath(engineFeed, "BTC", Number.MAX_SAFE_INTEGER);
+  const first = (prices[0] as { t: number }).t;
+  const last = (prices[prices.length - 1] as { t: number }).t;
+  let t0 = performance.now();
+  for (const p of prices) evaluateJudiciary("BTC", judiciaryInputAt(engineFeed, "BTC", p.t, null));
+  const engineRate = prices.length / ((performance.now() - t0) / 1000);
+  const streamFeed = await ReplayMarketFeed.load("market-data");
+  t0 = performance.now();
+  const stream = await calibratedStream(streamFeed, { kind: "verdict", asset: "BTC" }, first, last);
+  const streamRate = stream.rows.length / ((performance.now() - t0) / 1000);
+  out.push(report("evidence.export_rows_per_s_in_process", streamRate, "rows/s", engineRate));
+
+  const yearRows = withOutcomes(stream.rows.filter((r) => r.at > last - YEAR), prices, last);
+  const evalMs = best(3, () => {
+    evaluateSpan("year", withOutcomes(stream.rows.filter((r) => r.at > last - YEAR), prices, last));
+  });
+  const plainMs = best(3, () => {
+    const sums = new Map<string, { n: number; s: number }>();
+    for (const r of yearRows) {
+      const f = r.forward[24];
+      if (f === null) continue;
+      const e = sums.get(r.ruling) ?? { n: 0, s: 0 };
+      e.n++;
+      e.s += f;
+      sums.set(r.ruling, e);
+    }
+  });
+  out.push(result("evidence.evaluation_one_year_recompute", evalMs, "ms", "<= 2000 ms", evalMs <= 2000, plainMs));
+  out.push(report("evidence.evaluation_one_year_rows", yearRows.length, "rows"));
+  return out;
+}

@@ -1,0 +1,115 @@
+import { writeReport } from "./write-report.js";
+import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
+import { calibratedStream, pricePath, streamId, type RulingStream } from "../src/services/ruling-streams.js";
+import { withOutcomes } from "../src/services/stream-evaluation.js";
+import { regimeHoursFrom } from "../src/services/regime-hours.js";
+import { regimeTimeline } from "../src/services/engine-backtest.js";
+import { evaluateStream, HELD_OUT_FROM, type SpanEvaluation } from "../src/domain/evaluation/verdict-evaluation.js";
+import { evaluateRegimes, type RegimeEvaluation } from "../src/domain/evaluation/regime-evaluation.js";
+import { DEFAULT_CALIBRATION } from "../src/domain/calibration/calibration-map.js";
+import type { StoredRegime } from "../src/store/ports/regime-history.js";
+import type { RegimeReport } from "../src/domain/regime/regime-report.js";
+
+/**
+ * Issue 16: the evidence behind what the service publishes, over the whole bundled history, the
+ * two spans of the evaluation protocol reported apart (rules chosen on data to 2022-12-31,
+ * 2023-01-01 onward held out):
+ *
+ *   npx tsx scripts/evidence-report.ts [--streams verdict:BTC,...] [--out docs/evaluation-figures.md | --out -]
+ *
+ * Every ruling stream is the one `verdicts export` writes (same engine, same walk-forward
+ * calibration); the regime is the walk-forward BTC regime of the backtests (weekly refits, one
+ * restart). Nothing is stored.
+ */
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const ALL = "verdict:BTC,verdict:ETH,verdict:SOL,verdict:TAO,council:BTC,council:SOL,council:TAO";
+const streams: RulingStream[] = (opt("--streams") ?? ALL).split(",").map((s) => {
+  const [kind, asset] = s.split(":");
+  return { kind, asset } as RulingStream;
+});
+const out = opt("--out") ?? "docs/evaluation-figures.md";
+
+const t0 = performance.now();
+const feed = await ReplayMarketFeed.load("market-data");
+const f = (x: number | null, d = 3) => (x === null ? "n/a" : x.toFixed(d));
+const iso = (t: number | null) => (t === null ? "n/a" : new Date(t).toISOString().slice(0, 10));
+
+function spanSection(s: SpanEvaluation): string[] {
+  const r = s.reliability;
+  const lines = [
+    `#### ${s.span === "to_2022" ? "In-sample: to 2022-12-31 (rules chosen here)" : "Held out: 2023-01-01 onward"} (${iso(s.from)} → ${iso(s.to)}, ${s.hours} hourly rulings)`,
+    "",
+    `Directional calls graded at 24 h: **${r.calls}**, hit rate ${f(r.hitRate)}. Confidence quintiles, mean |confidence − hit rate|: **${f(r.quintileMeanAbsGap)}**. Brier **${f(r.brier, 5)}** against ${f(r.brierBaseRate, 5)} for always forecasting the window's raw base rate (known at the time) and ${f(r.brierHindsightBaseRate, 5)} for the span's own up-share (hindsight).`,
+    "",
+    "| confidence quintile | calls | mean confidence | realised hit rate |",
+    "|---|---:|---:|---:|",
+    ...r.quintiles.map((b) => `| ${f(b.from)} – ${f(b.to)} | ${b.count} | ${f(b.meanConfidence)} | ${f(b.hitRate)} |`),
+    "",
+    "| ruling | hours | share | 4 h mean % (excess, 90% CI) | 24 h mean % (excess, 90% CI) | 72 h mean % (excess, 90% CI) |",
+    "|---|---:|---:|---|---|---|",
+    ...s.rulings.map(
+      (x) =>
+        `| ${x.ruling} | ${x.count} | ${f(x.share)} | ${x.horizons
+          .map((h) => `${f(h.meanPct)} (${f(h.excessPct)}, ${h.excessCi90 === null ? "n/a" : `${f(h.excessCi90[0])} … ${f(h.excessCi90[1])}`})`)
+          .join(" | ")} |`,
+    ),
+    `| all | ${s.hours} | 1 | ${s.unconditional.map((u) => `${f(u.meanPct)} (up ${f(u.upShare)})`).join(" | ")} |`,
+    "",
+    `Rank IC (Spearman of score with the forward return, non-overlapping samples): ${s.rankIc.map((x) => `${x.hours} h ${f(x.ic)} (t ${f(x.t, 2)}, n ${x.samples})`).join("; ")}.`,
+    "",
+    "| year | " + s.rankIc.map((x) => `IC ${x.hours} h`).join(" | ") + " |",
+    "|---|" + s.rankIc.map(() => "---:").join("|") + "|",
+    ...s.rankIcByYear.map((y) => `| ${y.year} | ${y.horizons.map((h) => `${f(h.ic)} (n ${h.samples})`).join(" | ")} |`),
+    "",
+  ];
+  return lines;
+}
+
+function regimeSection(title: string, e: RegimeEvaluation): string[] {
+  return [
+    `#### ${title} (${iso(e.from)} → ${iso(e.to)}, ${e.hours} hours)`,
+    "",
+    "| regime | hours | next 24 h mean return % | up share | next 24 h realised vol % (annualised) |",
+    "|---|---:|---:|---:|---:|",
+    ...e.regimes.map((r) => `| ${r.regime} | ${r.hours} | ${f(r.meanForwardReturnPct)} | ${f(r.upShare)} | ${f(r.meanForwardVolPct, 1)} |`),
+    "",
+    `R² of log next-24 h volatility on log trailing-24 h volatility: **${f(e.r2TrailingVol)}**; with a level per regime added: **${f(e.r2TrailingVolPlusRegime)}** (the regime adds ${f(e.r2AddedByRegime)}). Kruskal-Wallis of next-24 h returns across regimes on non-overlapping days: H ${f(e.returnsKruskalWallis.h, 2)}, df ${e.returnsKruskalWallis.df}, p ${f(e.returnsKruskalWallis.pValue)} (n ${e.returnsKruskalWallis.samples}).`,
+    "",
+  ];
+}
+
+const md: string[] = [
+  "# Evaluation figures (generated)",
+  "",
+  `Generated by \`npx tsx scripts/evidence-report.ts\` over the bundled history; what each figure means is in [evaluation.md](evaluation.md). Confidence horizon ${DEFAULT_CALIBRATION.horizonHours} h; calibration window ${DEFAULT_CALIBRATION.windowDays} days, refitted daily (walk-forward). Costs do not enter these figures (no trades); the Ghost Trader figures with costs are in [track-record.md](track-record.md).`,
+  "",
+];
+const timings: string[] = [];
+for (const stream of streams) {
+  const ts = performance.now();
+  const prices = pricePath(feed, stream.asset, Number.MAX_SAFE_INTEGER);
+  const to = (prices[prices.length - 1] as { t: number }).t;
+  const run = await calibratedStream(feed, stream, (prices[0] as { t: number }).t, to);
+  const spans = evaluateStream(withOutcomes(run.rows, prices, to));
+  md.push(`### ${streamId(stream)}`, "");
+  for (const s of spans) md.push(...spanSection(s));
+  timings.push(`${streamId(stream)} ${((performance.now() - ts) / 1000).toFixed(1)} s`);
+}
+
+const btc = pricePath(feed, "BTC", Number.MAX_SAFE_INTEGER);
+const first = (btc[0] as { t: number }).t + 200 * 3_600_000;
+const last = (btc[btc.length - 1] as { t: number }).t;
+const tr = performance.now();
+const timeline = regimeTimeline(feed, first, last);
+const published: StoredRegime[] = [...timeline.entries()].map(([t, v]) => ({ at: t + 3_600_000, report: { regime: v.regime } as RegimeReport }));
+const hours = regimeHoursFrom(published, btc, last);
+md.push("### Regime (BTC)", "");
+md.push(...regimeSection("In-sample: to 2022-12-31", evaluateRegimes(hours.filter((h) => h.at < HELD_OUT_FROM))));
+md.push(...regimeSection("Held out: 2023-01-01 onward", evaluateRegimes(hours.filter((h) => h.at >= HELD_OUT_FROM))));
+timings.push(`regime ${((performance.now() - tr) / 1000).toFixed(1)} s`);
+md.push(`_Run time: ${((performance.now() - t0) / 1000).toFixed(0)} s (${timings.join(", ")})._`, "");
+writeReport(out, md.join("\n"));
