@@ -13,6 +13,7 @@ import type {
   IssuedKey,
   MacroCorrelation,
   RegimeCurrent,
+  RegimeEvaluation,
   RegimeHistory,
   RegimeStats,
   SignalHistoryPage,
@@ -23,6 +24,7 @@ import type {
   TaoStatus,
   TrackRecord,
   Verdict,
+  VerdictEvaluation,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -181,6 +183,16 @@ export class MarketIntelClient {
   /** One Ghost Trader's current sprint with its benchmarks (public, cached 300 s). */
   ghostPerformance(asset: Asset): Promise<GhostPerformance> {
     return this.get(ENDPOINTS.ghostPerformance.path, { asset });
+  }
+
+  /** Does the verdict know anything? Per-ruling forward returns, rank IC and reliability, walk-forward (Basic and above, cached 300 s). */
+  verdictEvaluation(asset: Asset): Promise<VerdictEvaluation> {
+    return this.get(ENDPOINTS.verdictEvaluation.path, { asset });
+  }
+
+  /** Forward volatility and return by regime, and what the regime adds over trailing volatility (Basic and above, cached 300 s). */
+  regimeEvaluation(): Promise<RegimeEvaluation> {
+    return this.get(ENDPOINTS.regimeEvaluation.path);
   }
 
   private get<T>(path: string, query?: Query): Promise<T> {

@@ -25,7 +25,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/verdict/latest",
     access: "free",
-    fields: ["ruling", "confidence", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_consensus", "council_explanation", "council_mode", "agents", "macro_context", ...cache],
+    fields: ["ruling", "confidence", "confidence_basis", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_confidence_basis", "council_consensus", "council_explanation", "council_mode", "agents", "macro_context", ...cache],
   },
   regime: {
     method: "get",
@@ -71,7 +71,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/council/latest",
     access: "pro",
-    fields: ["ruling", "confidence", "consensus", "score", "agents", "agents_failed", "session_at", ...cache],
+    fields: ["ruling", "confidence", "confidence_basis", "consensus", "score", "agents", "agents_failed", "session_at", ...cache],
   },
   solCouncil: { method: "get", path: "/v1/sol/council", access: "pro", fields: ["verdict", "nextRefreshMinutes", ...cache] },
   taoCouncil: { method: "get", path: "/v1/tao/council", access: "pro", fields: ["success", "verdict", "detail", ...cache] },
@@ -101,6 +101,18 @@ export const ENDPOINTS = {
       "maxDrawdown", "sharpe", "sortino", "calmar", "exposurePct", "feesUsd", "bestDay", "worstDay", "maxConsecutiveLosses",
       "byEntryMode", "byExitReason", "byYear", "benchmarks", "costs", ...cache,
     ],
+  },
+  verdictEvaluation: {
+    method: "get",
+    path: "/v1/evaluation/verdicts",
+    access: "basic",
+    fields: ["asset", "horizon_hours", "evaluated_at", "spans", "calibration", ...cache],
+  },
+  regimeEvaluation: {
+    method: "get",
+    path: "/v1/evaluation/regime",
+    access: "basic",
+    fields: ["evaluated_at", "from", "to", "hours", "regimes", "r2_trailing_vol", "r2_trailing_vol_plus_regime", "r2_added_by_regime", "returns_kruskal_wallis", ...cache],
   },
 } as const satisfies Record<string, EndpointInfo>;
 

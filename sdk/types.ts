@@ -55,14 +55,26 @@ export interface MacroContext {
   readonly primary_risk: string;
 }
 
+/** How a published confidence was obtained (DECISIONS 7, "Confidence"). */
+export interface ConfidenceBasis {
+  /** isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill or too few outcomes; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed. */
+  readonly kind: "isotonic" | "base_rate" | "prior" | "uncalibrated";
+  /** confidence is the probability of a move in the ruling's direction over this horizon. */
+  readonly horizon_hours: number | null;
+  /** Market time of the map's fit: only outcomes matured by then were used. */
+  readonly fitted_at: string | null;
+}
+
 export interface Verdict extends CacheInfo {
   readonly ruling: Ruling;
   readonly confidence: number;
+  readonly confidence_basis: ConfidenceBasis;
   readonly score: number;
   readonly btc_price: number;
   readonly timestamp: string;
   readonly council_ruling: Ruling | null;
   readonly council_confidence: number | null;
+  readonly council_confidence_basis: ConfidenceBasis | null;
   readonly council_consensus: string | null;
   readonly council_explanation: string | null;
   readonly council_mode: "council" | "judiciary" | null;
@@ -131,6 +143,7 @@ export interface SignalHistoryPage extends CacheInfo {
 export interface CouncilSession extends CacheInfo {
   readonly ruling: Ruling;
   readonly confidence: number;
+  readonly confidence_basis: ConfidenceBasis;
   readonly consensus: string;
   readonly score: number;
   readonly agents: readonly { readonly agent: string; readonly ruling: Ruling; readonly confidence: number; readonly thesis: string }[];
@@ -403,4 +416,100 @@ export interface AgentPerformance extends CacheInfo {
   readonly asset: "BTC";
   readonly trades_analyzed: number;
   readonly agents: readonly AgentAccuracy[];
+}
+
+/** One confidence bin of a reliability table: calls whose confidence fell in [from, to). */
+export interface ReliabilityBin {
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  readonly mean_confidence: number | null;
+  readonly hit_rate: number | null;
+}
+
+export interface RankIc {
+  readonly hours: number;
+  readonly ic: number | null;
+  readonly t: number | null;
+  readonly samples: number;
+}
+
+/** The evaluation of one span; `from_2023` is held out (rules were chosen on data up to 2022-12-31). */
+export interface VerdictEvaluationSpan {
+  readonly span: string;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly hours: number;
+  readonly unconditional: readonly { readonly hours: number; readonly mean_pct: number | null; readonly up_share: number | null }[];
+  readonly rulings: readonly {
+    readonly ruling: TaoRuling;
+    readonly count: number;
+    readonly share: number;
+    readonly horizons: readonly {
+      readonly hours: number;
+      readonly graded: number;
+      readonly mean_pct: number | null;
+      /** Mean forward return minus the unconditional mean, percentage points. */
+      readonly excess_pct: number | null;
+      /** Moving-block bootstrap (168 h blocks) 90% interval of the excess. */
+      readonly excess_ci90: readonly [number, number] | null;
+    }[];
+  }[];
+  readonly rank_ic: readonly RankIc[];
+  readonly rank_ic_by_year: readonly { readonly year: number; readonly horizons: readonly RankIc[] }[];
+  readonly reliability: {
+    readonly horizon_hours: number;
+    readonly calls: number;
+    readonly hit_rate: number | null;
+    readonly bins: readonly ReliabilityBin[];
+    readonly quintiles: readonly ReliabilityBin[];
+    readonly quintile_mean_abs_gap: number | null;
+    readonly brier: number | null;
+    /** Always forecasting the window's raw up-share known at the time. */
+    readonly brier_base_rate: number | null;
+    /** Always forecasting the span's own up-share (hindsight). */
+    readonly brier_hindsight_base_rate: number | null;
+  };
+}
+
+/** The calibration map in force: score -> probability of an up-move. */
+export interface CalibrationMap {
+  readonly kind: "isotonic" | "base_rate" | "prior";
+  readonly horizon_hours: number;
+  readonly fitted_at: string;
+  readonly outcomes: number;
+  readonly window_days: number;
+  readonly base_rate: number;
+  readonly up_share: number | null;
+  readonly steps: readonly { readonly max_score: number; readonly mean_score: number; readonly p_up: number; readonly count: number }[];
+}
+
+/** GET /v1/evaluation/verdicts?asset= (docs/evaluation.md). */
+export interface VerdictEvaluation extends CacheInfo {
+  readonly asset: Asset;
+  readonly horizon_hours: number;
+  readonly evaluated_at: string;
+  readonly spans: readonly VerdictEvaluationSpan[];
+  readonly calibration: CalibrationMap;
+}
+
+/** GET /v1/evaluation/regime (docs/evaluation.md). */
+export interface RegimeEvaluation extends CacheInfo {
+  readonly evaluated_at: string;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly hours: number;
+  readonly regimes: readonly {
+    readonly regime: Regime;
+    readonly hours: number;
+    readonly mean_forward_return_pct: number | null;
+    readonly up_share: number | null;
+    /** Realised volatility of the next 24 h, annualised. */
+    readonly mean_forward_vol_pct: number | null;
+  }[];
+  /** R² of log forward 24 h volatility on log trailing 24 h volatility. */
+  readonly r2_trailing_vol: number | null;
+  readonly r2_trailing_vol_plus_regime: number | null;
+  readonly r2_added_by_regime: number | null;
+  readonly returns_kruskal_wallis: { readonly h: number | null; readonly df: number; readonly p_value: number | null; readonly samples: number };
 }

@@ -51,3 +51,29 @@ describe("SDK endpoints against /v1/openapi.json", () => {
     });
   }
 });
+
+/** Nested shapes the SDK types by hand, where a drift would not show in the top-level fields. */
+const NESTED: readonly (readonly [string, readonly string[]])[] = [
+  ["ConfidenceBasis", ["kind", "horizon_hours", "fitted_at"]],
+  ["CalibrationMap", ["kind", "horizon_hours", "fitted_at", "outcomes", "window_days", "base_rate", "up_share", "steps"]],
+];
+
+describe("SDK nested types against /v1/openapi.json components", () => {
+  for (const [component, fields] of NESTED) {
+    it(component, () => {
+      expect(Object.keys(doc.components?.schemas?.[component]?.properties ?? {}).sort()).toEqual([...fields].sort());
+    });
+  }
+
+  it("VerdictEvaluation spans: reliability and per-ruling rows", () => {
+    const spans = doc.components?.schemas?.["VerdictEvaluation"]?.properties?.["spans"] as { items?: Schema } | undefined;
+    const span = spans?.items?.$ref ? doc.components?.schemas?.[spans.items.$ref.replace("#/components/schemas/", "")] : spans?.items;
+    const props = span?.properties ?? {};
+    expect(Object.keys(props).sort()).toEqual(["from", "hours", "rank_ic", "rank_ic_by_year", "reliability", "rulings", "span", "to", "unconditional"]);
+    const reliability = props["reliability"] as Schema | undefined;
+    expect(Object.keys(reliability?.properties ?? {}).sort()).toEqual(
+      ["bins", "brier", "brier_base_rate", "brier_hindsight_base_rate", "calls", "hit_rate", "horizon_hours", "quintile_mean_abs_gap", "quintiles"],
+    );
+  });
+});
+
