@@ -22,6 +22,8 @@ import { councilSessionId } from "../actors/council-actor.js";
 import { verdictId } from "../actors/verdict-actor.js";
 import { councilView } from "./ghost-bar-source.js";
 import { councilInputAt, judiciaryInputAt } from "./judiciary-inputs.js";
+import { calibratedStream } from "./ruling-streams.js";
+import type { CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 
 const HOUR = 3_600_000;
 /** As walkForward: the filter runs a week before a refit's first published bar. */
@@ -104,7 +106,8 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
   const signals: SignalAtEntry[] = v.verdict.evidence
     .filter((e) => SIGNAL_KEY_SET.has(e.key) && e.value !== null)
     .map((e) => ({ key: e.key as SignalKey, value: e.value, contribution: e.contribution }));
-  return { ruling: v.verdict.ruling, confidence: v.verdict.confidence, verdictId: v.id, signals };
+  const raw = v.verdict.rawConfidence;
+  return { ruling: v.verdict.ruling, confidence: v.verdict.confidence, ...(raw === undefined ? {} : { rawConfidence: raw }), verdictId: v.id, signals };
 }
 
 /**
@@ -117,11 +120,24 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
 export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: readonly Candle[], regimes: RegimeTimeline): Promise<BarInput[]> {
   const out: BarInput[] = [];
   let session: CouncilSession | null = null;
+  // The published (calibrated) confidence of each hourly verdict: the walk-forward stream the
+  // service's EvidenceActor and the verdict export compute (issue 16), so the gates see what the
+  // service's Ghost Traders see.
+  const calibrated = new Map<number, CalibratedHour>();
+  if (bars.length > 0) {
+    const first = (bars[0] as Candle).t + HOUR;
+    const last = (bars[bars.length - 1] as Candle).t + HOUR;
+    for (const row of (await calibratedStream(feed, { kind: "verdict", asset }, first, last)).rows) calibrated.set(row.at, row);
+  }
   for (const candle of bars) {
     const close = candle.t + HOUR;
     const regime = regimes.get(candle.t) ?? null;
     const regimeName: Regime | null = regime?.regime ?? null;
-    const verdict: StoredVerdict = { id: verdictId(asset, close), at: close, verdict: evaluateJudiciary(asset, judiciaryInputAt(feed, asset, close, regimeName)) };
+    const raw = evaluateJudiciary(asset, judiciaryInputAt(feed, asset, close, regimeName));
+    const row = calibrated.get(close);
+    // The regime enters the engine only through adaptive multipliers, 1.0 here: same score.
+    if (row === undefined || row.score !== raw.score || row.ruling !== raw.ruling) throw new Error(`calibrated stream disagrees with the engine at ${new Date(close).toISOString()}`);
+    const verdict: StoredVerdict = { id: verdictId(asset, close), at: close, verdict: { ...raw, confidence: row.confidence, rawConfidence: raw.confidence } };
     if (asset !== "ETH") {
       const councilAsset: CouncilAsset = asset;
       const outcome = await deliberate(councilInputAt(feed, councilAsset, close, regimeName), {

@@ -23,7 +23,10 @@ export interface BarInput {
 
 export interface JudiciaryView {
   readonly ruling: TaoRuling;
+  /** The published, calibrated confidence (issue 16): what the gates read. */
   readonly confidence: number;
+  /** The engine's own figure, for reports that show what calibration changed; absent on old verdicts. */
+  readonly rawConfidence?: number;
   readonly verdictId: string;
   readonly signals: readonly SignalAtEntry[];
 }
