@@ -26,7 +26,9 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   const died = exited.then((code) => {
     throw new Error(`service exited early with code ${String(code)}: ${out}`);
   });
-  await Promise.race([died, waitFor(async () => (await fetch(`${url}/v1/health`)).ok, 60_000, "the service to answer /v1/health")]);
+  // Ready, not just live: the port is bound before start-up and warm-up run (issue 19), so a
+  // test that went on at the first 200 of /v1/health would race the warm-up.
+  await Promise.race([died, waitFor(async () => (await fetch(`${url}/v1/health/ready`)).ok, 90_000, "the service to answer /v1/health/ready")]);
   died.catch(() => undefined);
   return {
     url,
