@@ -114,7 +114,7 @@ describe("backtest CLI", () => {
     }
     // The SQLite file is never even created: a backtest has no way to reach the track record.
     expect(existsSync(storeUrl.slice("sqlite:".length))).toBe(false);
-  }, 90_000);
+  }, 300_000);
 
   it("reports the two spans of the evaluation protocol apart when a range crosses 2023-01-01", async () => {
     const out = await runCli(["backtest", "--asset", "BTC", "--from", "2022-12-25T00:00:00Z", "--to", "2023-01-08T00:00:00Z", "--json"], {});
@@ -127,7 +127,7 @@ describe("backtest CLI", () => {
     ]);
     const [whole, before, after] = rows;
     expect(whole!.trades).toBe(before!.trades + after!.trades);
-  }, 90_000);
+  }, 300_000);
 
   it("prints a readable table for one asset, and rejects a bad asset or date with usage", async () => {
     const out = await runCli(["backtest", "--asset", "sol", "--from", "2025-08-01T00:00:00Z", "--to", "2025-08-08T00:00:00Z"], {});
@@ -145,5 +145,5 @@ describe("backtest CLI", () => {
     const badDate = await runCli(["backtest", "--asset", "BTC", "--from", "yesterday"], {});
     expect(badDate.code).toBe(2);
     expect(badDate.stderr).toContain("from");
-  }, 90_000);
+  }, 300_000);
 });
