@@ -23,6 +23,7 @@ const FREE_PANELS: readonly (readonly [string, string])[] = [
   ["regime-stats", "/v1/regime/stats"],
   ["agent-performance", "/v1/agents/performance"],
 ];
+const BASIC_PANELS: readonly (readonly [string, string])[] = [["evidence", "/v1/evaluation/verdicts?asset=BTC"]];
 const PRO_PANELS: readonly (readonly [string, string])[] = [
   ["signals", "/v1/signals/latest"],
   ["macro-calendar", "/v1/signals/latest"],
@@ -68,7 +69,7 @@ async function expectPanelShowsData(page: Page, id: string, path: string, key?: 
   expect(await panel(page, id), id).toEqual({ state: "ok", notice: "" });
 }
 
-const ALL_PANEL_IDS = [...PUBLIC_PANELS, ...FREE_PANELS, ...PRO_PANELS].map(([id]) => id).filter((id, i, ids) => ids.indexOf(id) === i);
+const ALL_PANEL_IDS = [...PUBLIC_PANELS, ...FREE_PANELS, ...BASIC_PANELS, ...PRO_PANELS].map(([id]) => id).filter((id, i, ids) => ids.indexOf(id) === i);
 
 /** Panels whose table needs sideways scrolling to be read, with how many pixels are hidden. */
 async function clippedTables(page: Page): Promise<string[]> {
@@ -102,7 +103,7 @@ describe("dashboard", () => {
     await page.goto(`${svc.url}/`);
     await waitForPanelsSettled(page);
     for (const [id, path] of PUBLIC_PANELS) await expectPanelShowsData(page, id, path);
-    for (const [id] of [...FREE_PANELS, ...PRO_PANELS]) {
+    for (const [id] of [...FREE_PANELS, ...BASIC_PANELS, ...PRO_PANELS]) {
       expect(await panel(page, id), id).toMatchObject({ state: "locked", notice: expect.stringMatching(/^Needs a (Free|Basic|Pro) key/) });
     }
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-desktop.png"), fullPage: true });
@@ -153,6 +154,8 @@ describe("dashboard", () => {
     expect(await panel(page, "signals")).toMatchObject({ state: "locked", notice: expect.stringContaining("your key is Free") });
     expect(await panel(page, "btc-council")).toMatchObject({ state: "locked", notice: expect.stringContaining("Needs the Pro tier") });
     expect(await panel(page, "macro-correlation")).toMatchObject({ state: "locked", notice: expect.stringContaining("your key is Free") });
+    expect(await panel(page, "evidence")).toMatchObject({ state: "locked", notice: expect.stringContaining("your key is Free") });
+    expect(await page.locator("#verdict .headline .basis").textContent()).toMatch(/^\((calibrated: (isotonic|base rate), \d+ h|prior: under a week of outcomes(, \d+ h)?|uncalibrated)\)$/);
     expect(await panel(page, "signal-weights")).toMatchObject({ state: "locked", notice: expect.stringContaining("Needs the Pro tier") });
     const stored = await page.evaluate<unknown>("({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href })");
     expect(stored).toEqual({ local: 0, session: 0, cookie: "", url: `${svc.url}/` });
@@ -169,7 +172,21 @@ describe("dashboard", () => {
     await expect.poll(async () => (await panel(page, "btc-council")).state).not.toBe("locked");
     await waitForPanelsSettled(page);
     expect(await page.getByLabel("Paste a key").inputValue()).toBe("");
-    for (const [id, path] of [...FREE_PANELS, ...PRO_PANELS]) await expectPanelShowsData(page, id, path, proKey);
+    for (const [id, path] of [...FREE_PANELS, ...BASIC_PANELS, ...PRO_PANELS]) await expectPanelShowsData(page, id, path, proKey);
+    // Evidence: the reliability quintiles, rank IC per horizon and the regime block, as served.
+    const evaluation = (await (await fetch(`${svc.url}/v1/evaluation/verdicts?asset=BTC`, { headers: { "x-api-key": proKey } })).json()) as {
+      spans: { span: string; reliability: { quintiles: unknown[] }; rank_ic: unknown[] }[];
+    };
+    const shown = evaluation.spans.find((x) => x.span === "from_2023") ?? evaluation.spans.at(-1);
+    expect(shown, "the evaluation has a span").toBeDefined();
+    expect(await rowCount(page, "#evidence table:has(caption:text('Reliability')) tbody tr")).toBe(shown?.reliability.quintiles.length);
+    expect(await rowCount(page, "#evidence table:has(caption:text('Rank IC')) tbody tr")).toBe(shown?.rank_ic.length);
+    expect(await page.locator("#evidence").textContent()).toMatch(/Brier score.*for the base rate/);
+    expect(await rowCount(page, "#evidence table:has(caption:text('by regime')) tbody tr")).toBeGreaterThan(0);
+    await page.locator("#evidence-asset").selectOption("ETH");
+    await expect.poll(() => page.locator("#evidence dl.facts dd").nth(4).textContent(), { timeout: 10_000 }).toMatch(/outcomes, fitted/);
+    expect(await apiStatus(svc.url, "/v1/evaluation/verdicts?asset=ETH", proKey)).toBe(200);
+    expect(await panel(page, "evidence")).toEqual({ state: "ok", notice: "" });
     expect(await rowCount(page, "#signals tbody tr")).toBe(27);
     // Sparklines arrive after the table, from the Pro-only signal history.
     await expect.poll(() => page.locator("#signals td.trend svg").count(), { timeout: 10_000 }).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import type { CouncilSession, CouncilVerdict, SolCouncil, TaoCouncil } from "../
 import { el, facts } from "../dom.js";
 import { label, num, pct01, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
-import { rulingPill } from "./verdict.js";
+import { basisText, rulingPill } from "./verdict.js";
 
 // DECISIONS 2: SOL and TAO council answers are cached 60 s; their envelopes carry no TTL.
 const ALT_COUNCIL_TTL_S = 60;
@@ -17,7 +17,7 @@ export const btcCouncilPanel: PanelDef<CouncilSession> = {
   },
   render: (body, c) => {
     body.append(
-      el("p", { class: "headline" }, rulingPill(c.ruling), ` ${pct01(c.confidence)} · ${c.consensus} · score ${num(c.score, 1)}`),
+      el("p", { class: "headline" }, rulingPill(c.ruling), ` ${pct01(c.confidence)} (${basisText(c.confidence_basis)}) · ${c.consensus} · score ${num(c.score, 1)}`),
       facts([
         ["Session", when(c.session_at)],
         ["Agents failed", String(c.agents_failed)],

@@ -1,10 +1,26 @@
-import type { Verdict } from "../../../sdk/types.js";
+import type { ConfidenceBasis, Verdict } from "../../../sdk/types.js";
 import { el, facts } from "../dom.js";
 import { label, money, num, pct01, tone, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 export function rulingPill(code: string | null): HTMLElement {
   return el("span", { class: `pill ${tone(code)}` }, label(code));
+}
+
+/** How a confidence was obtained, in words: "calibrated: base rate, 24 h". */
+export function basisText(b: ConfidenceBasis | null): string {
+  if (b === null) return "";
+  const horizon = b.horizon_hours === null ? "" : `, ${b.horizon_hours} h`;
+  switch (b.kind) {
+    case "isotonic":
+      return `calibrated: isotonic${horizon}`;
+    case "base_rate":
+      return `calibrated: base rate${horizon}`;
+    case "prior":
+      return `prior: under a week of outcomes${horizon}`;
+    case "uncalibrated":
+      return "uncalibrated";
+  }
 }
 
 export const verdictPanel: PanelDef<Verdict> = {
@@ -17,10 +33,10 @@ export const verdictPanel: PanelDef<Verdict> = {
   },
   render: (body, v) => {
     body.append(
-      el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} confidence · score ${num(v.score, 1)}`),
+      el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} confidence `, el("span", { class: "basis muted" }, `(${basisText(v.confidence_basis)})`), ` · score ${num(v.score, 1)}`),
       facts([
         ["BTC price", money(v.btc_price)],
-        ["Council", v.council_ruling ? el("span", {}, rulingPill(v.council_ruling), ` ${pct01(v.council_confidence)} · ${v.council_consensus ?? "—"}`) : "No recent council verdict"],
+        ["Council", v.council_ruling ? el("span", {}, rulingPill(v.council_ruling), ` ${pct01(v.council_confidence)}${v.council_confidence_basis ? ` (${basisText(v.council_confidence_basis)})` : ""} · ${v.council_consensus ?? "—"}`) : "No recent council verdict"],
         ["Mode", v.council_mode === "judiciary" ? "Judiciary fallback (no language model; reduced consensus)" : (v.council_mode ?? "—")],
         ["Macro", v.macro_context ? `${label(v.macro_context.assessment)} — driver ${v.macro_context.key_driver}` : "—"],
         ["As of", when(v.timestamp)],
