@@ -62,6 +62,7 @@ export function assetVerdictView(s: CouncilSession) {
     id: s.id,
     ruling: s.ruling,
     confidence: s.confidence,
+    confidenceBasis: confidenceBasisView(s.calibration),
     agentVotes,
     ...(s.asset === "TAO" ? { riskFlags: [...s.riskFlags] } : {}),
     chiefRationale: s.chiefRationale,
