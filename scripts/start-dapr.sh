@@ -5,8 +5,8 @@
 # the actors over them. Binaries: the cached Dapr 1.16.2 build (scripts/ensure-dapr.sh, ~7 min
 # the first time) and Debian's redis-server (scripts/ensure-redis.sh).
 #
-# Each daprd probes its app's health (/healthz, see dapr/config.yaml for why): a stopping or stuck
-# replica's actors move to the others within about 4 s.
+# Each daprd probes its app's health (/healthz, see dapr/config.yaml for why): a stuck replica's
+# actors move to the others; a stopping replica asks its daprd to shut down, which moves them.
 #
 # Ctrl-C (or SIGTERM) stops everything in order: the services first (their last turns still
 # commit through their sidecars), then the sidecars, scheduler, placement and Redis.
@@ -119,9 +119,8 @@ for ((r = 0; r < REPLICAS; r++)); do
     --dapr-listen-addresses 127.0.0.1 --metrics-port "$((9091 + r))" \
     --placement-host-address "127.0.0.1:$PLACEMENT_PORT" --scheduler-host-address "127.0.0.1:$SCHEDULER_PORT" \
     --resources-path "$RUN_DIR/components" --config dapr/config.yaml --log-level warn \
-    --enable-app-health-check --app-health-check-path /healthz --app-health-probe-interval 2 \
-    --app-health-probe-timeout 1500 --app-health-threshold 2 \
-    --dapr-block-shutdown-duration 10s --dapr-graceful-shutdown-seconds 10
+    --enable-app-health-check --app-health-check-path /healthz --app-health-probe-interval 5 \
+    --app-health-probe-timeout 4000 --app-health-threshold 3 --dapr-graceful-shutdown-seconds 10
 done
 for ((r = 0; r < REPLICAS; r++)); do
   wait_http "service-$r" "http://127.0.0.1:$((BASE_PORT + r))/v1/health" 90 "${PIDS[$((3 + 2 * r))]}"

@@ -156,7 +156,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       stopping ??= (async () => {
         clearInterval(sweep);
         // On Dapr the actors leave first, while this app still answers daprd's deactivations:
-        // the health probe fails, daprd withdraws our actor types and placement moves them.
+        // daprd, asked to shut down, withdraws our actor types and placement moves them.
         if (actors.kind === "dapr") await actors.host.withdraw(DAPR_WITHDRAW_MS);
         if (metricsServer) {
           const m = metricsServer;
@@ -215,9 +215,8 @@ async function startCapabilities(capabilities: readonly Capability[], deps: Capa
 const ACTOR_STALL_MS = 120_000;
 
 /**
- * How long a stopping Dapr replica waits for daprd to move its actors away (daprd notices the
- * failing health probe within interval × threshold, 3 s with our flags, then drains): within
- * DECISIONS 1's 10 s for the whole shutdown.
+ * How long a stopping Dapr replica waits for its daprd (asked to shut down) to deactivate its
+ * actors: within DECISIONS 1's 10 s for the whole shutdown.
  */
 const DAPR_WITHDRAW_MS = 6_000;
 

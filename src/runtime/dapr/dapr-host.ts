@@ -81,8 +81,6 @@ export class DaprActorHost implements ActorHost {
   private phase: Phase = "running";
   /** Set by withdraw(): daprd's health probe fails while the actors move away. */
   private draining = false;
-  /** Wall time of daprd's last app health probe (-Infinity: never probed). */
-  private lastProbe = Number.NEGATIVE_INFINITY;
   private stopping: Promise<void> | null = null;
   private lastOutboxSeq = 0;
 
@@ -135,25 +133,26 @@ export class DaprActorHost implements ActorHost {
 
   /**
    * Whether this replica should host actors: running (not draining), and no turn stuck past
-   * STALLED_TURN_MS. Answered to daprd's app health probe, whose calls are noted: a drain waits
-   * for daprd to withdraw the actors only when daprd is known to probe.
+   * STALLED_TURN_MS. Answered to daprd's app health probe.
    */
   answerHealthProbe(): boolean {
-    this.lastProbe = Date.now();
     return this.phase === "running" && !this.draining && this.oldestTurnMs() < STALLED_TURN_MS;
   }
 
   /**
-   * The first step of a graceful stop (SIGTERM): the health probe fails from now on, so daprd
-   * withdraws this replica's actor types from placement and deactivates its actors here, and
-   * placement moves them to the other replicas at once (issue 17: without it they stayed on the
-   * stopping replica's daprd). Resolves when no actor is active here any more, when `ms` passed,
-   * or at once when daprd does not probe this app's health (started without app health checks).
+   * The first step of a graceful stop (SIGTERM): the health probe fails from now on and daprd is
+   * asked to shut down, so it withdraws this replica's actor types from placement and deactivates
+   * its actors here while this app still answers; placement moves them to the other replicas at
+   * once (issue 17: they used to stay on the stopping replica's daprd, which then exited 1).
+   * Resolves when no actor is active here any more, or when `ms` passed.
    */
   async withdraw(ms: number): Promise<void> {
     this.draining = true;
-    if (Date.now() - this.lastProbe > PROBED_WITHIN_MS) return;
     const deadline = Date.now() + ms;
+    await this.options.sidecar.shutdown().catch((err: unknown) => {
+      // Already stopping (told by the orchestrator too) or gone: the wait below says the rest.
+      this.options.logger.debug({ err }, "daprd shutdown request failed");
+    });
     while (Date.now() < deadline && this.activations.all().some((a) => a.instance)) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -424,9 +423,6 @@ function reply(status: number, value: unknown): DaprReply {
  * model, takes a few 20 s calls): daprd's health check then moves the actors elsewhere.
  */
 const STALLED_TURN_MS = 120_000;
-
-/** A probe this recent means daprd runs app health checks (it probes every few seconds). */
-const PROBED_WITHIN_MS = 15_000;
 
 /** The code of a call whose turn was rolled back because its actor moved mid-turn. */
 const ACTOR_MOVED = "actor_moved";

@@ -167,6 +167,15 @@ export class SidecarClient {
     if (!res.ok) throw new DaprError(res.status, res.text, `publish ${pubsub}/${topic}`);
   }
 
+  /**
+   * Asks daprd to shut down gracefully (its documented `POST /v1.0/shutdown`): it withdraws this
+   * app's actor types from placement and deactivates the actors here while the app still answers.
+   */
+  async shutdown(): Promise<void> {
+    const res = await this.send("POST", "/shutdown", this.timeouts.otherMs);
+    if (!res.ok) throw new DaprError(res.status, res.text, "shutdown");
+  }
+
   /** The sidecar's metadata, for readiness checks. */
   async metadata(): Promise<unknown> {
     const res = await this.send("GET", "/metadata", this.timeouts.otherMs);
