@@ -15,8 +15,8 @@ let mongo: RunningMongo | undefined;
 const run = promisify(execFile);
 
 /**
- * Builds or installs the test tools (Dapr, hmmlearn venv; Debian's redis-server, chromium and
- * openssl via apt-get when missing) before any suite starts, so `npm test` needs no other set-up: on a
+ * Builds or installs the test tools (Dapr, hmmlearn venv, llama-server and its model; Debian's
+ * redis-server, chromium and openssl via apt-get when missing) before any suite starts, so `npm test` needs no other set-up: on a
  * fresh machine this takes minutes, which no per-suite hook timeout should have to absorb. Each
  * script is a no-op once its tool is cached; the suites call them again and get the path at once.
  */
@@ -28,6 +28,7 @@ async function prepareTools(): Promise<void> {
     "scripts/ensure-schemathesis.sh",
     "scripts/ensure-chromium.sh",
     "scripts/ensure-openssl.sh",
+    "scripts/ensure-llama.sh",
   ];
   await Promise.all(
     scripts.map((script) =>
