@@ -6,8 +6,8 @@ import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import type { CouncilAdvisor } from "../domain/council/advisor-port.js";
-import type { CouncilAsset } from "../domain/council/council-types.js";
+import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
+import type { CouncilAsset, CouncilSession } from "../domain/council/council-types.js";
 import { deliberate } from "../domain/council/deliberate.js";
 import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
@@ -26,8 +26,8 @@ export interface CouncilActorDeps {
   readonly feed: MarketFeed;
   readonly sessions: CouncilSessionRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
-  /** The language-model port; null: judiciary mode (no provider configured). */
-  readonly advisor: CouncilAdvisor | null;
+  /** The language-model port, one session at a time; null: judiciary mode (no provider configured). */
+  readonly advisor: CouncilAdvisorSource | null;
   /**
    * False while the replay warm-up fast-forwards: its ~2,000 historic sessions (14 days x 48 x 3)
    * would mean ~14,000 provider calls and hours of start-up, so they run in judiciary mode.
@@ -104,8 +104,17 @@ export class CouncilActor extends Actor {
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const input = councilInputAt(this.deps.feed, asset, at, regime);
-    const advisor = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
-    const outcome = await deliberate(input, { advisor, newId: () => councilSessionId(asset, at) });
+    const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
+    // No slot is taken on a BLACKOUT day: deliberate would pause before asking anyone.
+    const lease = source !== null && input.calendar.status !== "BLACKOUT" ? await source.open(asset) : null;
+    let deliberated: CouncilSession | null = null;
+    let outcome: Awaited<ReturnType<typeof deliberate>>;
+    try {
+      outcome = await deliberate(input, { advisor: lease?.advisor ?? null, newId: () => councilSessionId(asset, at) });
+      if (outcome.kind === "session") deliberated = outcome.session;
+    } finally {
+      lease?.close(deliberated);
+    }
     if (outcome.kind === "paused") {
       // Logged once per BLACKOUT day, not on each of its 48 slots.
       const day = new Date(at).toISOString().slice(0, 10);

@@ -32,6 +32,12 @@ const settings = z.object({
   LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
+  // How a JSON reply is requested: json_schema (structured output, the default) or json_object
+  // for providers that reject json_schema. Replies are zod-validated either way (docs/engines.md).
+  LLM_RESPONSE_FORMAT: z.enum(["json_schema", "json_object"]).default("json_schema"),
+  LLM_TIMEOUT_MS: positiveInt.default(30_000),
+  LLM_SESSION_BUDGET_MS: positiveInt.default(90_000),
+  LLM_MAX_CONCURRENT_SESSIONS: positiveInt.default(1),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
   OWNER_NOTIFY_URL: httpUrl.optional(),

@@ -1,21 +1,35 @@
-import type { CouncilAdvisor } from "../domain/council/advisor-port.js";
-import { LlmCouncilAdvisor } from "./council-advisor.js";
-import { OpenAiChatModel } from "./openai-chat.js";
+import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
+import { DEFAULT_MAX_CONCURRENT_SESSIONS, DEFAULT_SESSION_BUDGET_MS, LlmCouncilSessions, type LlmTelemetry } from "./council-sessions.js";
+import { OpenAiChatModel, type ResponseFormatMode } from "./openai-chat.js";
 
 export interface LlmEnv {
-  readonly LLM_BASE_URL?: string;
-  readonly LLM_API_KEY?: string;
-  readonly LLM_MODEL?: string;
+  readonly LLM_BASE_URL?: string | undefined;
+  readonly LLM_API_KEY?: string | undefined;
+  readonly LLM_MODEL?: string | undefined;
+  readonly LLM_RESPONSE_FORMAT?: ResponseFormatMode | undefined;
+  readonly LLM_TIMEOUT_MS?: number | undefined;
+  readonly LLM_SESSION_BUDGET_MS?: number | undefined;
+  readonly LLM_MAX_CONCURRENT_SESSIONS?: number | undefined;
 }
 
 /**
- * The councils' advisor from configuration (DECISIONS 1): LLM_BASE_URL and LLM_MODEL name an
- * OpenAI-compatible provider; LLM_API_KEY is optional (local servers need none). Without a base
- * URL and a model there is no provider and the councils run in judiciary mode: null.
+ * The councils' advisor source from configuration (DECISIONS 1 and 6): LLM_BASE_URL and
+ * LLM_MODEL name an OpenAI-compatible provider; LLM_API_KEY is optional (local servers may need
+ * none). Without a base URL and a model there is no provider and the councils run in judiciary
+ * mode: null.
  */
-export function councilAdvisorFromEnv(env: LlmEnv, timeoutMs?: number): CouncilAdvisor | null {
+export function councilAdvisorFromEnv(env: LlmEnv, telemetry?: LlmTelemetry): CouncilAdvisorSource | null {
   if (!env.LLM_BASE_URL || !env.LLM_MODEL) return null;
-  return new LlmCouncilAdvisor(
-    new OpenAiChatModel({ baseUrl: env.LLM_BASE_URL, model: env.LLM_MODEL, ...(env.LLM_API_KEY ? { apiKey: env.LLM_API_KEY } : {}), ...(timeoutMs ? { timeoutMs } : {}) }),
-  );
+  const model = new OpenAiChatModel({
+    baseUrl: env.LLM_BASE_URL,
+    model: env.LLM_MODEL,
+    ...(env.LLM_API_KEY ? { apiKey: env.LLM_API_KEY } : {}),
+    ...(env.LLM_TIMEOUT_MS ? { timeoutMs: env.LLM_TIMEOUT_MS } : {}),
+    ...(env.LLM_RESPONSE_FORMAT ? { responseFormat: env.LLM_RESPONSE_FORMAT } : {}),
+  });
+  return new LlmCouncilSessions(model, {
+    sessionBudgetMs: env.LLM_SESSION_BUDGET_MS ?? DEFAULT_SESSION_BUDGET_MS,
+    maxConcurrentSessions: env.LLM_MAX_CONCURRENT_SESSIONS ?? DEFAULT_MAX_CONCURRENT_SESSIONS,
+    ...(telemetry ? { telemetry } : {}),
+  });
 }

@@ -13,6 +13,12 @@ export const chatCompletionSchema = z.looseObject({
       }),
     )
     .min(1),
+  /** Token counts; optional because not every compatible server reports them. */
+  usage: z
+    .looseObject({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() })
+    .nullable()
+    .optional()
+    .catch(undefined),
 });
 
 /** OpenAI-style error body: `{error: {message, type, code}}`. */

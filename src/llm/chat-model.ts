@@ -4,11 +4,36 @@ export interface ChatMessage {
   readonly content: string;
 }
 
+/**
+ * The JSON reply a request asks for: a name and the JSON Schema generated from the reply's zod
+ * schema (reply-format.ts). Providers that enforce schemas get it; others get "a JSON object".
+ */
+export interface JsonReplyFormat {
+  readonly name: string;
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
 export interface ChatRequest {
   readonly messages: readonly ChatMessage[];
-  /** Ask the provider for a JSON object reply where it supports that. */
-  readonly json?: boolean;
+  /** Ask the provider for a JSON reply of this shape, as far as it supports that. */
+  readonly reply?: JsonReplyFormat;
   readonly maxTokens?: number;
+  /**
+   * Wall-clock time (epoch ms) after which no attempt may run: the session's time budget. Each
+   * attempt's timeout is cut to it, and no retry waits past it.
+   */
+  readonly deadlineAt?: number;
+}
+
+/** Tokens the provider reports for one completion (OpenAI's `usage`); null when it reports none. */
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+export interface ChatReply {
+  readonly text: string;
+  readonly usage: TokenUsage | null;
 }
 
 /** Each HTTP attempt takes one unit; retries are real calls and cost like them. */
@@ -17,8 +42,10 @@ export interface AttemptBudget {
 }
 
 export interface ChatModel {
-  /** The assistant's text reply. Throws LlmError on every failure. */
-  complete(request: ChatRequest, budget?: AttemptBudget): Promise<string>;
+  /** The provider's model name, for logs and metrics. */
+  readonly modelName: string;
+  /** The assistant's reply. Throws LlmError on every failure. */
+  complete(request: ChatRequest, budget?: AttemptBudget): Promise<ChatReply>;
 }
 
 export type LlmErrorKind =
@@ -29,7 +56,8 @@ export type LlmErrorKind =
   | "client"
   | "malformed_envelope"
   | "invalid_reply"
-  | "budget";
+  | "budget"
+  | "deadline";
 
 export class LlmError extends Error {
   constructor(

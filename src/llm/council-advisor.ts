@@ -1,8 +1,10 @@
 import { AdvisorError, type AgentBrief, type ChiefSummary, type CouncilAdvisor, type ModelVote, type Prompt } from "../domain/council/advisor-port.js";
 import type { CallBudget } from "../domain/council/call-budget.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
+import { CHIEF_JUDGE, type LlmCallRecord } from "./call-record.js";
 import { LlmError, type ChatMessage, type ChatModel } from "./chat-model.js";
 import { agentReplySchema, chiefReplySchema } from "./reply-schemas.js";
-import { askStructured } from "./structured-chat.js";
+import { askStructured, UsageTally } from "./structured-chat.js";
 
 function messages(p: Prompt): ChatMessage[] {
   return [
@@ -14,29 +16,72 @@ function messages(p: Prompt): ChatMessage[] {
 /** Maps transport failures onto the council's three outcomes (see AdvisorFailure). */
 function toAdvisorError(err: unknown): AdvisorError {
   if (err instanceof LlmError) {
-    if (err.kind === "budget") return new AdvisorError("budget", err.message);
+    if (err.kind === "budget" || err.kind === "deadline") return new AdvisorError("budget", err.message);
     if (err.kind === "invalid_reply") return new AdvisorError("invalid_reply", err.message);
     return new AdvisorError("unavailable", `${err.kind}: ${err.message}`);
   }
   return new AdvisorError("unavailable", err instanceof Error ? err.message : String(err));
 }
 
+export interface AdvisorOptions {
+  /** The council this advisor serves (one advisor per session); names the Chief Judge's calls. */
+  readonly asset?: CouncilAsset;
+  /** Wall-clock end of the session's time budget (epoch ms); no call runs past it. */
+  readonly deadlineAt?: number;
+  /** Cap on each reply's tokens (default 600: a vote is ~60, a summary ~150). */
+  readonly maxReplyTokens?: number;
+  /** Told about every question, answered or not (logs and metrics). */
+  readonly observe?: (record: LlmCallRecord) => void;
+}
+
 /** The council's language-model advisor over any ChatModel (OpenAI-compatible by default). */
 export class LlmCouncilAdvisor implements CouncilAdvisor {
-  constructor(private readonly model: ChatModel) {}
+  constructor(
+    private readonly model: ChatModel,
+    private readonly options: AdvisorOptions = {},
+  ) {}
 
-  async agentVote(brief: AgentBrief, budget: CallBudget): Promise<ModelVote> {
-    try {
-      return await askStructured(this.model, messages(brief.prompt), agentReplySchema(brief.allowedRulings), budget);
-    } catch (err) {
-      throw toAdvisorError(err);
-    }
+  agentVote(brief: AgentBrief, budget: CallBudget): Promise<ModelVote> {
+    return this.ask(brief.asset, brief.agent.name, (tally) =>
+      askStructured(this.model, messages(brief.prompt), "agent_vote", agentReplySchema(brief.allowedRulings), this.askOptions(budget, tally)),
+    );
   }
 
-  async chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary> {
+  chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary> {
+    return this.ask(this.options.asset ?? null, CHIEF_JUDGE, (tally) => askStructured(this.model, messages(prompt), "chief_summary", chiefReplySchema, this.askOptions(budget, tally)));
+  }
+
+  private askOptions(budget: CallBudget, tally: UsageTally) {
+    return {
+      budget,
+      tally,
+      ...(this.options.deadlineAt === undefined ? {} : { deadlineAt: this.options.deadlineAt }),
+      ...(this.options.maxReplyTokens === undefined ? {} : { maxTokens: this.options.maxReplyTokens }),
+    };
+  }
+
+  private async ask<T>(asset: CouncilAsset | null, agent: string, run: (tally: UsageTally) => Promise<T>): Promise<T> {
+    const tally = new UsageTally();
+    const started = performance.now();
+    const record = (outcome: LlmCallRecord["outcome"], reason: string | null) => {
+      if (asset === null || this.options.observe === undefined) return;
+      this.options.observe({
+        asset,
+        agent,
+        model: this.model.modelName,
+        promptTokens: tally.promptTokens,
+        completionTokens: tally.completionTokens,
+        ms: Math.round(performance.now() - started),
+        outcome,
+        reason,
+      });
+    };
     try {
-      return await askStructured(this.model, messages(prompt), chiefReplySchema, budget);
+      const result = await run(tally);
+      record("ok", null);
+      return result;
     } catch (err) {
+      record(err instanceof LlmError ? err.kind : "network", err instanceof Error ? err.message : String(err));
       throw toAdvisorError(err);
     }
   }

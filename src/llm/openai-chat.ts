@@ -1,7 +1,15 @@
 import fetch, { type Response } from "node-fetch";
-import { LlmError, type AttemptBudget, type ChatModel, type ChatRequest } from "./chat-model.js";
+import { LlmError, type AttemptBudget, type ChatModel, type ChatReply, type ChatRequest, type JsonReplyFormat } from "./chat-model.js";
 import { chatCompletionSchema, chatErrorSchema } from "./chat-completions-schema.js";
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
+
+/**
+ * How a JSON reply is requested (LLM_RESPONSE_FORMAT). `json_schema`: OpenAI's structured output,
+ * the reply's JSON Schema enforced by the provider (OpenAI, llama.cpp's llama-server, vLLM,
+ * Ollama). `json_object`: only "some JSON object", for providers that reject `json_schema`; the
+ * prompt describes the shape and zod still validates every reply.
+ */
+export type ResponseFormatMode = "json_schema" | "json_object";
 
 export interface OpenAiChatOptions {
   /** Base URL including the version prefix, e.g. https://api.openai.com/v1 (LLM_BASE_URL). */
@@ -12,9 +20,13 @@ export interface OpenAiChatOptions {
   readonly timeoutMs?: number;
   readonly retry?: RetryPolicy;
   readonly temperature?: number;
+  readonly responseFormat?: ResponseFormatMode;
   /** Injected so tests need not wait real backoff time. */
   readonly sleep?: (ms: number) => Promise<void>;
 }
+
+/** Per attempt: a small local model on a busy 2-core host needs up to ~30 s (DECISIONS 6). */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -22,43 +34,62 @@ function short(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
+function responseFormat(mode: ResponseFormatMode, reply: JsonReplyFormat): unknown {
+  if (mode === "json_object") return { type: "json_object" };
+  return { type: "json_schema", json_schema: { name: reply.name, strict: true, schema: reply.schema } };
+}
+
+type Attempt = ChatReply | { error: LlmError; retry: boolean; retryAfter: string | null };
+
 /** OpenAI-compatible `POST {base}/chat/completions` over node-fetch, with timeout and retries. */
 export class OpenAiChatModel implements ChatModel {
   private readonly url: string;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly mode: ResponseFormatMode;
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-    this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? realSleep;
+    this.mode = options.responseFormat ?? "json_schema";
   }
 
-  async complete(request: ChatRequest, budget?: AttemptBudget): Promise<string> {
+  get modelName(): string {
+    return this.options.model;
+  }
+
+  async complete(request: ChatRequest, budget?: AttemptBudget): Promise<ChatReply> {
     const body = JSON.stringify({
       model: this.options.model,
       messages: request.messages,
       temperature: this.options.temperature ?? 0.2,
       ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-      ...(request.json ? { response_format: { type: "json_object" } } : {}),
+      ...(request.reply ? { response_format: responseFormat(this.mode, request.reply) } : {}),
     });
+    const deadlineAt = request.deadlineAt ?? Number.POSITIVE_INFINITY;
     let last: LlmError = new LlmError("network", "no attempt made");
     for (let attempt = 0; attempt <= this.retry.maxRetries; attempt++) {
+      const left = deadlineAt - Date.now();
+      if (left <= 0) throw new LlmError("deadline", `session time budget spent${attempt > 0 ? ` after ${last.kind}: ${last.message}` : ""}`);
       if (budget !== undefined && !budget.tryTake()) throw new LlmError("budget", "call budget of the session is spent");
-      const outcome = await this.attempt(body);
-      if (typeof outcome === "string") return outcome;
+      const outcome = await this.attempt(body, Math.min(this.timeoutMs, left));
+      if (!("error" in outcome)) return outcome;
       last = outcome.error;
       if (!outcome.retry || attempt === this.retry.maxRetries) break;
-      await this.sleep(retryDelayMs(this.retry, attempt, outcome.retryAfter));
+      const delay = retryDelayMs(this.retry, attempt, outcome.retryAfter);
+      // Waiting past the session's deadline would only end in a deadline error: stop now.
+      if (Date.now() + delay >= deadlineAt) break;
+      await this.sleep(delay);
     }
     throw last;
   }
 
-  private async attempt(body: string): Promise<string | { error: LlmError; retry: boolean; retryAfter: string | null }> {
+  private async attempt(body: string, timeoutMs: number): Promise<Attempt> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let res: Response;
     let text: string;
     try {
@@ -76,7 +107,7 @@ export class OpenAiChatModel implements ChatModel {
     } catch (err) {
       const timedOut = controller.signal.aborted;
       const error = timedOut
-        ? new LlmError("timeout", `no complete reply within ${this.timeoutMs} ms`)
+        ? new LlmError("timeout", `no complete reply within ${timeoutMs} ms`)
         : new LlmError("network", `request failed: ${err instanceof Error ? err.message : String(err)}`);
       return { error, retry: true, retryAfter: null };
     } finally {
@@ -96,11 +127,12 @@ export class OpenAiChatModel implements ChatModel {
     }
     const envelope = chatCompletionSchema.safeParse(safeJson(text));
     const content = envelope.success ? envelope.data.choices[0]?.message.content : undefined;
-    if (typeof content !== "string" || content.trim() === "") {
+    if (!envelope.success || typeof content !== "string" || content.trim() === "") {
       // A 200 whose body is not a chat completion is a provider fault; asking again may help once.
       return { error: new LlmError("malformed_envelope", `not a chat completion: ${short(text)}`, res.status), retry: true, retryAfter: null };
     }
-    return content;
+    const usage = envelope.data.usage;
+    return { text: content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null };
   }
 }
 

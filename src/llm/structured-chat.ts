@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import { LlmError, type AttemptBudget, type ChatMessage, type ChatModel } from "./chat-model.js";
+import { LlmError, type AttemptBudget, type ChatMessage, type ChatModel, type TokenUsage } from "./chat-model.js";
 import { extractJsonObject } from "./json-reply.js";
+import { replyFormat } from "./reply-format.js";
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -9,22 +10,51 @@ function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
+/** What one structured question cost, repairs included; filled in as replies arrive. */
+export class UsageTally {
+  promptTokens = 0;
+  completionTokens = 0;
+  replies = 0;
+  add(usage: TokenUsage | null): void {
+    this.replies++;
+    if (usage === null) return;
+    this.promptTokens += usage.promptTokens;
+    this.completionTokens += usage.completionTokens;
+  }
+}
+
+export interface AskOptions {
+  readonly budget?: AttemptBudget;
+  readonly deadlineAt?: number;
+  readonly tally?: UsageTally;
+  /** Extra rounds for a reply that is not JSON or fails the schema. */
+  readonly repairs?: number;
+  readonly maxTokens?: number;
+}
+
 /**
- * Ask for a JSON object and validate it with zod. A reply that is not JSON or fails the schema
- * gets `repairs` more chances: the model sees its own reply and what was wrong with it. After
- * that it is rejected with `invalid_reply`; an invalid answer is never passed on.
+ * Ask for a JSON reply of `schema`'s shape (its JSON Schema goes with the request, see
+ * reply-format.ts) and validate it with zod whatever the provider promised. A reply that is not
+ * JSON or fails the schema gets `repairs` more chances: the model sees its own reply and what was
+ * wrong with it. After that it is rejected with `invalid_reply`; an invalid answer is never passed on.
  */
 export async function askStructured<T>(
   model: ChatModel,
   messages: readonly ChatMessage[],
+  name: string,
   schema: z.ZodType<T>,
-  budget?: AttemptBudget,
-  repairs = 1,
+  options: AskOptions = {},
 ): Promise<T> {
+  const repairs = options.repairs ?? 1;
+  const reply = replyFormat(name, schema);
   const convo: ChatMessage[] = [...messages];
   let problem = "";
   for (let round = 0; round <= repairs; round++) {
-    const text = await model.complete({ messages: convo, json: true, maxTokens: 600 }, budget);
+    const { text, usage } = await model.complete(
+      { messages: convo, reply, maxTokens: options.maxTokens ?? 600, ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }) },
+      options.budget,
+    );
+    options.tally?.add(usage);
     const json = extractJsonObject(text);
     if (json === undefined) {
       problem = "the reply was not a JSON object";

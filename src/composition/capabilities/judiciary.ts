@@ -5,6 +5,7 @@ import { COUNCIL_ASSETS, CouncilActor } from "../../actors/council-actor.js";
 import { verdictRoutes } from "../../http/routes/verdict.js";
 import { councilRoutes } from "../../http/routes/council.js";
 import { councilAdvisorFromEnv } from "../../llm/advisor-from-env.js";
+import { llmTelemetry } from "../../observability/llm-telemetry.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { multipliersFor } from "../../services/signal-multipliers.js";
 import type { Capability } from "../capability.js";
@@ -24,7 +25,7 @@ export const judiciaryCapability: Capability = {
     ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, warmingUp: () => ctx.marketClock.warmingUp }));
     ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
-    const advisor = councilAdvisorFromEnv(ctx.config);
+    const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
     const modelAllowed = () => !ctx.marketClock.warmingUp;
     ctx.host.register(

@@ -1,6 +1,6 @@
 import type { TaoRuling } from "../market/vocabulary.js";
 import type { CallBudget } from "./call-budget.js";
-import type { AgentDefinition, CouncilAsset } from "./council-types.js";
+import type { AgentDefinition, CouncilAsset, CouncilSession } from "./council-types.js";
 
 export interface Prompt {
   readonly system: string;
@@ -48,4 +48,20 @@ export class AdvisorError extends Error {
 export interface CouncilAdvisor {
   agentVote(brief: AgentBrief, budget: CallBudget): Promise<ModelVote>;
   chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary>;
+}
+
+/** One session's access to the model, bound to that session's time budget. */
+export interface AdvisorSession {
+  /** Null: no model may be asked in this session (the advisor source says why in its logs). */
+  readonly advisor: CouncilAdvisor | null;
+  /** Ends the session's access, with the session deliberated (null: paused or failed). Call once. */
+  close(session: CouncilSession | null): void;
+}
+
+/**
+ * Where councils get their advisor, one session at a time: the adapter bounds how many sessions
+ * use the model at once and how long each may take, and records what each cost.
+ */
+export interface CouncilAdvisorSource {
+  open(asset: CouncilAsset): Promise<AdvisorSession>;
 }

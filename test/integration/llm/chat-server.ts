@@ -11,7 +11,7 @@ export type Reply =
 export interface Received {
   readonly path: string;
   readonly headers: IncomingMessage["headers"];
-  readonly body: { model: string; messages: { role: string; content: string }[]; response_format?: { type: string }; temperature?: number };
+  readonly body: { model: string; messages: { role: string; content: string }[]; response_format?: { type: string; json_schema?: unknown }; temperature?: number };
 }
 
 /** The documented OpenAI chat-completions success body around one assistant message. */

@@ -4,6 +4,8 @@ import { LlmError } from "../../../src/llm/chat-model.js";
 import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { agentReplySchema } from "../../../src/llm/reply-schemas.js";
 import { askStructured } from "../../../src/llm/structured-chat.js";
+import { replyFormat } from "../../../src/llm/reply-format.js";
+import { loadConfig } from "../../../src/config/env.js";
 import { RULINGS } from "../../../src/domain/market/vocabulary.js";
 import { ChatServer, errorBody } from "./chat-server.js";
 
@@ -43,15 +45,66 @@ beforeEach(() => {
 });
 
 describe("OpenAI-compatible chat completions over HTTP", () => {
-  it("sends the documented request and reads the assistant message", async () => {
+  it("sends the documented request with the reply's JSON Schema (structured output) and reads the assistant message", async () => {
     server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
-    const text = await model().complete({ messages: ask, json: true, maxTokens: 100 });
-    expect(text).toBe('{"ruling":"BUY","confidence":0.8,"thesis":"Up."}');
+    const reply = await model().complete({ messages: ask, reply: replyFormat("agent_vote", schema), maxTokens: 100 });
+    expect(reply).toEqual({ text: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}', usage: { promptTokens: 10, completionTokens: 10 } });
     const [req] = server.received;
     expect(req?.path).toBe("/v1/chat/completions");
     expect(req?.headers.authorization).toBe("Bearer sk-test");
     expect(req?.headers["content-type"]).toMatch(/application\/json/);
-    expect(req?.body).toMatchObject({ model: "test-model", messages: ask, response_format: { type: "json_object" }, max_tokens: 100 });
+    expect(req?.body).toMatchObject({ model: "test-model", messages: ask, max_tokens: 100 });
+    // OpenAI's structured-output form, the schema generated from the zod schema that validates.
+    expect(req?.body.response_format).toEqual({
+      type: "json_schema",
+      json_schema: {
+        name: "agent_vote",
+        strict: true,
+        schema: {
+          type: "object",
+          properties: {
+            ruling: { type: "string", enum: [...RULINGS] },
+            confidence: { type: "number", minimum: 0, maximum: 1 },
+            thesis: { type: "string", minLength: 1, maxLength: 1500 },
+          },
+          required: ["ruling", "confidence", "thesis"],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it("LLM_RESPONSE_FORMAT=json_object: asks only for a JSON object, for providers that reject json_schema", async () => {
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    const v = await askStructured(model({ responseFormat: "json_object" }), ask, "agent_vote", schema);
+    expect(v).toEqual({ ruling: "BUY", confidence: 0.8, thesis: "Up." });
+    expect(server.received[0]?.body.response_format).toEqual({ type: "json_object" });
+    // The setting is part of the configuration, validated like every other.
+    expect(loadConfig({ LLM_RESPONSE_FORMAT: "json_object" }).LLM_RESPONSE_FORMAT).toBe("json_object");
+    expect(loadConfig({}).LLM_RESPONSE_FORMAT).toBe("json_schema");
+    expect(() => loadConfig({ LLM_RESPONSE_FORMAT: "grammar" })).toThrow(/LLM_RESPONSE_FORMAT/);
+  });
+
+  it("json_object mode still rejects a reply of the wrong shape: zod validates every reply", async () => {
+    server.fallback = { kind: "content", content: '{"vote":"BUY","certainty":"high"}' };
+    const err = await failure(askStructured(model({ responseFormat: "json_object" }), ask, "agent_vote", schema));
+    expect(err.kind).toBe("invalid_reply");
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("no request without a reply format carries response_format; a provider without usage reports null", async () => {
+    server.queue({ kind: "raw", body: JSON.stringify({ choices: [{ message: { content: "hi" } }] }) });
+    expect(await model().complete({ messages: ask })).toEqual({ text: "hi", usage: null });
+    expect(server.received[0]?.body.response_format).toBeUndefined();
+  });
+
+  it("the session deadline cuts an attempt's timeout and stops retries", async () => {
+    server.fallback = { kind: "hang", ms: 2_000 };
+    const started = Date.now();
+    const err = await failure(model({ timeoutMs: 5_000 }).complete({ messages: ask, deadlineAt: Date.now() + 200 }));
+    expect(["timeout", "deadline"]).toContain(err.kind);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect((await failure(model().complete({ messages: ask, deadlineAt: Date.now() - 1 }))).kind).toBe("deadline");
   });
 
   it("sends no Authorization header without a key", async () => {
@@ -63,7 +116,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
   it("429 with Retry-After: waits as asked, then succeeds", async () => {
     server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "1" } });
     server.queue({ kind: "content", content: "ok" });
-    expect(await model().complete({ messages: ask })).toBe("ok");
+    expect((await model().complete({ messages: ask })).text).toBe("ok");
     expect(server.received).toHaveLength(2);
     expect(sleeps).toEqual([1_000]);
   });
@@ -82,7 +135,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
     server.queue({ kind: "status", status: 500, body: errorBody("The server had an error", "server_error") });
     server.queue({ kind: "status", status: 503, body: "<html>upstream down</html>" });
     server.queue({ kind: "content", content: "fine" });
-    expect(await model().complete({ messages: ask })).toBe("fine");
+    expect((await model().complete({ messages: ask })).text).toBe("fine");
     expect(sleeps).toEqual([100, 200]);
   });
 
@@ -134,14 +187,14 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 describe("structured replies validated by zod", () => {
   it("accepts a fenced JSON reply and normalises spelling and percent confidence", async () => {
     server.queue({ kind: "content", content: 'Here you go:\n```json\n{"ruling":"strong buy","confidence":72,"thesis":"Trend and flows agree."}\n```' });
-    const v = await askStructured(model(), ask, schema);
+    const v = await askStructured(model(), ask, "agent_vote", schema);
     expect(v).toEqual({ ruling: "STRONG_BUY", confidence: 0.72, thesis: "Trend and flows agree." });
   });
 
   it("malformed JSON: one repair round with the model's reply and the problem, then accepted", async () => {
     server.queue({ kind: "content", content: '{"ruling": "BUY", "confidence": 0.7, "thesis": "cut off' });
     server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.7,"thesis":"Complete now."}' });
-    const v = await askStructured(model(), ask, schema);
+    const v = await askStructured(model(), ask, "agent_vote", schema);
     expect(v.thesis).toBe("Complete now.");
     const repair = server.received[1]?.body.messages ?? [];
     expect(repair.at(-2)).toMatchObject({ role: "assistant" });
@@ -150,14 +203,14 @@ describe("structured replies validated by zod", () => {
 
   it("malformed JSON twice: rejected as invalid_reply", async () => {
     server.fallback = { kind: "content", content: "I think BUY." };
-    const err = await failure(askStructured(model(), ask, schema));
+    const err = await failure(askStructured(model(), ask, "agent_vote", schema));
     expect(err.kind).toBe("invalid_reply");
     expect(server.received).toHaveLength(2);
   });
 
   it("a missing field is named in the repair request; still missing: rejected", async () => {
     server.fallback = { kind: "content", content: '{"ruling":"BUY","thesis":"No confidence given."}' };
-    const err = await failure(askStructured(model(), ask, schema));
+    const err = await failure(askStructured(model(), ask, "agent_vote", schema));
     expect(err.kind).toBe("invalid_reply");
     expect(err.message).toMatch(/confidence/);
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/confidence/);
@@ -166,13 +219,13 @@ describe("structured replies validated by zod", () => {
   it("a ruling outside the council's set is rejected (SOL never SELL)", async () => {
     const { SOL_RULINGS } = await import("../../../src/domain/market/vocabulary.js");
     server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Down."}' };
-    const err = await failure(askStructured(model(), ask, agentReplySchema(SOL_RULINGS)));
+    const err = await failure(askStructured(model(), ask, "agent_vote", agentReplySchema(SOL_RULINGS)));
     expect(err.kind).toBe("invalid_reply");
   });
 
   it("confidence outside 0..1 (and not a percentage) is rejected", async () => {
     server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"x"}' };
-    expect((await failure(askStructured(model(), ask, schema))).kind).toBe("invalid_reply");
+    expect((await failure(askStructured(model(), ask, "agent_vote", schema))).kind).toBe("invalid_reply");
   });
 });
 
@@ -181,7 +234,7 @@ describe("Chief Judge reply", () => {
     const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
     server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "One. Two. Three. Four. Five. Six." }) });
     server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Buyers lead. Risk is moderate." }) });
-    const v = await askStructured(model(), ask, chiefReplySchema);
+    const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema);
     expect(v.explanation).toBe("Buyers lead. Risk is moderate.");
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/two or three sentences/);
   });

@@ -1,0 +1,95 @@
+import { Counter, Histogram } from "prom-client";
+import type { Logger } from "../logging/logger.js";
+import type { LlmCallRecord } from "../llm/call-record.js";
+import type { LlmSessionSummary, LlmTelemetry } from "../llm/council-sessions.js";
+import { metricsRegistry } from "./metrics.js";
+
+/** Created once per process, like the runtime's collectors: every service in it shares them. */
+const llmMetrics = {
+  calls: new Counter({
+    name: "mis_llm_calls_total",
+    help: "Questions to the language model (an agent vote or a Chief Judge summary, retries included), by council, model and outcome",
+    labelNames: ["asset", "model", "outcome"] as const,
+    registers: [metricsRegistry],
+  }),
+  tokens: new Counter({
+    name: "mis_llm_tokens_total",
+    help: "Tokens the provider reported, by council, model and direction (prompt or completion)",
+    labelNames: ["asset", "model", "direction"] as const,
+    registers: [metricsRegistry],
+  }),
+  callSeconds: new Histogram({
+    name: "mis_llm_call_duration_seconds",
+    help: "Wall time of one question to the model, retries and repairs included, by model and outcome",
+    labelNames: ["model", "outcome"] as const,
+    buckets: [0.5, 1, 2, 4, 8, 15, 30, 60, 120],
+    registers: [metricsRegistry],
+  }),
+  sessions: new Counter({
+    name: "mis_council_llm_sessions_total",
+    help: "Council sessions run with a model configured, by council and the mode they ended in (council, judiciary, none)",
+    labelNames: ["asset", "mode"] as const,
+    registers: [metricsRegistry],
+  }),
+  sessionSeconds: new Histogram({
+    name: "mis_council_session_duration_seconds",
+    help: "Wall time a council session spent with the model, from holding its slot to its end, by council",
+    labelNames: ["asset"] as const,
+    buckets: [1, 5, 10, 20, 30, 45, 60, 90, 120, 180],
+    registers: [metricsRegistry],
+  }),
+  sessionWaitSeconds: new Histogram({
+    name: "mis_council_session_wait_seconds",
+    help: "Wall time a council session waited for a model slot behind other councils, by council",
+    labelNames: ["asset"] as const,
+    buckets: [0.01, 1, 5, 15, 30, 60, 90, 180],
+    registers: [metricsRegistry],
+  }),
+  sessionTokens: new Histogram({
+    name: "mis_council_session_tokens",
+    help: "Tokens one council session used (prompt plus completion), by council",
+    labelNames: ["asset"] as const,
+    buckets: [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000],
+    registers: [metricsRegistry],
+  }),
+};
+
+/**
+ * Logs and metrics of the councils' model use: a line per question (agent, model, tokens in and
+ * out, ms, outcome; a warning with the reason when it failed) and a line per session.
+ */
+export function llmTelemetry(logger: Logger): LlmTelemetry {
+  return {
+    call(r: LlmCallRecord) {
+      llmMetrics.calls.labels(r.asset, r.model, r.outcome).inc();
+      llmMetrics.tokens.labels(r.asset, r.model, "prompt").inc(r.promptTokens);
+      llmMetrics.tokens.labels(r.asset, r.model, "completion").inc(r.completionTokens);
+      llmMetrics.callSeconds.labels(r.model, r.outcome).observe(r.ms / 1000);
+      const line = { asset: r.asset, agent: r.agent, model: r.model, tokens_in: r.promptTokens, tokens_out: r.completionTokens, ms: r.ms, outcome: r.outcome };
+      if (r.reason === null) logger.info(line, "llm call");
+      else logger.warn({ ...line, reason: r.reason }, "llm call failed");
+    },
+    session(s: LlmSessionSummary) {
+      llmMetrics.sessions.labels(s.asset, s.mode ?? "none").inc();
+      llmMetrics.sessionSeconds.labels(s.asset).observe(s.ms / 1000);
+      llmMetrics.sessionWaitSeconds.labels(s.asset).observe(s.waitedMs / 1000);
+      llmMetrics.sessionTokens.labels(s.asset).observe(s.promptTokens + s.completionTokens);
+      const line = {
+        asset: s.asset,
+        model: s.model,
+        mode: s.mode,
+        agents_succeeded: s.agentsSucceeded,
+        agents_failed: s.agentsFailed,
+        calls: s.calls,
+        failed_calls: s.failedCalls,
+        tokens_in: s.promptTokens,
+        tokens_out: s.completionTokens,
+        ms: s.ms,
+        waited_ms: s.waitedMs,
+      };
+      // A configured model that answered nothing is the operator's business: say why.
+      if (s.mode === "judiciary") logger.warn({ ...line, reason: s.reason }, "council session fell back to judiciary mode");
+      else logger.info({ ...line, reason: s.reason }, "council session");
+    },
+  };
+}
