@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CouncilActor, councilSessionId } from "../../../src/actors/council-actor.js";
+import { councilModeAt } from "../../../src/domain/council/council-mode.js";
+import { ManualClock } from "../../../src/domain/time/clock.js";
+import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
+import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
+import type { EventEnvelope } from "../../../src/events/envelope.js";
+import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
+import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
+import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
+import { councilNewDataSchema } from "../../../src/http/schemas/council.js";
+import type { LlmCallRecord } from "../../../src/llm/call-record.js";
+import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
+import { llmTelemetry } from "../../../src/observability/llm-telemetry.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+
+/**
+ * SPEC.md's council_mode state machine with a real model server process: the provider goes away
+ * mid-session, the service carries on in judiciary mode once no recent council verdict exists,
+ * and returns to council mode by itself when the provider is back. The BTC council actor runs on
+ * the real local actor host over the bundled replay data; market time is stepped by hand.
+ */
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+let feed: ReplayMarketFeed;
+let llama: LlamaServer;
+let store: Store;
+let host: LocalActorHost;
+let dispatcher: OutboxDispatcher;
+const clock = new ManualClock(0);
+const events: EventEnvelope[] = [];
+const calls: LlmCallRecord[] = [];
+const log = captureLogger();
+let onCall: (r: LlmCallRecord) => void = () => undefined;
+
+function ordinaryMorning(): number {
+  const span = feed.span().lastBarClose;
+  const end = Math.min(...ASSETS.map((a) => span[a] ?? 0));
+  for (let day = Math.floor(end / DAY) * DAY - 3 * DAY; day > end - 120 * DAY; day -= DAY) {
+    // Three hours of market time must stay clear of a BLACKOUT (it would pause the council).
+    const clear = [8, 9, 10, 11].every((h) => calendarStatus(feed.calendarEvents(), day + h * HOUR).status !== "BLACKOUT");
+    if (clear) return day + 8 * HOUR;
+  }
+  throw new Error("no ordinary day in the bundled data");
+}
+
+/** council_mode exactly as GET /v1/verdict/latest infers it at market time `now`. */
+async function councilModeNow(now: number) {
+  const [session, model] = await Promise.all([store.councilSessions.latest("BTC", now), store.councilSessions.latestWithModel("BTC", now)]);
+  return councilModeAt({ lastSession: session && { at: session.at, mode: session.mode }, lastModelSessionAt: model?.at ?? null }, now, false);
+}
+
+/** Steps market time to `t` (a slot of the BTC council) and returns the session and its council.new. */
+async function sessionAt(t: number) {
+  const published = events.length;
+  clock.set(t);
+  await host.runDue();
+  await dispatcher.flush();
+  const s = await store.councilSessions.latest("BTC", t);
+  if (s === null || s.id !== councilSessionId("BTC", t)) throw new Error(`no BTC session stored at ${new Date(t).toISOString()}`);
+  const fresh = events.slice(published);
+  expect(fresh).toHaveLength(1);
+  return { session: s, event: councilNewDataSchema.parse(fresh[0]?.data) };
+}
+
+beforeAll(async () => {
+  feed = await sharedReplayFeed();
+  llama = await startLlamaServer();
+  store = openSqliteStore(":memory:");
+  const bus = new InProcessEventBus();
+  bus.subscribe("council.new", async (e) => void events.push(e));
+  dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
+  host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
+  const logged = llmTelemetry(log.logger);
+  // The service's own wiring from configuration, with retries short enough for a test.
+  const advisor = councilAdvisorFromEnv(
+    { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, LLM_TIMEOUT_MS: 60_000, LLM_SESSION_BUDGET_MS: 240_000 },
+    {
+      call: (r) => {
+        calls.push(r);
+        logged.call(r);
+        onCall(r);
+      },
+      session: (s) => logged.session(s),
+    },
+  );
+  host.register(CouncilActor, (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, advisor }));
+  clock.set(ordinaryMorning());
+  await host.start();
+  await host.proxy(CouncilActor, "BTC").ensureScheduled();
+}, 180_000);
+
+afterAll(async () => {
+  await host?.shutdown();
+  await store?.close();
+  await llama?.stop();
+});
+
+describe("council_mode with a real provider process that goes away and comes back", () => {
+  it(
+    "council → provider stopped mid-session → judiciary after 45 min → provider restarted → council, no operator action",
+    async () => {
+      const t0 = clock.now();
+      // 1. Healthy: a council-mode session.
+      const { session: first } = await sessionAt(t0);
+      expect(first.mode).toBe("council");
+      expect(await councilModeNow(t0)).toBe("council");
+
+      // 2. The server process is stopped while the session is under way, after its first answer.
+      const before = calls.length;
+      let stopped: Promise<void> | undefined;
+      onCall = (r) => {
+        if (r.outcome === "ok" && stopped === undefined) stopped = llama.stop();
+      };
+      const { session: cut, event: cutEvent } = await sessionAt(t0 + 30 * MIN);
+      await stopped;
+      onCall = () => undefined;
+      expect(llama.running).toBe(false);
+      const cutCalls = calls.slice(before);
+      expect(cutCalls[0]?.outcome).toBe("ok");
+      // Refused connections (or a 5xx while it shuts down): the provider is unavailable.
+      expect(["network", "server"]).toContain(cutCalls[1]?.outcome);
+      expect(cutCalls).toHaveLength(2);
+      // The session completed: one agent answered, the failing ones were counted, nobody hung.
+      expect(cut.mode).toBe("council");
+      expect(cut.agentsSucceeded).toBe(1);
+      expect(cut.agentsFailed).toBe(5);
+      expect(cut.votes.filter((v) => v.source === "model")).toHaveLength(1);
+      expect(cut.explanationSource).toBe("template");
+      expect(cutEvent.agents_succeeded).toBe(1);
+
+      // 3. Provider down: sessions go on in judiciary mode; council_mode holds for 45 minutes.
+      const { session: down, event: downEvent } = await sessionAt(t0 + 60 * MIN);
+      expect(down.mode).toBe("judiciary");
+      expect(down.confidence).toBeLessThanOrEqual(0.47);
+      expect(await councilModeNow(t0 + 60 * MIN)).toBe("council");
+      expect(log.lines.some((l) => l.msg === "council session fell back to judiciary mode" && /ECONNREFUSED/.test(String(l.reason)))).toBe(true);
+      await sessionAt(t0 + 90 * MIN);
+      expect(await councilModeNow(t0 + 90 * MIN)).toBe("judiciary");
+
+      // 4. The same server comes back on the same address: the next session is a council one.
+      await llama.start();
+      const { session: back, event: backEvent } = await sessionAt(t0 + 120 * MIN);
+      expect(back.mode).toBe("council");
+      expect(await councilModeNow(t0 + 120 * MIN)).toBe("council");
+      const modelVotes = back.votes.filter((v) => v.source === "model").length;
+      expect(modelVotes).toBeGreaterThan(0);
+      expect(back.agentsSucceeded).toBe(modelVotes);
+      // council.new (what webhook subscribers receive) says how many agents the model really answered for.
+      expect(backEvent.agents_succeeded).toBe(modelVotes);
+      expect(downEvent.agents_succeeded).toBe(down.agentsSucceeded);
+    },
+    600_000,
+  );
+});

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliberate } from "../../../src/domain/council/deliberate.js";
+import { judge, VETO_CONFIDENCE } from "../../../src/domain/council/chief-judge.js";
+import type { CouncilAsset, CouncilInput, CouncilSession } from "../../../src/domain/council/council-types.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import { missingInputs } from "../../../src/domain/council/rule-agent.js";
+import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
+import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
+import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
+import { CHIEF_JUDGE, type LlmCallRecord } from "../../../src/llm/call-record.js";
+import { LlmCouncilSessions, type LlmSessionSummary } from "../../../src/llm/council-sessions.js";
+import { OpenAiChatModel, type OpenAiChatOptions } from "../../../src/llm/openai-chat.js";
+import { agentReplySchema, chiefReplySchema } from "../../../src/llm/reply-schemas.js";
+import { llmTelemetry } from "../../../src/observability/llm-telemetry.js";
+import { councilInputAt } from "../../../src/services/judiciary-inputs.js";
+import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+
+/**
+ * Council sessions against a real language model: llama.cpp's llama-server with SmolLM2-135M
+ * (DECISIONS 6), no canned replies. A 135M model has no market insight, so these tests assert the
+ * protocol, the modes and the service's own rules, never the model's opinion.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** A busy 2-core host can take ~30 s per reply (DECISIONS 6); a whole session gets minutes. */
+const SESSION_TEST_MS = 300_000;
+
+let feed: ReplayMarketFeed;
+let llama: LlamaServer;
+let at: number;
+
+/** A UTC noon inside every asset's data on a day without a TIER1 release (no BLACKOUT). */
+function ordinaryNoon(): number {
+  const span = feed.span().lastBarClose;
+  const end = Math.min(...ASSETS.map((a) => span[a] ?? 0));
+  for (let day = Math.floor(end / DAY) * DAY - 2 * DAY; day > end - 120 * DAY; day -= DAY) {
+    if (calendarStatus(feed.calendarEvents(), day + 12 * HOUR).status !== "BLACKOUT") return day + 12 * HOUR;
+  }
+  throw new Error("no ordinary day in the bundled data");
+}
+
+interface Recorded {
+  readonly calls: LlmCallRecord[];
+  readonly sessions: LlmSessionSummary[];
+  readonly log: ReturnType<typeof captureLogger>;
+}
+
+/** The production advisor source over the real server, its records kept and logged for the test. */
+function sessionsFor(model: Partial<OpenAiChatOptions> = {}, options: { sessionBudgetMs?: number; maxReplyTokens?: number; onCall?: (r: LlmCallRecord) => void } = {}) {
+  const recorded: Recorded = { calls: [], sessions: [], log: captureLogger() };
+  const logged = llmTelemetry(recorded.log.logger);
+  const source = new LlmCouncilSessions(new OpenAiChatModel({ baseUrl: llama.baseUrl, apiKey: llama.apiKey, model: LLAMA_MODEL, timeoutMs: 60_000, ...model }), {
+    sessionBudgetMs: options.sessionBudgetMs ?? 240_000,
+    maxConcurrentSessions: 1,
+    ...(options.maxReplyTokens === undefined ? {} : { maxReplyTokens: options.maxReplyTokens }),
+    telemetry: {
+      call: (r) => {
+        recorded.calls.push(r);
+        logged.call(r);
+        options.onCall?.(r);
+      },
+      session: (s) => {
+        recorded.sessions.push(s);
+        logged.session(s);
+      },
+    },
+  });
+  return { source, recorded };
+}
+
+/** One session the way the council actor runs it: a lease from the source around deliberate. */
+async function runSession(source: LlmCouncilSessions, input: CouncilInput): Promise<CouncilSession> {
+  const lease = await source.open(input.asset);
+  let session: CouncilSession | null = null;
+  try {
+    const outcome = await deliberate(input, { advisor: lease.advisor, newId: () => `real-${input.asset}-${input.at}` });
+    if (outcome.kind !== "session") throw new Error(`expected a session, got ${outcome.kind}`);
+    session = outcome.session;
+    return session;
+  } finally {
+    lease.close(session);
+  }
+}
+
+/** Agents that had at least one live input: the ones the model is asked about. */
+function askable(input: CouncilInput): string[] {
+  return ROSTERS[input.asset].agents.filter((a) => missingInputs(a, input).length < a.inputs.length).map((a) => a.name);
+}
+
+function expectServiceRulesHold(s: CouncilSession): void {
+  const roster = ROSTERS[s.asset];
+  // The ruling, veto and flags are the service's arithmetic on the stored votes, not the model's say.
+  const recomputed = judge(roster, s.votes, s.riskFlags, s.mode === "judiciary" ? 0.47 : null);
+  expect(s.ruling).toBe(recomputed.ruling);
+  expect(s.vetoedBy).toEqual(recomputed.vetoedBy);
+  const vetoes = s.votes.filter((v) => roster.agents.find((a) => a.name === v.agent)?.veto && v.ruling === "AVOID" && v.confidence > VETO_CONFIDENCE);
+  expect(s.vetoedBy).toEqual(vetoes.map((v) => v.agent));
+  if (vetoes.length > 0 || s.riskFlags.includes("LIQUIDITY_RISK")) expect(s.ruling).toBe("AVOID");
+}
+
+beforeAll(async () => {
+  feed = await sharedReplayFeed();
+  at = ordinaryNoon();
+  llama = await startLlamaServer();
+}, 180_000);
+
+afterAll(async () => {
+  await llama?.stop();
+});
+
+describe("council sessions against llama-server with SmolLM2 (real model)", () => {
+  it(
+    "BTC, TAO and SOL: every askable agent and the Chief Judge answer schema-valid JSON; council mode; counts honest; tokens and time recorded",
+    async () => {
+      const { source, recorded } = sessionsFor();
+      for (const asset of ["BTC", "TAO", "SOL"] as const satisfies readonly CouncilAsset[]) {
+        const input = councilInputAt(feed, asset, at, null);
+        const asked = askable(input);
+        const before = recorded.calls.length;
+        const s = await runSession(source, input);
+        const calls = recorded.calls.slice(before);
+        const roster = ROSTERS[asset];
+
+        expect(s.mode).toBe("council");
+        expect(s.votes.map((v) => v.agent)).toEqual(roster.agents.map((a) => a.name));
+        // Each askable agent was asked once (its retries and repairs inside that one record), then the Chief Judge.
+        expect(calls.map((c) => c.agent)).toEqual([...asked, CHIEF_JUDGE]);
+        const modelVotes = s.votes.filter((v) => v.source === "model");
+        for (const v of modelVotes) agentReplySchema(roster.voteRulings).parse({ ruling: v.ruling, confidence: v.confidence, thesis: v.thesis });
+        // Honest counts: a model vote exactly for each call that ended ok; everyone else failed.
+        expect(modelVotes.map((v) => v.agent)).toEqual(calls.filter((c) => c.agent !== CHIEF_JUDGE && c.outcome === "ok").map((c) => c.agent));
+        expect(s.agentsSucceeded).toBe(modelVotes.length);
+        expect(s.agentsFailed).toBe(6 - modelVotes.length);
+        expect(modelVotes.length).toBeGreaterThan(0);
+        const chief = calls.at(-1);
+        expect(s.explanationSource).toBe(chief?.outcome === "ok" ? "model" : "template");
+        if (s.explanationSource === "model") chiefReplySchema.parse({ rationale: s.chiefRationale, explanation: s.plainExplanation });
+        expectServiceRulesHold(s);
+        for (const c of calls) {
+          expect(c).toMatchObject({ asset, model: LLAMA_MODEL });
+          if (c.outcome === "ok") {
+            expect(c.promptTokens).toBeGreaterThan(50);
+            expect(c.completionTokens).toBeGreaterThan(5);
+          }
+        }
+        const summary = recorded.sessions.at(-1);
+        expect(summary).toMatchObject({ asset, mode: "council", agentsSucceeded: s.agentsSucceeded, calls: calls.length });
+        expect(summary?.promptTokens).toBe(calls.reduce((n, c) => n + c.promptTokens, 0));
+        expect(summary?.ms).toBeGreaterThan(0);
+      }
+      // The operator's view: one line per question with agent, model, tokens in/out, ms, outcome.
+      const lines = recorded.log.lines.filter((l) => l.msg === "llm call");
+      expect(lines.length).toBeGreaterThan(10);
+      for (const l of lines) expect(Object.keys(l)).toEqual(expect.arrayContaining(["asset", "agent", "model", "tokens_in", "tokens_out", "ms", "outcome"]));
+    },
+    SESSION_TEST_MS,
+  );
+
+  it(
+    "TAO with liquidity INSUFFICIENT: LIQUIDITY_RISK is raised and the ruling is AVOID whatever the model votes",
+    async () => {
+      const { source } = sessionsFor();
+      const base = councilInputAt(feed, "TAO", at, null);
+      const tao = base.tao ?? { lastHourRangePct: null, volumeRatio: null, aiSentiment: null };
+      const input: CouncilInput = { ...base, tao: { ...tao, liquidityStatus: "INSUFFICIENT" } };
+      const s = await runSession(source, input);
+      expect(s.mode).toBe("council");
+      expect(s.riskFlags).toContain("LIQUIDITY_RISK");
+      expect(s.ruling).toBe("AVOID");
+      expectServiceRulesHold(s);
+    },
+    SESSION_TEST_MS,
+  );
+
+  it(
+    "replies cut off by the token limit fail validation: each such agent votes by rule and is counted failed",
+    async () => {
+      const { source, recorded } = sessionsFor({}, { maxReplyTokens: 6 });
+      const input = councilInputAt(feed, "BTC", at, null);
+      const s = await runSession(source, input);
+      // No model vote survived validation: judiciary mode, every askable agent fell back to its rule.
+      expect(s.mode).toBe("judiciary");
+      expect(s.votes.filter((v) => v.source === "model")).toHaveLength(0);
+      expect(s.explanationSource).toBe("template");
+      const agentCalls = recorded.calls.filter((c) => c.agent !== CHIEF_JUDGE);
+      expect(agentCalls.length).toBeGreaterThan(0);
+      for (const c of agentCalls) expect(["invalid_reply", "budget"]).toContain(c.outcome);
+      expect(agentCalls[0]?.outcome).toBe("invalid_reply");
+      expect(s.agentsSucceeded + s.agentsFailed).toBe(6);
+      expect(recorded.log.lines.find((l) => l.msg === "council session fell back to judiciary mode")?.reason).toMatch(/rejected after 1 repair/);
+    },
+    SESSION_TEST_MS,
+  );
+
+  it(
+    "a call that times out mid-session: that agent and the rest vote by rule, the session completes in council mode with the failures counted",
+    async () => {
+      let frozen = false;
+      const { source, recorded } = sessionsFor(
+        { timeoutMs: 2_000, retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 200 } },
+        {
+          onCall: (r) => {
+            // After the second answered agent the server stops answering (SIGSTOP): a hung provider.
+            if (r.outcome === "ok" && recorded.calls.filter((c) => c.outcome === "ok").length === 2 && !frozen) {
+              frozen = true;
+              llama.freeze();
+            }
+          },
+        },
+      );
+      try {
+        const input = councilInputAt(feed, "BTC", at, null);
+        const started = Date.now();
+        const s = await runSession(source, input);
+        expect(Date.now() - started).toBeLessThan(120_000);
+        expect(frozen).toBe(true);
+        expect(s.mode).toBe("council");
+        expect(s.agentsSucceeded).toBe(2);
+        expect(s.agentsFailed).toBe(4);
+        expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(4);
+        expect(recorded.calls.map((c) => c.outcome)).toEqual(["ok", "ok", "timeout"]);
+        expect(s.explanationSource).toBe("template");
+        expect(recorded.sessions.at(-1)?.reason).toMatch(/no complete reply within 2000 ms/);
+      } finally {
+        llama.thaw();
+      }
+    },
+    SESSION_TEST_MS,
+  );
+});
