@@ -6,6 +6,13 @@ import { LlmError, type ChatMessage, type ChatModel } from "./chat-model.js";
 import { agentReplySchema, chiefReplySchema } from "./reply-schemas.js";
 import { askStructured, UsageTally } from "./structured-chat.js";
 
+/**
+ * Token caps per reply: a vote within its schema's caps is at most ~160 tokens, the Chief Judge's
+ * ~350. A reply cut at the cap is invalid JSON and gets its repair round.
+ */
+export const AGENT_REPLY_TOKENS = 200;
+export const CHIEF_REPLY_TOKENS = 450;
+
 function messages(p: Prompt): ChatMessage[] {
   return [
     { role: "system", content: p.system },
@@ -28,7 +35,7 @@ export interface AdvisorOptions {
   readonly asset?: CouncilAsset;
   /** Wall-clock end of the session's time budget (epoch ms); no call runs past it. */
   readonly deadlineAt?: number;
-  /** Cap on each reply's tokens (default 600: a vote is ~60, a summary ~150). */
+  /** Cap on each reply's tokens; default per question (AGENT_REPLY_TOKENS, CHIEF_REPLY_TOKENS). */
   readonly maxReplyTokens?: number;
   /** Told about every question, answered or not (logs and metrics). */
   readonly observe?: (record: LlmCallRecord) => void;
@@ -43,20 +50,21 @@ export class LlmCouncilAdvisor implements CouncilAdvisor {
 
   agentVote(brief: AgentBrief, budget: CallBudget): Promise<ModelVote> {
     return this.ask(brief.asset, brief.agent.name, (tally) =>
-      askStructured(this.model, messages(brief.prompt), "agent_vote", agentReplySchema(brief.allowedRulings), this.askOptions(budget, tally)),
+      askStructured(this.model, messages(brief.prompt), "agent_vote", agentReplySchema(brief.allowedRulings), this.askOptions(budget, tally, AGENT_REPLY_TOKENS)),
     );
   }
 
   chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary> {
-    return this.ask(this.options.asset ?? null, CHIEF_JUDGE, (tally) => askStructured(this.model, messages(prompt), "chief_summary", chiefReplySchema, this.askOptions(budget, tally)));
+    return this.ask(this.options.asset ?? null, CHIEF_JUDGE, (tally) => askStructured(this.model, messages(prompt), "chief_summary", chiefReplySchema, this.askOptions(budget, tally, CHIEF_REPLY_TOKENS)),
+    );
   }
 
-  private askOptions(budget: CallBudget, tally: UsageTally) {
+  private askOptions(budget: CallBudget, tally: UsageTally, maxTokens: number) {
     return {
       budget,
       tally,
       ...(this.options.deadlineAt === undefined ? {} : { deadlineAt: this.options.deadlineAt }),
-      ...(this.options.maxReplyTokens === undefined ? {} : { maxTokens: this.options.maxReplyTokens }),
+      maxTokens: this.options.maxReplyTokens ?? maxTokens,
     };
   }
 

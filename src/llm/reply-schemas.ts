@@ -12,6 +12,16 @@ function normaliseConfidence(v: unknown): unknown {
   return typeof n === "number" && n > 1 && n <= 100 ? n / 100 : n;
 }
 
+/**
+ * Length caps are part of the JSON Schema sent with the question: a server that enforces it must
+ * close the string within them, which is what stops a small model repeating itself until the
+ * token limit (measured with SmolLM2: 600-token loops of 40-60 s per call before these caps).
+ * One to three sentences fit in 500 characters.
+ */
+export const THESIS_MAX_CHARS = 500;
+export const RATIONALE_MAX_CHARS = 800;
+export const EXPLANATION_MAX_CHARS = 500;
+
 /** The agent's answer. `reasoning` is accepted for `thesis`, the one rename models often make. */
 export function agentReplySchema(allowed: readonly TaoRuling[]) {
   return z.preprocess(
@@ -23,7 +33,7 @@ export function agentReplySchema(allowed: readonly TaoRuling[]) {
     z.object({
       ruling: z.preprocess(normaliseRuling, z.enum(allowed as [TaoRuling, ...TaoRuling[]])),
       confidence: z.preprocess(normaliseConfidence, z.number().min(0).max(1)),
-      thesis: z.string().trim().min(1).max(1_500),
+      thesis: z.string().trim().min(1).max(THESIS_MAX_CHARS),
     }),
   );
 }
@@ -38,11 +48,11 @@ export function sentenceCount(text: string): number {
  * (a model's abbreviation or a trailing remark should not cost a repair call), more is rejected.
  */
 export const chiefReplySchema = z.object({
-  rationale: z.string().trim().min(1).max(3_000),
+  rationale: z.string().trim().min(1).max(RATIONALE_MAX_CHARS),
   explanation: z
     .string()
     .trim()
     .min(1)
-    .max(800)
+    .max(EXPLANATION_MAX_CHARS)
     .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences"),
 });

@@ -25,8 +25,8 @@ import { sharedReplayFeed } from "../../support/replay-feed.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** A busy 2-core host can take ~30 s per reply (DECISIONS 6); a whole session gets minutes. */
-const SESSION_TEST_MS = 300_000;
+/** A busy 2-core host can take ~30 s per reply (DECISIONS 6): three sessions get many minutes. */
+const SESSION_TEST_MS = 900_000;
 
 let feed: ReplayMarketFeed;
 let llama: LlamaServer;
@@ -126,8 +126,12 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
 
         expect(s.mode).toBe("council");
         expect(s.votes.map((v) => v.agent)).toEqual(roster.agents.map((a) => a.name));
-        // Each askable agent was asked once (its retries and repairs inside that one record), then the Chief Judge.
+        // Each askable agent was asked once (its retries and repairs inside that one record), then
+        // the Chief Judge: for BTC, six agent questions and one summary. A healthy server never
+        // fails a transport; only validation may fail, and only for that agent.
         expect(calls.map((c) => c.agent)).toEqual([...asked, CHIEF_JUDGE]);
+        for (const c of calls) expect(["ok", "invalid_reply"]).toContain(c.outcome);
+        if (asset === "BTC") expect(calls).toHaveLength(7);
         const modelVotes = s.votes.filter((v) => v.source === "model");
         for (const v of modelVotes) agentReplySchema(roster.voteRulings).parse({ ruling: v.ruling, confidence: v.confidence, thesis: v.thesis });
         // Honest counts: a model vote exactly for each call that ended ok; everyone else failed.
@@ -200,7 +204,8 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
     async () => {
       let frozen = false;
       const { source, recorded } = sessionsFor(
-        { timeoutMs: 2_000, retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 200 } },
+        // Long enough for an answer on a busy host, no retry: the hung call costs one timeout.
+        { timeoutMs: 45_000, retry: { maxRetries: 0, baseDelayMs: 200, maxDelayMs: 200 } },
         {
           onCall: (r) => {
             // After the second answered agent the server stops answering (SIGSTOP): a hung provider.
@@ -215,7 +220,7 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         const input = councilInputAt(feed, "BTC", at, null);
         const started = Date.now();
         const s = await runSession(source, input);
-        expect(Date.now() - started).toBeLessThan(120_000);
+        expect(Date.now() - started).toBeLessThan(180_000);
         expect(frozen).toBe(true);
         expect(s.mode).toBe("council");
         expect(s.agentsSucceeded).toBe(2);
@@ -223,7 +228,7 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(4);
         expect(recorded.calls.map((c) => c.outcome)).toEqual(["ok", "ok", "timeout"]);
         expect(s.explanationSource).toBe("template");
-        expect(recorded.sessions.at(-1)?.reason).toMatch(/no complete reply within 2000 ms/);
+        expect(recorded.sessions.at(-1)?.reason).toMatch(/no complete reply within 45000 ms/);
       } finally {
         llama.thaw();
       }

@@ -65,7 +65,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
           properties: {
             ruling: { type: "string", enum: [...RULINGS] },
             confidence: { type: "number", minimum: 0, maximum: 1 },
-            thesis: { type: "string", minLength: 1, maxLength: 1500 },
+            thesis: { type: "string", minLength: 1, maxLength: 500 },
           },
           required: ["ruling", "confidence", "thesis"],
           additionalProperties: false,

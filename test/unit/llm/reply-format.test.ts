@@ -12,7 +12,7 @@ describe("the JSON Schema sent with each question comes from the zod schema that
       properties: {
         ruling: { type: "string", enum: [...SOL_RULINGS] },
         confidence: { type: "number", minimum: 0, maximum: 1 },
-        thesis: { type: "string", minLength: 1, maxLength: 1500 },
+        thesis: { type: "string", minLength: 1, maxLength: 500 },
       },
       required: ["ruling", "confidence", "thesis"],
       additionalProperties: false,
@@ -25,7 +25,7 @@ describe("the JSON Schema sent with each question comes from the zod schema that
       type: "object",
       required: ["rationale", "explanation"],
       additionalProperties: false,
-      properties: { rationale: { type: "string", minLength: 1 }, explanation: { type: "string", minLength: 1, maxLength: 800 } },
+      properties: { rationale: { type: "string", minLength: 1 }, explanation: { type: "string", minLength: 1, maxLength: 500 } },
     });
     expect(schema).not.toHaveProperty("$schema");
   });
