@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
-import { result, type BenchResult } from "./result.js";
+import { report, result, type BenchResult } from "./result.js";
 import { LLAMA_MODEL, startLlamaServer } from "../test/support/llama-server.js";
 
 /**
@@ -94,12 +94,12 @@ export async function run(): Promise<BenchResult[]> {
     if (busy.p99 === 0 || idleP99 === 0) throw new Error("no latency measured");
     return [
       result("council.btc_session_wall", sessionS, "s", "<= 60 s (llama-server -t 1, SmolLM2-135M)", sessionS <= 60),
-      result("council.btc_session_calls", s.calls, "calls", "report (6 agents + Chief Judge when all have data)", true),
-      result("council.btc_session_model_votes", s.agents_succeeded ?? 0, "agents", "report", true),
-      result("council.btc_session_completion_tokens_per_s", s.completion_tokens / sessionS, "tokens/s", "report", true),
-      result("council.btc_session_total_tokens_per_s", (s.prompt_tokens + s.completion_tokens) / sessionS, "tokens/s", "report", true),
-      result("council.btc_session_tokens", s.prompt_tokens + s.completion_tokens, "tokens", "report", true),
-      result("council.keyed_cached_p99_idle", idleP99, "ms", `report at ${RATE} req/s`, true),
+      report("council.btc_session_calls", s.calls, "calls"),
+      report("council.btc_session_model_votes", s.agents_succeeded ?? 0, "agents"),
+      report("council.btc_session_completion_tokens_per_s", s.completion_tokens / sessionS, "tokens/s"),
+      report("council.btc_session_total_tokens_per_s", (s.prompt_tokens + s.completion_tokens) / sessionS, "tokens/s"),
+      report("council.btc_session_tokens", s.prompt_tokens + s.completion_tokens, "tokens"),
+      report("council.keyed_cached_p99_idle", idleP99, "ms"),
       result("council.keyed_cached_p99_during_session", busy.p99, "ms", "<= 2x idle p99 (same run)", busy.p99 <= 2 * idleP99, idleP99),
       result("council.keyed_cached_2xx_share_during_session", busy.okShare * 100, "%", ">= 99 %", busy.okShare >= 0.99),
     ];

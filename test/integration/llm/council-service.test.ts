@@ -40,6 +40,11 @@ async function expectNoServerErrors(svc: RunningService, key: string): Promise<v
   }
 }
 
+/** /metrics lives on its own port (METRICS_PORT). */
+async function metricsOf(svc: RunningService): Promise<string> {
+  return (await fetch(`http://127.0.0.1:${svc.service.metricsPort()}/metrics`)).text();
+}
+
 async function sessionsStored(svc: RunningService, assets: readonly CouncilAsset[]) {
   return Promise.all(assets.map((a) => svc.service.store.councilSessions.latest(a)));
 }
@@ -51,7 +56,7 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
       const log = captureLogger();
       const started = Date.now();
       const svc = await startService(
-        { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, REPLAY_WARMUP_DAYS: "14" },
+        { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, REPLAY_WARMUP_DAYS: "14", METRICS_PORT: "0" },
         { logger: log.logger },
       );
       try {
@@ -86,7 +91,7 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
           "council-mode sessions from the model on every council route",
         );
         // What the operator sees for these sessions.
-        const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+        const metrics = await metricsOf(svc);
         expect(metrics).toMatch(/mis_llm_tokens_total\{asset="BTC",model="smollm2",direction="completion"\} [1-9]/);
         expect(metrics).toMatch(/mis_council_session_duration_seconds_count\{asset="SOL"\} [1-9]/);
         expect(log.lines.filter((l) => l.msg === "council session" && l.mode === "council").length).toBeGreaterThanOrEqual(3);
@@ -102,7 +107,7 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
     "a wrong API key (401 from the server): judiciary sessions with the reason logged, no route answers 500",
     async () => {
       const log = captureLogger();
-      const svc = await startService({ LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: "sk-not-the-key" }, { logger: log.logger });
+      const svc = await startService({ LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: "sk-not-the-key", METRICS_PORT: "0" }, { logger: log.logger });
       try {
         const key = await createKey(svc, "pro");
         const sessions = await waitFor(
@@ -129,7 +134,7 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
         expect(verdict.council_mode).toBe("judiciary");
         expect((await get(svc, "/v1/council/latest", key)).status).toBe(200);
         await expectNoServerErrors(svc, key);
-        expect(await (await fetch(`${svc.url}/metrics`)).text()).toMatch(/mis_llm_calls_total\{asset="BTC",model="smollm2",outcome="client"\} [1-9]/);
+        expect(await metricsOf(svc)).toMatch(/mis_llm_calls_total\{asset="BTC",model="smollm2",outcome="client"\} [1-9]/);
       } finally {
         await svc.stop();
       }
