@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CouncilActor, councilSessionId } from "../../../src/actors/council-actor.js";
+import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
 import { councilModeAt } from "../../../src/domain/council/council-mode.js";
 import { ManualClock } from "../../../src/domain/time/clock.js";
 import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
@@ -65,7 +66,10 @@ async function sessionAt(t: number) {
   await host.runDue();
   await dispatcher.flush();
   const s = await store.councilSessions.latest("BTC", t);
-  if (s === null || s.id !== councilSessionId("BTC", t)) throw new Error(`no BTC session stored at ${new Date(t).toISOString()}`);
+  if (s === null || s.id !== councilSessionId("BTC", t)) {
+    const failed = log.lines.filter((l) => l.level === 50 || l.level === 40).map((l) => `${String(l.msg)} ${JSON.stringify(l.err ?? "")}`);
+    throw new Error(`no BTC session stored at ${new Date(t).toISOString()}: ${failed.slice(-3).join(" | ")}`);
+  }
   const fresh = events.slice(published);
   expect(fresh).toHaveLength(1);
   return { session: s, event: councilNewDataSchema.parse(fresh[0]?.data) };
@@ -92,6 +96,8 @@ beforeAll(async () => {
       session: (s) => logged.session(s),
     },
   );
+  // The council actor asks the evidence actor for its calibration map (issue 16).
+  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory }));
   host.register(CouncilActor, (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, evidence: store.evidence, advisor }));
   clock.set(ordinaryMorning());
   await host.start();
