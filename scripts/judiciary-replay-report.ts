@@ -83,18 +83,20 @@ for (const asset of assets) {
     tallies.set(ruling, t);
     pooled = { n: pooled.n + 1, sum: pooled.sum + ret, hits: pooled.hits };
   }
+  const baseline = pooled.n === 0 ? 0 : pooled.sum / pooled.n;
+  // The benchmark of every ruling: what the asset did after any session (issue 16).
   const rows = TAO_RULINGS.filter((r) => tallies.has(r)).map((r) => {
     const t = tallies.get(r) as Tally;
-    return `| ${r} | ${t.n} | ${((100 * t.n) / pooled.n).toFixed(1)} | ${(t.sum / t.n).toFixed(2)} | ${((100 * t.hits) / t.n).toFixed(1)} |`;
+    const mean = t.sum / t.n;
+    return `| ${r} | ${t.n} | ${((100 * t.n) / pooled.n).toFixed(1)} | ${mean.toFixed(2)} | ${(mean - baseline >= 0 ? "+" : "") + (mean - baseline).toFixed(2)} | ${((100 * t.hits) / t.n).toFixed(1)} |`;
   });
-  const baseline = pooled.n === 0 ? 0 : pooled.sum / pooled.n;
   overview.push(`| ${asset} | ${new Date(start).toISOString().slice(0, 10)} → ${new Date(end).toISOString().slice(0, 10)} | ${sessions} | ${paused} | ${baseline.toFixed(2)} |`);
   sections.push(
     [
       `### ${asset}`,
       "",
-      "| ruling | sessions | share % | mean next-24 h return % | hit rate % |",
-      "|---|---|---|---|---|",
+      "| ruling | sessions | share % | mean next-24 h return % | against all sessions (pp) | hit rate % |",
+      "|---|---|---|---|---|---|",
       ...rows,
       "",
       `All sessions: mean next-24 h return ${baseline.toFixed(2)} %${missingPrice > 0 ? `; ${missingPrice} sessions without a price 24 h later were left out` : ""}.`,
@@ -110,6 +112,11 @@ const md = [
   "",
   `Generated ${new Date().toISOString().slice(0, 10)} by \`${command}\` (regime ${(regimeMs / 1000).toFixed(1)} s, total ${(totalMs / 1000).toFixed(1)} s).`,
   "Re-run it to regenerate this file; `--out -` prints instead of writing.",
+  "",
+  "Each ruling is set against the benchmark of all sessions (the unconditional mean). Block-bootstrap intervals of",
+  "that excess, the two spans of the evaluation protocol apart, rank IC per year and the calibration of the published",
+  "confidence are in [evaluation-figures.md](evaluation-figures.md) (`npx tsx scripts/evidence-report.ts`): no",
+  "council's ruling carries measurable information about the next 24 h.",
   "",
   "## Method",
   "",
@@ -133,8 +140,9 @@ const md = [
   "",
   ...sections,
   "Reading: a ruling carries information when its mean return differs clearly from the all-sessions mean and its",
-  "hit rate is well above 50 %. Judiciary-mode confidence is capped at 0.47, which is why the Ghost Traders' council",
-  "gate defers to the Judiciary verdict in this mode (docs/decisions.md, `councilGateDecision`).",
+  "hit rate is well above 50 %. The Chief Judge's own judiciary-mode figure is capped at 0.47; what the service publishes",
+  "is the calibrated probability of the ruling's direction (docs/evaluation.md), and in this mode the Ghost Traders'",
+  "council gate reads the Judiciary verdict's (`councilGateDecision`).",
   "",
 ].join("\n");
 
