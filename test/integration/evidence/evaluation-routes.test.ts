@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { regimeEvaluationSchema, verdictEvaluationSchema } from "../../../src/http/schemas/evaluation.js";
 import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
-import { calibrationKey, storedMap } from "../../../src/actors/evidence-actor.js";
+import { REGIME_EVALUATION_KEY, calibrationKey, storedMap } from "../../../src/actors/evidence-actor.js";
 import { calibratedConfidence } from "../../../src/domain/calibration/calibration-map.js";
 import { refitTime } from "../../../src/domain/calibration/walk-forward-calibrator.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -26,7 +26,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     svc = await startService({ STORE_URL: freshStoreUrl(kind, "evidence"), REPLAY_WARMUP_DAYS: kind === "sqlite" ? "2" : "0" });
     basic = await createKey(svc, "basic");
     free = await createKey(svc, "free");
-    await waitFor(async () => (await call(svc, "/v1/evaluation/regime", basic)).status === 200, 150_000, "the first evaluation");
+    // The first evaluation after the warm-up, read from the store (the route caches for 300 s):
+    // the actor evaluates at most once a market week while the warm-up fast-forwards, then at the
+    // first hourly reminder once 6 market hours have passed.
+    const afterWarmUp = svc.service.deps.marketClock.now();
+    await waitFor(async () => ((await svc.service.store.evidence.get(REGIME_EVALUATION_KEY))?.at ?? 0) >= afterWarmUp, 150_000, "the first evaluation after the warm-up");
   }, 300_000);
   afterAll(() => svc?.stop());
 

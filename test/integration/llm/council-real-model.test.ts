@@ -226,7 +226,12 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         expect(s.agentsSucceeded).toBe(2);
         expect(s.agentsFailed).toBe(4);
         expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(4);
-        expect(recorded.calls.map((c) => c.outcome)).toEqual(["ok", "ok", "timeout"]);
+        // A 135M model sometimes answers outside the schema (an invalid reply costs only that
+        // agent, as in the healthy session above); the hung call is the last, and it timed out.
+        const outcomes = recorded.calls.map((c) => c.outcome);
+        expect(outcomes.at(-1)).toBe("timeout");
+        expect(outcomes.filter((o) => o === "ok")).toHaveLength(2);
+        for (const o of outcomes.slice(0, -1)) expect(["ok", "invalid_reply"]).toContain(o);
         expect(s.explanationSource).toBe("template");
         expect(recorded.sessions.at(-1)?.reason).toMatch(/no complete reply within 45000 ms/);
       } finally {
