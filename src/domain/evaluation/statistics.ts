@@ -1,3 +1,5 @@
+import { pearson as signalsPearson } from "../signals/derivations.js";
+
 /** Mean of the numbers, or null for none. */
 export function mean(xs: readonly number[]): number | null {
   if (xs.length === 0) return null;
@@ -21,30 +23,12 @@ export function ranks(xs: readonly number[]): number[] {
   return out;
 }
 
-/** Pearson correlation, or null when either side is constant or there are fewer than 3 pairs. */
+/** Pearson correlation (the signals' one), or null when either side is constant or there are fewer than 3 pairs. */
 export function pearson(xs: readonly number[], ys: readonly number[]): number | null {
   const n = Math.min(xs.length, ys.length);
   if (n < 3) return null;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i] as number;
-    my += ys[i] as number;
-  }
-  mx /= n;
-  my /= n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = (xs[i] as number) - mx;
-    const dy = (ys[i] as number) - my;
-    sxy += dx * dy;
-    sxx += dx * dx;
-    syy += dy * dy;
-  }
-  if (sxx === 0 || syy === 0) return null;
-  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  const r = signalsPearson(xs.slice(0, n), ys.slice(0, n));
+  return Number.isNaN(r) ? null : r;
 }
 
 /** Spearman rank correlation with its t statistic (n − 2 degrees of freedom). */
