@@ -7,6 +7,8 @@ import { calibratedConfidence } from "../../../src/domain/calibration/calibratio
 import { refitTime } from "../../../src/domain/calibration/walk-forward-calibrator.js";
 import { waitFor } from "../../support/wait-for.js";
 
+const HOUR = 3_600_000;
+
 const call = (svc: RunningService, path: string, key: string) => fetch(`${svc.url}${path}`, { headers: { "x-api-key": key } });
 
 /**
@@ -26,11 +28,12 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     svc = await startService({ STORE_URL: freshStoreUrl(kind, "evidence"), REPLAY_WARMUP_DAYS: kind === "sqlite" ? "2" : "0" });
     basic = await createKey(svc, "basic");
     free = await createKey(svc, "free");
-    // The first evaluation after the warm-up, read from the store (the route caches for 300 s):
-    // the actor evaluates at most once a market week while the warm-up fast-forwards, then at the
-    // first hourly reminder once 6 market hours have passed.
-    const afterWarmUp = svc.service.deps.marketClock.now();
-    await waitFor(async () => ((await svc.service.store.evidence.get(REGIME_EVALUATION_KEY))?.at ?? 0) >= afterWarmUp, 150_000, "the first evaluation after the warm-up");
+    // The first evaluation at or after the hour the replay clock started running, read from the
+    // store (the route caches for 300 s). The actor evaluates at most once a market week while
+    // the warm-up fast-forwards, then at the first hourly reminder once 6 market hours have
+    // passed: without a warm-up that is the start hour itself, after two warm-up days the next.
+    const runFrom = Math.floor(svc.service.deps.marketClock.now() / HOUR) * HOUR;
+    await waitFor(async () => ((await svc.service.store.evidence.get(REGIME_EVALUATION_KEY))?.at ?? 0) >= runFrom, 150_000, "the first evaluation after the warm-up");
   }, 300_000);
   afterAll(() => svc?.stop());
 
