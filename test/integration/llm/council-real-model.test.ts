@@ -208,8 +208,10 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         { timeoutMs: 45_000, retry: { maxRetries: 0, baseDelayMs: 200, maxDelayMs: 200 } },
         {
           onCall: (r) => {
-            // After the second answered agent the server stops answering (SIGSTOP): a hung provider.
-            if (r.outcome === "ok" && recorded.calls.filter((c) => c.outcome === "ok").length === 2 && !frozen) {
+            // After the first answered agent the server stops answering (SIGSTOP): a hung provider.
+            // (Waiting for a second valid reply made the test depend on a 135M model's luck: in one
+            // CI run it answered outside the schema often enough that the hang never came.)
+            if (r.outcome === "ok" && !frozen) {
               frozen = true;
               llama.freeze();
             }
@@ -223,14 +225,16 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         expect(Date.now() - started).toBeLessThan(180_000);
         expect(frozen).toBe(true);
         expect(s.mode).toBe("council");
-        expect(s.agentsSucceeded).toBe(2);
-        expect(s.agentsFailed).toBe(4);
-        expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(4);
+        // Exactly one agent answered; every other one failed (invalid replies before the answer,
+        // the hung call, and the agents after it, which vote by rule without asking).
+        expect(s.agentsSucceeded).toBe(1);
+        expect(s.agentsFailed).toBe(5);
+        expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(5);
         // A 135M model sometimes answers outside the schema (an invalid reply costs only that
         // agent, as in the healthy session above); the hung call is the last, and it timed out.
         const outcomes = recorded.calls.map((c) => c.outcome);
         expect(outcomes.at(-1)).toBe("timeout");
-        expect(outcomes.filter((o) => o === "ok")).toHaveLength(2);
+        expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
         for (const o of outcomes.slice(0, -1)) expect(["ok", "invalid_reply"]).toContain(o);
         expect(s.explanationSource).toBe("template");
         // The hung call's own record names the timeout (the session's reason is its first failure,
