@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+/** Suites that run a multi-replica cluster: alone, one file at a time (see the "cluster" project). */
+const CLUSTER_SUITES = ["test/integration/runtime/dapr-chaos.test.ts", "test/integration/runtime/dapr-live-replicas.test.ts"];
+
 export default defineConfig({
   test: {
     // The JSON report lets .ci/run prove that no test was skipped.
@@ -18,6 +21,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts", "test/contract/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          exclude: CLUSTER_SUITES,
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
@@ -25,6 +29,20 @@ export default defineConfig({
           // Two cores: keep heavy suites from starving each other's servers.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // Two-replica clusters on real daprd: each replica, its daprd, placement, scheduler and
+          // Redis share these two cores, so a cluster runs alone, after every other suite (a
+          // council suite's llama-server beside it once held a start-up past its 60 s promise).
+          name: "cluster",
+          include: CLUSTER_SUITES,
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
