@@ -43,7 +43,7 @@ function spanSection(s: SpanEvaluation): string[] {
   const lines = [
     `#### ${s.span === "to_2022" ? "In-sample: to 2022-12-31 (rules chosen here)" : "Held out: 2023-01-01 onward"} (${iso(s.from)} → ${iso(s.to)}, ${s.hours} hourly rulings)`,
     "",
-    `Directional calls graded at 24 h: **${r.calls}**, hit rate ${f(r.hitRate)}. Confidence quintiles, mean |confidence − hit rate|: **${f(r.quintileMeanAbsGap)}**. Brier **${f(r.brier, 5)}** against ${f(r.brierBaseRate, 5)} for always forecasting the window's raw base rate (known at the time) and ${f(r.brierHindsightBaseRate, 5)} for the span's own up-share (hindsight).`,
+    `Directional calls graded at 24 h: **${r.calls}**, hit rate ${f(r.hitRate)}. Confidence quintiles, mean |confidence − hit rate|: **${f(r.quintileMeanAbsGap)}**${r.quintileGapIfCalibrated === null ? "" : ` (a perfectly calibrated forecaster on these calls: median ${f(r.quintileGapIfCalibrated.median)}, 95th percentile ${f(r.quintileGapIfCalibrated.p95)})`}. Brier **${f(r.brier, 5)}** against ${f(r.brierBaseRate, 5)} for always forecasting the window's raw base rate (known at the time) and ${f(r.brierHindsightBaseRate, 5)} for the span's own up-share (hindsight).`,
     "",
     "| confidence quintile | calls | mean confidence | realised hit rate |",
     "|---|---:|---:|---:|",

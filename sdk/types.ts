@@ -469,6 +469,8 @@ export interface VerdictEvaluationSpan {
     readonly brier_base_rate: number | null;
     /** Always forecasting the span's own up-share (hindsight). */
     readonly brier_hindsight_base_rate: number | null;
+    /** The quintile gap a perfectly calibrated forecaster would show on these calls (median, 95th percentile). */
+    readonly quintile_gap_if_calibrated: { readonly median: number; readonly p95: number } | null;
   };
 }
 

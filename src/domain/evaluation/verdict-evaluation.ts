@@ -80,6 +80,13 @@ export interface Reliability {
   readonly brierBaseRate: number | null;
   /** Brier of always forecasting the span's own up-share, known only in hindsight. */
   readonly brierHindsightBaseRate: number | null;
+  /**
+   * The quintile gap a perfectly calibrated forecaster would show on these very calls: outcomes
+   * drawn as hits with probability = the published confidence, one draw per UTC day shared by
+   * that day's calls (their 24 h horizons overlap, so a day's calls are one outcome, not 24).
+   * A measured gap inside this band is what calibration looks like on a span this short.
+   */
+  readonly quintileGapIfCalibrated: { readonly median: number; readonly p95: number } | null;
 }
 
 export interface SpanEvaluation {
@@ -128,12 +135,13 @@ const BIN_EDGES = [0, 0.45, 0.5, 0.55, 0.6, 0.65, 1.0000001];
 function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon): Reliability {
   const graded = rows.filter((r) => r.forward[horizon] !== null && r.forward[horizon] !== 0);
   const upShare = graded.length === 0 ? null : graded.filter((r) => (r.forward[horizon] as number) > 0).length / graded.length;
-  const calls: { c: number; hit: boolean; base: number; hindsight: number }[] = [];
+  const calls: { at: number; c: number; hit: boolean; base: number; hindsight: number }[] = [];
   for (const r of graded) {
     const side = rulingSide(r.ruling);
     if (side === "none") continue;
     const up = (r.forward[horizon] as number) > 0;
     calls.push({
+      at: r.at,
       c: r.confidence,
       hit: side === "up" ? up : !up,
       base: side === "up" ? r.baseRate : 1 - r.baseRate,
@@ -154,6 +162,7 @@ function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon)
   }
   const gaps = quintiles.filter((b) => b.meanConfidence !== null && b.hitRate !== null).map((b) => Math.abs((b.meanConfidence as number) - (b.hitRate as number)));
   const brier = (f: (x: (typeof calls)[number]) => number) => round(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
+  const ifCalibrated = calibratedGapBand(sorted, quintiles.length === 5 ? 5 : 0);
   return {
     horizonHours: horizon,
     calls: calls.length,
@@ -164,7 +173,46 @@ function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon)
     brier: brier((x) => x.c),
     brierBaseRate: brier((x) => x.base),
     brierHindsightBaseRate: brier((x) => x.hindsight),
+    quintileGapIfCalibrated: ifCalibrated,
   };
+}
+
+/** Draws of the calibrated-forecaster null (fixed seed: the band is a pure function of the calls). */
+const NULL_DRAWS = 400;
+const DAY = 24 * HOUR;
+
+/**
+ * Median and 95th percentile of the quintile gap when each day's outcome is drawn from the
+ * published confidences (see `Reliability.quintileGapIfCalibrated`). `sorted` is ordered by
+ * confidence, so the quintiles are the same slices in every draw; only the hits change.
+ */
+function calibratedGapBand(sorted: readonly { c: number; at: number }[], parts: number): { median: number; p95: number } | null {
+  if (parts === 0) return null;
+  const rng = new SeededRandom(16);
+  const days = new Map<number, number>();
+  const dayOf = sorted.map((x) => {
+    const d = Math.floor(x.at / DAY);
+    if (!days.has(d)) days.set(d, days.size);
+    return days.get(d) as number;
+  });
+  const u = new Float64Array(days.size);
+  const bounds = Array.from({ length: parts + 1 }, (_, q) => Math.floor((q * sorted.length) / parts));
+  const meanC = bounds.slice(0, -1).map((lo, q) => mean(sorted.slice(lo, bounds[q + 1]).map((x) => x.c)) ?? 0);
+  const draws: number[] = [];
+  for (let k = 0; k < NULL_DRAWS; k++) {
+    for (let d = 0; d < u.length; d++) u[d] = rng.next();
+    let gap = 0;
+    for (let q = 0; q < parts; q++) {
+      const lo = bounds[q] as number;
+      const hi = bounds[q + 1] as number;
+      let hits = 0;
+      for (let i = lo; i < hi; i++) if ((u[dayOf[i] as number] as number) < (sorted[i] as { c: number }).c) hits++;
+      gap += Math.abs((meanC[q] as number) - hits / (hi - lo));
+    }
+    draws.push(gap / parts);
+  }
+  draws.sort((a, b) => a - b);
+  return { median: round(quantileSorted(draws, 0.5)) ?? 0, p95: round(quantileSorted(draws, 0.95)) ?? 0 };
 }
 
 /**

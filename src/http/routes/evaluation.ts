@@ -58,6 +58,7 @@ function spanView(s: SpanEvaluation) {
       brier: r.brier,
       brier_base_rate: r.brierBaseRate,
       brier_hindsight_base_rate: r.brierHindsightBaseRate,
+      quintile_gap_if_calibrated: r.quintileGapIfCalibrated === null ? null : { median: r.quintileGapIfCalibrated.median, p95: r.quintileGapIfCalibrated.p95 },
     },
   };
 }

@@ -66,6 +66,12 @@ const span = z.object({
     brier: z.number().nullable(),
     brier_base_rate: z.number().nullable().describe("Always forecasting the window's raw up-share known at the time"),
     brier_hindsight_base_rate: z.number().nullable().describe("Always forecasting the span's own up-share (hindsight)"),
+    quintile_gap_if_calibrated: z
+      .object({ median: z.number(), p95: z.number() })
+      .nullable()
+      .describe(
+        "The quintile gap a perfectly calibrated forecaster would show on these calls (outcomes drawn from the published confidences, one per UTC day): a measured gap inside this band is consistent with calibration",
+      ),
   }),
 });
 

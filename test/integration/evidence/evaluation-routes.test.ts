@@ -56,6 +56,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     expect(counted).toBe(span?.hours);
     // Calibrated: the quintiles' confidence tracks the realised hit rate within 0.1 on ETH's held-out span.
     expect(span?.reliability.quintile_mean_abs_gap).toBeLessThan(0.1);
+    // With the gap a perfectly calibrated forecaster would show on the same calls, for comparison.
+    const band = span?.reliability.quintile_gap_if_calibrated;
+    expect(band?.median).toBeGreaterThan(0);
+    expect(band?.p95).toBeGreaterThan(band?.median ?? 1);
     expect(body.calibration.horizon_hours).toBe(24);
     expect(res.headers.get("cache-control")).toContain("max-age=");
   });

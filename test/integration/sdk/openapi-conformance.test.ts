@@ -72,7 +72,7 @@ describe("SDK nested types against /v1/openapi.json components", () => {
     expect(Object.keys(props).sort()).toEqual(["from", "hours", "rank_ic", "rank_ic_by_year", "reliability", "rulings", "span", "to", "unconditional"]);
     const reliability = props["reliability"] as Schema | undefined;
     expect(Object.keys(reliability?.properties ?? {}).sort()).toEqual(
-      ["bins", "brier", "brier_base_rate", "brier_hindsight_base_rate", "calls", "hit_rate", "horizon_hours", "quintile_mean_abs_gap", "quintiles"],
+      ["bins", "brier", "brier_base_rate", "brier_hindsight_base_rate", "calls", "hit_rate", "horizon_hours", "quintile_gap_if_calibrated", "quintile_mean_abs_gap", "quintiles"],
     );
   });
 });

@@ -30,6 +30,13 @@ function brierVerdict(brier: number | null, base: number | null): string {
   return `${num(brier, 4)} vs ${num(base, 4)} for the base rate (${than} it)`;
 }
 
+function calibrationGap(gap: number | null, band: { median: number; p95: number } | null): string {
+  if (gap === null) return "—";
+  if (band === null) return pct01(gap);
+  const inside = gap <= band.p95 ? "within" : "beyond";
+  return `${pct01(gap)} (a calibrated forecaster: ${pct01(band.median)}, 95% up to ${pct01(band.p95)}; ${inside} it)`;
+}
+
 function reliabilityTable(r: VerdictEvaluationSpan["reliability"]): HTMLElement {
   const row = (b: ReliabilityBin): string[] => [`${pct01(b.from)} – ${pct01(b.to)}`, String(b.count), pct01(b.mean_confidence), pct01(b.hit_rate)];
   return table(`Reliability: confidence quintiles → realised hit rate at ${r.horizon_hours} h`, ["Confidence", "Calls", "Mean confidence", "Hit rate"], r.quintiles.map(row));
@@ -101,10 +108,14 @@ export function evidencePanel(): PanelDef<Evidence> {
             ["Span", `${SPAN_NAMES[span.span] ?? span.span}: ${when(span.from)} – ${when(span.to)}`],
             [`Calls graded (${r.horizon_hours} h)`, `${r.calls} (hit rate ${pct01(r.hit_rate)})`],
             ["Brier score", brierVerdict(r.brier, r.brier_base_rate)],
-            ["Calibration gap", pct01(r.quintile_mean_abs_gap)],
+            ["Calibration gap", calibrationGap(r.quintile_mean_abs_gap, r.quintile_gap_if_calibrated)],
             ["Calibration map", `${label(c.kind)}, ${c.horizon_hours} h, ${c.outcomes} outcomes, fitted ${when(c.fitted_at)}`],
           ]),
-          el("p", { class: "muted" }, "Calibration gap: mean distance between confidence and realised hit rate over the quintiles below (0 is perfect)."),
+          el(
+            "p",
+            { class: "muted" },
+            "Calibration gap: mean distance between confidence and realised hit rate over the quintiles below. Even a perfectly calibrated forecaster shows a gap on a finite span; the band is what one would show on these very calls.",
+          ),
           reliabilityTable(r),
           icTable(span.rank_ic),
           excessTable(span),

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { evaluateSpan, type EvaluatedHour } from "../../../src/domain/evaluation/verdict-evaluation.js";
+import { SeededRandom } from "../../../src/domain/regime/prng.js";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const START = Date.UTC(2023, 0, 1);
+
+/**
+ * Hourly bullish calls over `days` days whose 24 h outcome is drawn once per day with probability
+ * `truth(confidence)`; `confidence` cycles through five levels so every quintile has its own.
+ */
+function stream(days: number, truth: (confidence: number) => number, seed = 3): EvaluatedHour[] {
+  const rng = new SeededRandom(seed);
+  const levels = [0.52, 0.56, 0.6, 0.64, 0.68];
+  const rows: EvaluatedHour[] = [];
+  for (let d = 0; d < days; d++) {
+    const confidence = levels[d % levels.length] as number;
+    const up = rng.next() < truth(confidence);
+    for (let h = 0; h < 24; h++) {
+      const r = up ? 0.01 : -0.01;
+      rows.push({ at: START + d * DAY + h * HOUR, ruling: "BUY", score: 40, confidence, baseRate: 0.5, forward: { 4: r, 24: r, 72: r } });
+    }
+  }
+  return rows;
+}
+
+describe("reliability of a ruling stream", () => {
+  it("grades bullish calls by the 24 h move and reports the quintiles' mean |confidence − hit rate|", () => {
+    // Always right: each quintile's hit rate is 1, so the gap is 1 − its mean confidence.
+    const r = evaluateSpan("from_2023", stream(50, () => 1)).reliability;
+    expect(r.calls).toBe(50 * 24);
+    expect(r.hitRate).toBe(1);
+    expect(r.quintiles.map((q) => q.hitRate)).toEqual([1, 1, 1, 1, 1]);
+    expect(r.quintileMeanAbsGap).toBeCloseTo(1 - 0.6, 4);
+    // Brier of confidence c against a certain hit is (1 − c)²; the base rate forecaster says 0.5.
+    expect(r.brier).toBeCloseTo((0.48 ** 2 + 0.44 ** 2 + 0.4 ** 2 + 0.36 ** 2 + 0.32 ** 2) / 5, 4);
+    expect(r.brierBaseRate).toBe(0.25);
+  });
+
+  it("puts a calibrated forecaster's gap inside the band it publishes, and an overconfident one beyond it", () => {
+    const calibrated = evaluateSpan("from_2023", stream(1_200, (c) => c)).reliability;
+    const band = calibrated.quintileGapIfCalibrated;
+    expect(band).not.toBeNull();
+    expect(band!.median).toBeGreaterThan(0);
+    expect(band!.p95).toBeGreaterThan(band!.median);
+    expect(calibrated.quintileMeanAbsGap!).toBeLessThanOrEqual(band!.p95);
+    // Right only half the time at 52–68% confidence: far outside what calibration explains.
+    const overconfident = evaluateSpan("from_2023", stream(1_200, () => 0.5)).reliability;
+    expect(overconfident.quintileMeanAbsGap!).toBeGreaterThan(overconfident.quintileGapIfCalibrated!.p95);
+  });
+
+  it("counts a day's overlapping calls as one outcome: the band is wider than independent hourly outcomes would give", () => {
+    const r = evaluateSpan("from_2023", stream(1_200, (c) => c)).reliability;
+    // With 24 × 1,200 independent outcomes the quintiles' noise would be ~0.006; one draw per day
+    // (240 days per quintile) leaves ~0.03.
+    expect(r.quintileGapIfCalibrated!.median).toBeGreaterThan(0.015);
+  });
+
+  it("is a pure function of the calls (fixed seed): the same stream gives the same band", () => {
+    const a = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
+    const b = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
+    expect(a).toEqual(b);
+  });
+});
