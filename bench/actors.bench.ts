@@ -5,7 +5,7 @@ import { z } from "zod";
 import { Actor } from "../src/runtime/actor.js";
 import { LocalActorHost } from "../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../src/store/sqlite/sqlite-store.js";
-import { wallClock } from "../src/domain/time/clock.js";
+import { wallClock } from "../src/runtime/clocks/clock.js";
 import { createLogger } from "../src/logging/logger.js";
 import { result, type BenchResult } from "./result.js";
 

@@ -1,7 +1,7 @@
 import { AbstractActor, ActorId, ActorProxyBuilder, DaprClient, DaprServer, LogLevel } from "@dapr/dapr";
 import { z } from "zod";
 import { Actor } from "../src/runtime/actor.js";
-import { wallClock } from "../src/domain/time/clock.js";
+import { wallClock } from "../src/runtime/clocks/clock.js";
 import { createLogger } from "../src/logging/logger.js";
 import { startControlPlane, startDaprd, startReplica } from "../test/integration/runtime/support/dapr-cluster.js";
 import { freePort, waitUntil } from "../test/integration/runtime/support/processes.js";

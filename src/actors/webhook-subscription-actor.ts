@@ -1,7 +1,7 @@
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { fromJsonText, toJsonText, type Json } from "../runtime/json.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import type { EventEnvelope } from "../events/envelope.js";
 import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhooks/http-deliverer.js";

@@ -2,7 +2,7 @@ import type { Router } from "express";
 import type { Config } from "../config/env.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/store.js";
-import type { MarketClock } from "../domain/time/market-clock.js";
+import type { MarketClock } from "../runtime/clocks/market-clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import { LocalActorHost } from "../runtime/local/local-host.js";
 import { OutboxDispatcher } from "../events/outbox-dispatcher.js";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { Config } from "../config/env.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { LiveMarketClock, ReplayMarketClock, type MarketClock } from "../domain/time/market-clock.js";
+import { LiveMarketClock, ReplayMarketClock, type MarketClock } from "../runtime/clocks/market-clock.js";
 import { ReplayMarketFeed } from "../feeds/replay/replay-feed.js";
 import { defaultReplayStart } from "../feeds/replay/replay-start.js";
 import { ASSETS } from "../domain/signals/signal-keys.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "../logging/logger.js";
-import type { ReplayMarketClock } from "../domain/time/market-clock.js";
+import type { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
 import type { LocalActorHost } from "../runtime/local/local-host.js";
 
 /** The shortest schedule (verdicts every 5 market minutes): warm-up never steps over a firing. */

@@ -1,14 +1,14 @@
 import type { Config } from "../config/env.js";
 import type { Store } from "../store/store.js";
 import type { Logger } from "../logging/logger.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import type { KeyVerifier } from "../services/key-verifier.js";
 import type { NewsletterService } from "../services/newsletter.js";
 import type { KeyIssuer } from "../services/key-issuer.js";
 import type { KeyLifecycle } from "../services/key-lifecycle.js";
 import type { TierLimitTable } from "../domain/access/tiers.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import type { MarketClock } from "../domain/time/market-clock.js";
+import type { MarketClock } from "../runtime/clocks/market-clock.js";
 
 /** What the HTTP layer is built from; capabilities add their services here. */
 export interface AppDeps {

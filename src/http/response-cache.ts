@@ -1,4 +1,4 @@
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 
 interface Entry {
   readonly body: Record<string, unknown>;

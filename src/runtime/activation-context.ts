@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "./clocks/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { EventEnvelope } from "../events/envelope.js";
 import type { Actor, ActorClass } from "./actor.js";

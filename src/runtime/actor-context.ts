@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "./clocks/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { EventEnvelope } from "../events/envelope.js";
 import type { Json } from "./json.js";

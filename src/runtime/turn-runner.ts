@@ -1,4 +1,4 @@
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "./clocks/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { Activation } from "./activation.js";
 import type { Registration } from "./registrations.js";

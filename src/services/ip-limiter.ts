@@ -1,6 +1,6 @@
 import type { CounterRepository } from "../store/ports/counters.js";
 import type { SlidingWindowRepository } from "../store/ports/sliding-windows.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import { ApiError, rateLimited } from "../http/errors.js";
 
 /** A per-client-IP limit of a public route. */

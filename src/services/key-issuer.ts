@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { generateApiKey, hashApiKey, keyPrefix } from "../domain/access/api-key.js";
 import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 
 export interface IssuedKey {
   readonly apiKey: string;

@@ -1,6 +1,6 @@
 import { hashApiKey, parseApiKey } from "../domain/access/api-key.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 
 export type KeyVerdict =
   | { readonly status: "valid"; readonly key: ApiKeyRecord }

@@ -2,7 +2,7 @@ import type { NewsletterRepository } from "../store/ports/newsletter.js";
 import type { Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import { maskEmail } from "../domain/access/mask-email.js";
 
 const MAX_ATTEMPTS = 5;

@@ -1,5 +1,5 @@
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
-import type { Clock } from "../domain/time/clock.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import { nextUtcMidnight, utcDay } from "../domain/access/utc-day.js";
 import { accessError, rateLimited, type ApiError } from "../http/errors.js";
 

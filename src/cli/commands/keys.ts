@@ -5,7 +5,7 @@ import { openStore } from "../../store/open-store.js";
 import { TIERS } from "../../domain/access/tiers.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
 import { KeyIssuer } from "../../services/key-issuer.js";
-import { wallClock } from "../../domain/time/clock.js";
+import { wallClock } from "../../runtime/clocks/clock.js";
 import type { CliCommand, CliIo } from "../io.js";
 
 const createArgs = z.object({

@@ -1,4 +1,4 @@
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 
 export type CircuitState = "CLOSED" | "OPEN" | "HALF_OPEN";
 

@@ -1,4 +1,4 @@
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import { START_OF_LOG, type LiveObservation, type LiveObservationCursor, type LiveObservationLog } from "../../store/ports/live-observations.js";
 import { decodeObservation, type DecodedObservation } from "./observation-codec.js";
 

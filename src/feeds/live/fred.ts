@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SignalReading } from "../../domain/signals/reading.js";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";
 import type { ReadingProvider } from "./reading-provider.js";

@@ -3,7 +3,7 @@ import type { CalendarEvent } from "../../domain/signals/macro-calendar.js";
 import type { MacroSeriesKey, MacroSeriesPoint } from "../../domain/signals/macro-series.js";
 import type { Candle, CandleInterval, SignalReading } from "../../domain/signals/reading.js";
 import { ASSETS, type Asset, type SignalKey } from "../../domain/signals/signal-keys.js";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import type { NetworkFigure, NetworkFigures } from "../../domain/signals/network-figures.js";
 import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { CandleSource } from "./candle-source.js";

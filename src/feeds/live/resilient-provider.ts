@@ -1,5 +1,5 @@
 import type { SignalReading } from "../../domain/signals/reading.js";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from "./circuit-breaker.js";
 import { ProviderError, type ProviderErrorKind } from "./provider-error.js";
 import { withRetry, type RetryOptions } from "./retry.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { NetworkFigure } from "../../domain/signals/network-figures.js";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import type { FigureProvider } from "./figure-provider.js";
 import { callJsonRpc } from "./json-rpc.js";
 import { ProviderError } from "./provider-error.js";

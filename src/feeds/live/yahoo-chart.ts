@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { rollingReturnCorrelation } from "../../domain/signals/derivations.js";
 import type { SignalReading } from "../../domain/signals/reading.js";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import { getJson } from "./http-json.js";
 import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../clocks/clock.js";
 import type { Logger } from "../../logging/logger.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { eventEnvelopeSchema } from "../../events/envelope.js";

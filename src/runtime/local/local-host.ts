@@ -1,4 +1,4 @@
-import type { Clock } from "../../domain/time/clock.js";
+import type { Clock } from "../clocks/clock.js";
 import type { Logger } from "../../logging/logger.js";
 import type { OutboxDispatcher } from "../../events/outbox-dispatcher.js";
 import type { ActorStateStore, StoredReminder } from "../../store/ports/actor-state.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import { openStore } from "../../../src/store/open-store.js";

@@ -6,7 +6,7 @@ import { buildService } from "../../../src/composition/build-service.js";
 import { marketDataCapability } from "../../../src/composition/capabilities/market-data.js";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
 import { loadConfig } from "../../../src/config/env.js";
-import type { Clock } from "../../../src/domain/time/clock.js";
+import type { Clock } from "../../../src/runtime/clocks/clock.js";
 import { createKey, freshStoreUrl, startService } from "../../support/service.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { waitFor } from "../../support/wait-for.js";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
 import { marketDataCapability } from "../../../src/composition/capabilities/market-data.js";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
-import type { Clock } from "../../../src/domain/time/clock.js";
+import type { Clock } from "../../../src/runtime/clocks/clock.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import { runCli } from "../../support/cli.js";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";

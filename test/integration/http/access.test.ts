@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { probeRoutes } from "../../support/probe-routes.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
 interface Detail {
   detail: Record<string, unknown> & { error: string; message: string };

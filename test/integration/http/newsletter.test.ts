@@ -3,7 +3,7 @@ import { freshStoreUrl, startService, type RunningService, type StoreKind } from
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
 import { startReceiver, type RunningReceiver } from "../../support/http-receiver.js";
 import { waitFor } from "../../support/wait-for.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
   let smtp: RunningSmtp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CouncilActor, councilSessionId } from "../../../src/actors/council-actor.js";
 import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
 import { councilModeAt } from "../../../src/domain/council/council-mode.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";

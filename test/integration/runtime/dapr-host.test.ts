@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wallClock } from "../../../src/domain/time/clock.js";
+import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import type { DaprEventBus } from "../../../src/events/dapr-bus.js";

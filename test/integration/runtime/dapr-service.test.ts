@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../../src/store/open-store.js";
 import { KeyIssuer } from "../../../src/services/key-issuer.js";
-import { wallClock } from "../../../src/domain/time/clock.js";
+import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
 import { startControlPlane, startDaprd, type ControlPlane } from "./support/dapr-cluster.js";
 import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";

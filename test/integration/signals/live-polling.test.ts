@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
 import { MarketPollerActor, POLL_TURN_BUDGET_MS } from "../../../src/actors/market-poller-actor.js";

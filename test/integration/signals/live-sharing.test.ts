@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
 import { LiveFeedSync, LogPublisher } from "../../../src/feeds/live/feed-sync.js";
 import { ResilientProvider } from "../../../src/feeds/live/resilient-provider.js";

@@ -4,7 +4,7 @@ import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
 import { validationErrorSchema } from "../../../src/http/schemas/common.js";
 import { DEFAULT_BACKFILL_MS, SignalRecorder } from "../../../src/services/signal-recorder.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
 const H = 3_600_000;
 

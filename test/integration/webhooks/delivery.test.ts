@@ -16,7 +16,7 @@ import type { WebhookEvent } from "../../../src/domain/webhooks/envelope.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
 import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
 import { verifyServiceSignature } from "../../support/webhooks/verification.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { createDeliveryAgent } from "../../../src/webhooks/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../../src/webhooks/http-deliverer.js";
 import { runDue } from "./support/drive.js";

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Clock } from "../../../src/domain/time/clock.js";
+import type { Clock } from "../../../src/runtime/clocks/clock.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import { marketDataCapability } from "../../../src/composition/capabilities/market-data.js";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";

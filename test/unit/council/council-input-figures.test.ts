@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliberate, type DeliberationOutcome } from "../../../src/domain/council/deliberate.js";
 import type { CouncilSession } from "../../../src/domain/council/council-types.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { CoinGeckoAiSectorProvider } from "../../../src/feeds/live/coingecko-ai-sector.js";
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
 import { ResilientProvider, type ResilienceOptions } from "../../../src/feeds/live/resilient-provider.js";

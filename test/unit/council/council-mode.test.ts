@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COUNCIL_FRESHNESS_MS, councilModeAt, type CouncilHistory } from "../../../src/domain/council/council-mode.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { T0 } from "./fixtures.js";
 
 describe("council_mode (DECISIONS 7)", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ResponseCache } from "../../../src/http/response-cache.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
 describe("ResponseCache", () => {
   it("answers from cache until the TTL runs out, reporting the seconds left", async () => {

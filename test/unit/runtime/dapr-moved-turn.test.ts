@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
 import { captureLogger } from "./fixtures/capture-logger.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { calendarStatus, tierOf, type CalendarEvent } from "../../../src/domain/signals/macro-calendar.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { parseCalendar } from "../../../src/feeds/replay/calendar-file.js";
 import { readGzText } from "../../../src/feeds/replay/csv-table.js";
 import { CALENDAR_FILE } from "../../../src/feeds/replay/dataset-files.js";

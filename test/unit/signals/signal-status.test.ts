@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signalStatus } from "../../../src/domain/signals/signal-status.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
 const H = 3_600_000;
 

@@ -12,7 +12,7 @@ import {
 } from "../../../src/domain/webhooks/delivery-state.js";
 import type { DeliveryOutcome } from "../../../src/domain/webhooks/outcome.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
-import { ManualClock } from "../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { verifyServiceSignature, verifyStandardSignature } from "../../support/webhooks/verification.js";
 import { T0, subscription, verdictEvent } from "./fixtures.js";
 

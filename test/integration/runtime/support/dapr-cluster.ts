@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
 import { z } from "zod";
-import type { Clock } from "../../../../src/domain/time/clock.js";
+import type { Clock } from "../../../../src/runtime/clocks/clock.js";
 import type { Logger } from "../../../../src/logging/logger.js";
 import { DaprEventBus } from "../../../../src/events/dapr-bus.js";
 import { daprEventRouter } from "../../../../src/events/dapr-bus-routes.js";

@@ -1,7 +1,7 @@
 import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSignalsSnapshot } from "../../../../src/domain/signals/snapshot.js";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS } from "../../../../src/feeds/live/ccxt-liquidations.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ReadingCache } from "../../../../src/feeds/live/reading-cache.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { CoinGeckoDominanceProvider } from "../../../../src/feeds/live/coingecko.js";
 import { CoinMetricsProvider } from "../../../../src/feeds/live/coinmetrics.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { DefiLlamaStablecoinProvider } from "../../../../src/feeds/live/defillama.js";
 import { DeribitProvider } from "../../../../src/feeds/live/deribit.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";

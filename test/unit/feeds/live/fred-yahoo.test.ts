@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { MACRO_SERIES_KEYS, type MacroSeriesKey } from "../../../../src/domain/signals/macro-series.js";
 import { FRED_LOOKBACK_DAYS, FredProvider } from "../../../../src/feeds/live/fred.js";
 import { LiveMacroSeriesStore } from "../../../../src/feeds/live/live-macro-series.js";

@@ -5,7 +5,7 @@ import { MACRO_SERIES_KEYS, type MacroSeriesKey } from "../../../../src/domain/s
 import type { Candle } from "../../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../../src/domain/signals/signal-keys.js";
 import { buildSignalsSnapshot } from "../../../../src/domain/signals/snapshot.js";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import type { CandleSource } from "../../../../src/feeds/live/candle-source.js";
 import { FredProvider } from "../../../../src/feeds/live/fred.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";

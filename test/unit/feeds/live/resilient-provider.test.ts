@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSignalsSnapshot } from "../../../../src/domain/signals/snapshot.js";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { AlternativeMeProvider } from "../../../../src/feeds/live/alternative-me.js";
 import { ReadingCache } from "../../../../src/feeds/live/reading-cache.js";
 import { ResilientProvider, type ResilienceOptions } from "../../../../src/feeds/live/resilient-provider.js";

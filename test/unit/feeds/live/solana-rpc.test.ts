@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NO_NETWORK_FIGURES } from "../../../../src/domain/signals/network-figures.js";
-import { ManualClock } from "../../../../src/domain/time/clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { JsonRpcError } from "../../../../src/feeds/live/json-rpc.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../../src/domain/time/clock.js";
-import { LiveMarketClock, ReplayMarketClock } from "../../../src/domain/time/market-clock.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
+import { LiveMarketClock, ReplayMarketClock } from "../../../../src/runtime/clocks/market-clock.js";
 
 const H = 3_600_000;
 
