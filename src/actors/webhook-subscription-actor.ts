@@ -29,15 +29,10 @@ export interface WebhookActorDeps {
   /**
    * WALL time. Retries (5/25/125 s), timeouts and subscription timestamps are about the
    * receiver, not the market, so the state machine runs on this clock, never on ctx.clock
-   * (market time, 60x fast in replay).
+   * (market time, 60x fast in replay), and the reminder is a wall reminder. It must be the
+   * clock the host fires wall reminders by (the composition root hands both the same one).
    */
   readonly wall: Clock;
-  /**
-   * The host-clock instant (market time) at which a reminder must fire to wake the actor at
-   * wall instant `wallDueAt`: market now + wall delay x REPLAY_SPEED. A reminder that fires
-   * early (the warm-up fast-forward) finds nothing due on the wall clock and is re-armed.
-   */
-  readonly hostDueAt: (wallDueAt: number) => number;
 }
 
 export interface AcceptResult {
@@ -92,15 +87,18 @@ export class WebhookSubscriptionActor extends Actor {
     const result = machine.acceptEvent(state, event, this.deps.wall.now());
     if (!result.accepted) return { accepted: false, reason: result.reason };
     this.ctx.state.set(STATE, asJson(result.state));
-    armReminder(this.ctx, this.deps, result.state);
+    armReminder(this.ctx, result.state);
     return { accepted: true, reason: "accepted" };
   }
 
-  /** Start-up: re-arms the reminder from the wall-time schedule (the market clock may have jumped). */
+  /**
+   * Start-up: re-arms the reminder from the schedule in the actor state, the source of truth (on
+   * Dapr a reminder is registered after its turn committed, so a crash in between loses it).
+   */
   async resume(): Promise<number> {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return 0;
-    armReminder(this.ctx, this.deps, state);
+    armReminder(this.ctx, state);
     return state.pending.length;
   }
 
@@ -197,7 +195,7 @@ async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: Su
   // The delivery log lives in the store; keeping it in the state too would rewrite 50
   // records with every turn.
   ctx.state.set(STATE, asJson({ ...after, records: [] }));
-  armReminder(ctx, deps, after);
+  armReminder(ctx, after);
   const added: DeliveryRecord[] = after.records.filter((r) => !before.records.includes(r));
   // The store is a projection for the routes and the fan-out; the actor state is what the
   // schedule runs on. A failed projection write must not roll back a turn whose attempts were
@@ -211,9 +209,9 @@ async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: Su
   }
 }
 
-/** One reminder at the earliest wall due time, converted to the host clock; none when idle. */
-function armReminder(ctx: ActorContext, deps: WebhookActorDeps, state: SubscriptionState): void {
+/** One wall-clock reminder at the earliest due attempt; none when idle. */
+function armReminder(ctx: ActorContext, state: SubscriptionState): void {
   const dueAt = machine.nextDueAt(state);
   if (dueAt === null) ctx.reminders.delete(REMINDER);
-  else ctx.reminders.set(REMINDER, { dueAt: deps.hostDueAt(dueAt) });
+  else ctx.reminders.set(REMINDER, { clock: "wall", dueAt });
 }

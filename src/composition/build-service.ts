@@ -68,7 +68,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);
-  const actors = openActors(config, store, market.clock, logger);
+  const actors = openActors(config, store, market.clock, clock, logger);
   // Readiness (GET /v1/health/ready): start-up done, warm-up included, and no actor turn stuck.
   let startedUp = false;
   const readiness = () => ({ startup: startedUp, actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS });

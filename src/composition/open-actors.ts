@@ -2,6 +2,7 @@ import type { Router } from "express";
 import type { Config } from "../config/env.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/store.js";
+import type { Clock } from "../runtime/clocks/clock.js";
 import type { MarketClock } from "../runtime/clocks/market-clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import { LocalActorHost } from "../runtime/local/local-host.js";
@@ -21,21 +22,23 @@ export type OpenedActors =
   | { readonly kind: "dapr"; readonly host: DaprActorHost; readonly bus: EventBus; readonly routers: readonly Router[] };
 
 /**
- * The actor runtime ACTOR_RUNTIME names. Actors run on market time: in replay the Dapr host
- * converts reminder periods to wall time at REPLAY_SPEED, since Dapr schedules on the wall clock.
+ * The actor runtime ACTOR_RUNTIME names, with both clocks its reminders can name. Market
+ * reminders run on market time: in replay the Dapr host converts them to wall time at
+ * REPLAY_SPEED, since Dapr schedules on the wall clock; wall reminders go to Dapr as they are.
  */
-export function openActors(config: Config, store: Store, clock: MarketClock, logger: Logger): OpenedActors {
+export function openActors(config: Config, store: Store, clock: MarketClock, wallClock: Clock, logger: Logger): OpenedActors {
   if (config.ACTOR_RUNTIME === "dapr") {
     const sidecar = new SidecarClient(config.DAPR_HTTP_PORT, config.DAPR_HOST);
     const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
     const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
-    const host = new DaprActorHost({ sidecar, clock, clockRate, logger, bus });
+    const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus });
     return { kind: "dapr", host, bus, routers: [daprActorRouter(host), daprEventRouter(bus)] };
   }
   const bus = new InProcessEventBus();
   const host = new LocalActorHost({
     store: store.actorState,
     clock,
+    wallClock,
     logger,
     dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger),
   });

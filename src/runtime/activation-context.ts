@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { randomUUID } from "node:crypto";
-import type { Clock } from "./clocks/clock.js";
+import type { HostClocks } from "./clocks/host-clocks.js";
 import type { Logger } from "../logging/logger.js";
 import type { EventEnvelope } from "../events/envelope.js";
 import type { Actor, ActorClass } from "./actor.js";
@@ -13,7 +13,7 @@ import type { TurnChanges } from "./turn-changes.js";
 
 /** What a context needs from its host. */
 export interface ContextServices {
-  readonly clock: Clock;
+  readonly clocks: HostClocks;
   readonly logger: Logger;
   proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
   nextOutboxSeq(): number;
@@ -36,11 +36,13 @@ export function createActivationContext(activation: Activation, state: ActorStat
     set(name: string, spec: ReminderSpec): void {
       if (name.length === 0 || name.startsWith("__")) throw new Error(`invalid reminder name "${name}"`);
       if (spec.periodMs !== undefined && !(spec.periodMs > 0)) throw new Error(`reminder ${name}: periodMs must be > 0`);
-      const dueAt = spec.dueAt ?? services.clock.now() + Math.max(0, spec.dueInMs ?? 0);
+      const clock = spec.clock ?? "market";
+      const dueAt = spec.dueAt ?? services.clocks[clock].now() + Math.max(0, spec.dueInMs ?? 0);
       runningTurn(activation).setReminder({
         actorType: type,
         actorId: id,
         name,
+        clock,
         dueAt,
         periodMs: spec.periodMs ?? null,
         payload: toJsonText(spec.payload ?? null),
@@ -61,7 +63,7 @@ export function createActivationContext(activation: Activation, state: ActorStat
   return {
     type,
     id,
-    clock: services.clock,
+    clock: services.clocks.market,
     logger: services.logger.child({ actorType: type, actorId: id }),
     state,
     reminders,
@@ -73,7 +75,7 @@ export function createActivationContext(activation: Activation, state: ActorStat
       // with the turn, so stamps stay unique wherever the actor runs next (event-stamps.ts).
       const last = (await state.get(STAMPS_KEY, stampsSchema)) ?? {};
       if (activation.turn !== turn) throw new Error("publish finished after its turn ended (await it)");
-      const stamp = nextStamp(last[event], services.clock.now(), stampSlot(id));
+      const stamp = nextStamp(last[event], services.clocks.market.now(), stampSlot(id));
       turn.deletes.delete(STAMPS_KEY);
       turn.upserts.set(STAMPS_KEY, toJsonText({ ...last, [event]: stamp }));
       const envelope: EventEnvelope = {

@@ -3,6 +3,7 @@ import type { Clock } from "./clocks/clock.js";
 import type { Logger } from "../logging/logger.js";
 import type { EventEnvelope } from "../events/envelope.js";
 import type { Json } from "./json.js";
+import type { ReminderClock } from "../store/ports/actor-state.js";
 import type { ActorClass, Actor } from "./actor.js";
 import type { ActorProxy } from "./actor-proxy.js";
 
@@ -17,11 +18,16 @@ export interface ActorState {
 }
 
 export interface ReminderSpec {
-  /** Delay before the first firing, in the actor clock's milliseconds (market time in replay). */
+  /**
+   * The clock the times below are on, chosen by the actor: "market" (default) for schedules
+   * about the market, "wall" for schedules about the outside world (retries to a receiver).
+   */
+  readonly clock?: ReminderClock;
+  /** Delay before the first firing, in milliseconds of the reminder's clock. */
   readonly dueInMs?: number;
-  /** Absolute first firing on the actor clock; wins over dueInMs. */
+  /** Absolute first firing on the reminder's clock; wins over dueInMs. */
   readonly dueAt?: number;
-  /** Repeat interval; absent for a one-shot reminder. */
+  /** Repeat interval on the reminder's clock; absent for a one-shot reminder. */
   readonly periodMs?: number;
   readonly payload?: Json;
 }
@@ -47,6 +53,7 @@ export interface ActorTimers {
 export interface ActorContext {
   readonly type: string;
   readonly id: string;
+  /** Market time (replay or live): what the actor's market logic runs on. */
   readonly clock: Clock;
   readonly logger: Logger;
   readonly state: ActorState;

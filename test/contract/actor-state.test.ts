@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import type { OutboxRecord, StoredReminder, TurnCommit } from "../../src/store/ports/actor-state.js";
+import type { OutboxRecord, ReminderClock, StoredReminder, TurnCommit } from "../../src/store/ports/actor-state.js";
 import type { EventEnvelope } from "../../src/events/envelope.js";
 import { freshMongoUrl } from "../support/mongo.js";
 import { makeHost, T0 } from "../unit/runtime/fixtures/harness.js";
@@ -21,8 +21,8 @@ function turn(over: Partial<TurnCommit> & Pick<TurnCommit, "actor">): TurnCommit
   return { upserts: new Map(), deletes: new Set(), reminderUpserts: [], reminderDeletes: [], outbox: [], ...over };
 }
 
-function reminder(actorId: string, name: string, dueAt: number, periodMs: number | null = null): StoredReminder {
-  return { actorType: "T", actorId, name, dueAt, periodMs, payload: JSON.stringify({ name }) };
+function reminder(actorId: string, name: string, dueAt: number, periodMs: number | null = null, clock: ReminderClock = "market"): StoredReminder {
+  return { actorType: "T", actorId, name, clock, dueAt, periodMs, payload: JSON.stringify({ name }) };
 }
 
 function outboxRecord(actorId: string, id: string, seq: number): OutboxRecord {
@@ -68,6 +68,16 @@ describe.each<Kind>(["sqlite", "mongodb"])("actor state store on %s", (kind) => 
     await store.actorState.commit(turn({ actor: r, reminderUpserts: [reminder("r", "one", T0 + 50)], reminderDeletes: ["two"] }));
     const mine = (await store.actorState.loadReminders()).filter((x) => x.actorId === "r");
     expect(mine).toEqual([reminder("r", "one", T0 + 50)]);
+  });
+
+  it("keeps each reminder's clock, also when a reminder moves to the other clock", async () => {
+    const c = { type: "T", id: "clocks" };
+    await store.actorState.commit(turn({ actor: c, reminderUpserts: [reminder("clocks", "retry", T0, null, "wall"), reminder("clocks", "tick", T0, 60_000)] }));
+    let mine = (await store.actorState.loadReminders()).filter((x) => x.actorId === "clocks");
+    expect(mine.sort((x, y) => x.name.localeCompare(y.name))).toEqual([reminder("clocks", "retry", T0, null, "wall"), reminder("clocks", "tick", T0, 60_000)]);
+    await store.actorState.commit(turn({ actor: c, reminderUpserts: [reminder("clocks", "retry", T0 + 5, null, "market")] }));
+    mine = (await store.actorState.loadReminders()).filter((x) => x.actorId === "clocks" && x.name === "retry");
+    expect(mine).toEqual([reminder("clocks", "retry", T0 + 5, null, "market")]);
   });
 
   it("keeps outbox records pending until delivered, oldest first; acknowledging twice is harmless", async () => {

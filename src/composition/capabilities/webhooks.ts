@@ -12,16 +12,6 @@ export interface WebhooksCapabilityOptions {
 }
 
 /**
- * Market-clock instant at which the host must fire a reminder to wake an actor at wall instant
- * `wallDueAt`. Retries are about the receiver, so they run on wall time; the host schedules on
- * market time, which in replay runs REPLAY_SPEED times faster than the wall.
- */
-export function hostDueAtFor(ctx: CapabilityContext): (wallDueAt: number) => number {
-  const rate = ctx.marketClock.mode === "replay" ? ctx.config.REPLAY_SPEED : 1;
-  return (wallDueAt) => ctx.marketClock.now() + Math.max(0, wallDueAt - ctx.wallClock.now()) * rate;
-}
-
-/**
  * Webhooks (issue 9): one WebhookSubscription actor per subscription; the fan-out hands every
  * subscribable bus event to the actors of the active subscriptions that want it; the routes of
  * SPEC 21-24 and DECISIONS 5. Listed last, so every producer above it is registered first.
@@ -47,7 +37,7 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
     name: "webhooks",
     registerActors(ctx) {
       const ownerActive = async (ownerKeyId: string): Promise<boolean> => (await ctx.store.apiKeys.findById(ownerKeyId))?.active === true;
-      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, hostDueAt: hostDueAtFor(ctx) };
+      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
       // Issue 19: subscriptions follow their key through a rotation and stop with its deactivation.
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
@@ -69,8 +59,7 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
       }
     },
     async start(ctx) {
-      // The market clock of this run may stand elsewhere than the last one's: re-arm every
-      // pending schedule from its wall-time due instants.
+      // Re-arm every pending schedule from the actor state, which a lost reminder cannot undo.
       const active = await ctx.store.webhooks.listActive();
       const resumed = await Promise.all(active.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).resume()));
       const pending = resumed.reduce((sum, n) => sum + n, 0);

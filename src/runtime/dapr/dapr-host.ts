@@ -1,9 +1,10 @@
 import { z } from "zod";
-import type { Clock } from "../clocks/clock.js";
+import { wallClock, type Clock } from "../clocks/clock.js";
+import type { HostClocks } from "../clocks/host-clocks.js";
 import type { Logger } from "../../logging/logger.js";
 import type { EventBus } from "../../events/event-bus.js";
 import { eventEnvelopeSchema } from "../../events/envelope.js";
-import type { OutboxRecord } from "../../store/ports/actor-state.js";
+import type { OutboxRecord, ReminderClock } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
 import { ActorHostStoppedError, ActorMovedError, type ActorHost } from "../actor-host.js";
@@ -21,13 +22,15 @@ import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type State
 
 export interface DaprHostOptions {
   readonly sidecar: SidecarClient;
-  /** The service clock; reminder due times are converted from it to the sidecar's wall time. */
+  /** The market clock; market reminder due times are converted from it to the sidecar's wall time. */
   readonly clock: Clock;
   /**
-   * Service-clock milliseconds per wall-clock millisecond (REPLAY_SPEED in replay, 1 live):
-   * Dapr schedules on wall time, so reminder delays and periods are divided by it.
+   * Market-clock milliseconds per wall-clock millisecond (REPLAY_SPEED in replay, 1 live):
+   * Dapr schedules on wall time, so market reminder delays and periods are divided by it.
    */
   readonly clockRate?: number;
+  /** The wall clock wall reminders are scheduled by, as they are (default the system's). */
+  readonly wallClock?: Clock;
   readonly logger: Logger;
   /** Receives the events actors publish, after their turn committed; absent: kept pending. */
   readonly bus?: EventBus;
@@ -56,8 +59,15 @@ const outboxSchema = z.array(
   }),
 );
 
-/** Our reminder data inside Dapr's: the payload as JSON text and the period, for coalescing. */
-const reminderDataSchema = z.object({ payload: z.string(), periodMs: z.number().nullable() });
+/**
+ * Our reminder data inside Dapr's: the payload as JSON text, and the period and its clock, for
+ * coalescing. Reminders set before clocks were named carry no clock: they are market reminders.
+ */
+const reminderDataSchema = z.object({
+  payload: z.string(),
+  periodMs: z.number().nullable(),
+  clock: z.enum(["wall", "market"]).default("market"),
+});
 const remindBodySchema = z.object({ data: z.unknown().optional() }).loose();
 
 type Phase = "running" | "stopping" | "stopped";
@@ -77,6 +87,7 @@ export class DaprActorHost implements ActorHost {
   private readonly lastFired = new Map<string, Map<string, number>>();
   private readonly timerHandles = new Map<string, NodeJS.Timeout>();
   private readonly services: ContextServices;
+  private readonly clocks: HostClocks;
   private readonly turnDeps: TurnDeps;
   private phase: Phase = "running";
   /** Set by withdraw(): daprd's health probe fails while the actors move away. */
@@ -85,8 +96,9 @@ export class DaprActorHost implements ActorHost {
   private lastOutboxSeq = 0;
 
   constructor(private readonly options: DaprHostOptions) {
+    this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
     this.services = {
-      clock: options.clock,
+      clocks: this.clocks,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
       nextOutboxSeq: () => {
@@ -231,7 +243,7 @@ export class DaprActorHost implements ActorHost {
       const key = activationKey(type, id);
       const fired = this.lastFired.get(key) ?? new Map<string, number>();
       this.lastFired.set(key, fired);
-      const now = this.options.clock.now();
+      const now = this.clocks[data.clock].now();
       const last = fired.get(name);
       // After downtime Dapr replays missed firings back to back (dapr/dapr#4500): one is enough.
       if (data.periodMs !== null && last !== undefined && now - last < data.periodMs / 2) {
@@ -316,14 +328,15 @@ export class DaprActorHost implements ActorHost {
    */
   private async committed(activation: Activation, turn: TurnChanges): Promise<void> {
     const { type, id } = activation.ref;
-    const now = this.options.clock.now();
-    const rate = this.options.clockRate ?? 1;
     for (const r of turn.reminderUpserts.values()) {
+      // Dapr schedules on wall time: a wall reminder goes as it is, a market one is scaled.
+      const now = this.clocks[r.clock].now();
+      const rate = this.wallMsPer(r.clock);
       await this.guard(activation, `reminder ${r.name}`, () =>
         this.options.sidecar.setReminder(type, id, r.name, {
           dueTime: goDuration((r.dueAt - now) / rate),
           ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
-          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs }),
+          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs, clock: r.clock }),
         }),
       );
     }
@@ -331,6 +344,11 @@ export class DaprActorHost implements ActorHost {
       await this.guard(activation, `reminder ${name}`, () => this.options.sidecar.deleteReminder(type, id, name));
     }
     if (turn.outbox.length > 0) await this.flushOutbox(activation);
+  }
+
+  /** Milliseconds of `clock` per wall-clock millisecond. */
+  private wallMsPer(clock: ReminderClock): number {
+    return clock === "wall" ? 1 : (this.options.clockRate ?? 1);
   }
 
   /** Hands pending events to the bus in order, then drops the delivered ones from the actor's state. */
@@ -375,13 +393,13 @@ export class DaprActorHost implements ActorHost {
         await runTurn(this.turnDeps, activation, registration, `timer ${name}`, callback).catch(() => undefined);
       }).finally(() => {
         if (spec.periodMs !== undefined && activation.instance && !this.timerHandles.has(key) && activation.timers.has(name)) {
-          this.timerHandles.set(key, setTimeout(fire, spec.periodMs / (this.options.clockRate ?? 1)));
+          this.timerHandles.set(key, setTimeout(fire, spec.periodMs / this.wallMsPer("market")));
         }
       });
     };
     activation.timers.set(name, { activation, name, dueAt: this.options.clock.now() + spec.dueInMs, periodMs: spec.periodMs, callback });
     // Timers run in this process on wall time: service-clock delays are scaled like reminders.
-    this.timerHandles.set(key, setTimeout(fire, Math.max(0, spec.dueInMs) / (this.options.clockRate ?? 1)));
+    this.timerHandles.set(key, setTimeout(fire, Math.max(0, spec.dueInMs) / this.wallMsPer("market")));
   }
 
   private deleteTimer(activation: Activation, name: string): void {

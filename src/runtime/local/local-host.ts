@@ -1,4 +1,5 @@
-import type { Clock } from "../clocks/clock.js";
+import { wallClock, type Clock } from "../clocks/clock.js";
+import { REMINDER_CLOCKS, type HostClocks } from "../clocks/host-clocks.js";
 import type { Logger } from "../../logging/logger.js";
 import type { OutboxDispatcher } from "../../events/outbox-dispatcher.js";
 import type { ActorStateStore, StoredReminder } from "../../store/ports/actor-state.js";
@@ -20,8 +21,10 @@ import { ReminderBook } from "./reminder-book.js";
 
 export interface LocalHostOptions {
   readonly store: ActorStateStore;
-  /** The service clock: reminders, timers and idle time are measured on it (market time in replay). */
+  /** The market clock: market reminders, timers and idle time are measured on it. */
   readonly clock: Clock;
+  /** The clock wall reminders fire by; default the system's. Tests move a ManualClock. */
+  readonly wallClock?: Clock;
   readonly logger: Logger;
   /** Hands committed events to the bus; absent when nothing subscribes (some tests). */
   readonly dispatcher?: OutboxDispatcher;
@@ -53,6 +56,7 @@ export class LocalActorHost implements ActorHost {
   private readonly reminders = new ReminderBook();
   private readonly timers = new DueQueue<TimerEntry>();
   private readonly services: ContextServices;
+  private readonly clocks: HostClocks;
   private readonly idleTimeoutMs: number;
   private phase: Phase = "created";
   private stopping: Promise<void> | null = null;
@@ -62,8 +66,9 @@ export class LocalActorHost implements ActorHost {
 
   constructor(private readonly options: LocalHostOptions) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
+    this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
     this.services = {
-      clock: options.clock,
+      clocks: this.clocks,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
       nextOutboxSeq: () => this.nextOutboxSeq(),
@@ -105,7 +110,7 @@ export class LocalActorHost implements ActorHost {
   }
 
   /**
-   * Fires what is due on the host clock and deactivates idle actors, then waits until every
+   * Fires what is due on either clock and deactivates idle actors, then waits until every
    * turn in the host is over. Tests call it after moving a ManualClock.
    */
   async runDue(): Promise<void> {
@@ -204,11 +209,17 @@ export class LocalActorHost implements ActorHost {
     if (turn.outbox.length > 0) this.options.dispatcher?.kick();
   }
 
-  /** Synchronous: only enqueues turns, so a check never waits on an actor. */
+  /**
+   * Synchronous: only enqueues turns, so a check never waits on an actor. Each reminder is due by
+   * its own clock: wall reminders fire while the market clock stands still (warm-up steps aside,
+   * a replay stopped at the end of its data).
+   */
   private fireDue(sweepNow = false): void {
     if (this.phase !== "running") return;
+    for (const clock of REMINDER_CLOCKS) {
+      for (const reminder of this.reminders.takeDue(clock, this.clocks[clock].now())) this.fireReminder(reminder);
+    }
     const now = this.options.clock.now();
-    for (const reminder of this.reminders.takeDue(now)) this.fireReminder(reminder);
     for (const { key: timer } of this.timers.takeDue(now)) this.fireTimer(timer);
     // An idle check visits every activation; the poll does it every tenth of the timeout.
     if (sweepNow || now - this.lastSweep >= this.idleTimeoutMs / 10) this.sweepIdle(now);
@@ -228,10 +239,11 @@ export class LocalActorHost implements ActorHost {
   }
 
   private async reminderTurn(activation: Activation, registration: Registration, fired: StoredReminder): Promise<void> {
-    const now = this.options.clock.now();
     const reminder = this.reminders.current(fired);
-    // Deleted or moved to the future by a turn that ran since it was taken: nothing to fire.
-    if (!reminder || reminder.dueAt > now) return;
+    if (!reminder) return; // deleted by a turn that ran since it was taken
+    const now = this.clocks[reminder.clock].now();
+    // Moved to the future by a turn that ran since it was taken: nothing to fire.
+    if (reminder.dueAt > now) return;
     registration.metrics.reminderLag.observe(Math.max(0, now - reminder.dueAt) / 1000);
     const advanced = advance(reminder, now);
     const schedule = (turn: TurnChanges): void => {

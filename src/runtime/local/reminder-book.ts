@@ -1,4 +1,4 @@
-import type { StoredReminder } from "../../store/ports/actor-state.js";
+import type { ReminderClock, StoredReminder } from "../../store/ports/actor-state.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { activationKey } from "../activation.js";
 import { DueQueue } from "../due-queue.js";
@@ -8,14 +8,15 @@ function reminderKey(type: string, id: string, name: string): string {
 }
 
 /**
- * The in-process host's copy of every durable reminder, ordered by due time. It mirrors the
+ * The in-process host's copy of every durable reminder, ordered by due time in one queue per
+ * clock (a wall reminder is due by the wall clock whatever the market clock does). It mirrors the
  * store: loaded at start, then changed only by committed turns, so what fires is what a restart
- * would find. A reminder taken for firing stays out of the queue until its turn finished, so a
+ * would find. A reminder taken for firing stays out of the queues until its turn finished, so a
  * slow actor never gets the same reminder twice.
  */
 export class ReminderBook {
   private readonly reminders = new Map<string, StoredReminder>();
-  private readonly queue = new DueQueue<string>();
+  private readonly queues: Readonly<Record<ReminderClock, DueQueue<string>>> = { market: new DueQueue(), wall: new DueQueue() };
   private readonly firing = new Set<string>();
 
   get size(): number {
@@ -32,14 +33,14 @@ export class ReminderBook {
     for (const name of turn.reminderDeletes) {
       const key = reminderKey(type, id, name);
       this.reminders.delete(key);
-      this.queue.cancel(key);
+      this.unqueue(key);
     }
   }
 
-  /** Reminders due at `now`, marked as firing. */
-  takeDue(now: number): StoredReminder[] {
+  /** Reminders on `clock` due at `now` (that clock's time), marked as firing. */
+  takeDue(clock: ReminderClock, now: number): StoredReminder[] {
     const due: StoredReminder[] = [];
-    for (const { key } of this.queue.takeDue(now)) {
+    for (const { key } of this.queues[clock].takeDue(now)) {
       const reminder = this.reminders.get(key);
       if (!reminder) continue;
       this.firing.add(key);
@@ -61,17 +62,28 @@ export class ReminderBook {
     const key = reminderKey(r.actorType, r.actorId, r.name);
     this.firing.delete(key);
     const now = this.reminders.get(key);
-    if (now) this.queue.schedule(key, now.dueAt);
+    if (now) this.enqueue(key, now);
   }
 
-  /** The earliest due time, for tests and metrics. */
-  nextDue(): number | undefined {
-    return this.queue.peek();
+  /** The earliest due time on `clock`, for tests and metrics. */
+  nextDue(clock: ReminderClock): number | undefined {
+    return this.queues[clock].peek();
   }
 
   private put(r: StoredReminder): void {
     const key = reminderKey(r.actorType, r.actorId, r.name);
     this.reminders.set(key, r);
-    if (!this.firing.has(key)) this.queue.schedule(key, r.dueAt);
+    if (!this.firing.has(key)) this.enqueue(key, r);
+  }
+
+  /** Queued on its own clock only: a reminder re-set on the other clock leaves its old queue. */
+  private enqueue(key: string, r: StoredReminder): void {
+    this.unqueue(key);
+    this.queues[r.clock].schedule(key, r.dueAt);
+  }
+
+  private unqueue(key: string): void {
+    this.queues.market.cancel(key);
+    this.queues.wall.cancel(key);
   }
 }

@@ -10,7 +10,8 @@ export interface ActorDocument {
   t: string;
   i: string;
   s?: Record<string, string>;
-  r?: Record<string, { d: number; p: number | null; x: string }>;
+  /** Reminders: due time, period, payload and clock (absent in documents older than named clocks: market). */
+  r?: Record<string, { d: number; p: number | null; x: string; c?: string }>;
   o?: Record<string, { q: number; topic: string; env: string }>;
   oc?: number;
 }

@@ -2,7 +2,7 @@ import type { Collection, Db } from "mongodb";
 import { ACTOR_COLLECTION, actorDocId, decodeField, encodeField, type ActorDocument } from "./actor-document.js";
 import type { ActorWriteQueue } from "./actor-write-queue.js";
 import { isDuplicateKeyError } from "./database.js";
-import type { ActorRef, ActorStateStore, StoredReminder, TurnCommit } from "../ports/actor-state.js";
+import { reminderClockOf, type ActorRef, type ActorStateStore, type StoredReminder, type TurnCommit } from "../ports/actor-state.js";
 
 export class MongoActorStateStore implements ActorStateStore {
   private readonly actors: Collection<ActorDocument>;
@@ -31,7 +31,7 @@ export class MongoActorStateStore implements ActorStateStore {
     const unset: Record<string, ""> = {};
     for (const [key, value] of c.upserts) set[`s.${encodeField(key)}`] = value;
     for (const key of c.deletes) unset[`s.${encodeField(key)}`] = "";
-    for (const r of c.reminderUpserts) set[`r.${encodeField(r.name)}`] = { d: r.dueAt, p: r.periodMs, x: r.payload };
+    for (const r of c.reminderUpserts) set[`r.${encodeField(r.name)}`] = { d: r.dueAt, p: r.periodMs, x: r.payload, c: r.clock };
     for (const name of c.reminderDeletes) unset[`r.${encodeField(name)}`] = "";
     for (const o of c.outbox) set[`o.${encodeField(o.id)}`] = { q: o.seq, topic: o.topic, env: o.envelope };
     const update: Record<string, unknown> = { $setOnInsert: { t: c.actor.type, i: c.actor.id } };
@@ -57,7 +57,7 @@ export class MongoActorStateStore implements ActorStateStore {
     const reminders: StoredReminder[] = [];
     for (const doc of docs) {
       for (const [name, r] of Object.entries(doc.r ?? {})) {
-        reminders.push({ actorType: doc.t, actorId: doc.i, name: decodeField(name), dueAt: r.d, periodMs: r.p, payload: r.x });
+        reminders.push({ actorType: doc.t, actorId: doc.i, name: decodeField(name), clock: reminderClockOf(r.c), dueAt: r.d, periodMs: r.p, payload: r.x });
       }
     }
     return reminders;

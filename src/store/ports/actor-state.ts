@@ -4,11 +4,24 @@ export interface ActorRef {
   readonly id: string;
 }
 
-/** A durable reminder as stored; times are the actor clock's milliseconds (market time in replay). */
+/**
+ * The clock a reminder runs on, chosen by the actor that sets it: "market" for schedules about
+ * the market (replay or live time), "wall" for schedules about the outside world (a webhook
+ * receiver's retries), which must fire on time whatever the replay does.
+ */
+export type ReminderClock = "wall" | "market";
+
+/** Records written before reminders named their clock ran on market time. */
+export function reminderClockOf(stored: string | null | undefined): ReminderClock {
+  return stored === "wall" ? "wall" : "market";
+}
+
+/** A durable reminder as stored; `dueAt` and `periodMs` are milliseconds of its `clock`. */
 export interface StoredReminder {
   readonly actorType: string;
   readonly actorId: string;
   readonly name: string;
+  readonly clock: ReminderClock;
   readonly dueAt: number;
   /** null for a one-shot reminder. */
   readonly periodMs: number | null;

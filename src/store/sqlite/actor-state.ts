@@ -1,6 +1,6 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
-import type { ActorRef, ActorStateStore, StoredReminder, TurnCommit } from "../ports/actor-state.js";
+import { reminderClockOf, type ActorRef, type ActorStateStore, type StoredReminder, type TurnCommit } from "../ports/actor-state.js";
 
 export const actorRuntimeMigrations: readonly SqliteMigration[] = [
   {
@@ -19,6 +19,12 @@ export const actorRuntimeMigrations: readonly SqliteMigration[] = [
         actor_type TEXT NOT NULL, actor_id TEXT NOT NULL);
       CREATE INDEX actor_outbox_seq ON actor_outbox (seq);`,
   },
+  {
+    // Reminders name their clock (issue 17 item 4); the ones stored before ran on market time.
+    component: "actors",
+    version: 2,
+    up: `ALTER TABLE actor_reminders ADD COLUMN clock TEXT NOT NULL DEFAULT 'market';`,
+  },
 ];
 
 interface StateRow {
@@ -30,6 +36,7 @@ interface ReminderRow {
   actor_type: string;
   actor_id: string;
   name: string;
+  clock: string;
   due_at: number;
   period_ms: number | null;
   payload: string;
@@ -55,9 +62,9 @@ export class SqliteActorStateStore implements ActorStateStore {
     );
     this.deleteState = db.prepare("DELETE FROM actor_state WHERE actor_type = ? AND actor_id = ? AND key = ?");
     this.upsertReminder = db.prepare(
-      `INSERT INTO actor_reminders (actor_type, actor_id, name, due_at, period_ms, payload) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO actor_reminders (actor_type, actor_id, name, clock, due_at, period_ms, payload) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (actor_type, actor_id, name) DO UPDATE SET
-         due_at = excluded.due_at, period_ms = excluded.period_ms, payload = excluded.payload`,
+         clock = excluded.clock, due_at = excluded.due_at, period_ms = excluded.period_ms, payload = excluded.payload`,
     );
     this.deleteReminder = db.prepare("DELETE FROM actor_reminders WHERE actor_type = ? AND actor_id = ? AND name = ?");
     this.selectReminders = db.prepare<[], ReminderRow>("SELECT * FROM actor_reminders");
@@ -68,7 +75,7 @@ export class SqliteActorStateStore implements ActorStateStore {
       const { type, id } = c.actor;
       for (const [key, value] of c.upserts) this.upsertState.run(type, id, key, value);
       for (const key of c.deletes) this.deleteState.run(type, id, key);
-      for (const r of c.reminderUpserts) this.upsertReminder.run(type, id, r.name, r.dueAt, r.periodMs, r.payload);
+      for (const r of c.reminderUpserts) this.upsertReminder.run(type, id, r.name, r.clock, r.dueAt, r.periodMs, r.payload);
       for (const name of c.reminderDeletes) this.deleteReminder.run(type, id, name);
       for (const o of c.outbox) this.insertOutbox.run(o.id, o.seq, o.topic, o.envelope, type, id);
     });
@@ -91,6 +98,7 @@ export class SqliteActorStateStore implements ActorStateStore {
         actorType: r.actor_type,
         actorId: r.actor_id,
         name: r.name,
+        clock: reminderClockOf(r.clock),
         dueAt: r.due_at,
         periodMs: r.period_ms,
         payload: r.payload,
