@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import { ASSETS } from "../src/domain/signals/signal-keys.js";
-import { runEngineBacktest } from "../src/services/engine-backtest.js";
+import { runEngineBacktest } from "../src/backtest/engine-backtest.js";
 import { openStore } from "../src/store/open-store.js";
 import { result, type BenchResult } from "./result.js";
 

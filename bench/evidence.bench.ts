@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import { evaluateJudiciary } from "../src/domain/judiciary/evaluate.js";
-import { judiciaryInputAt } from "../src/services/judiciary-inputs.js";
-import { calibratedStream, pricePath } from "../src/services/ruling-streams.js";
-import { withOutcomes } from "../src/services/stream-evaluation.js";
+import { judiciaryInputAt } from "../src/application/judiciary-inputs.js";
+import { calibratedStream, pricePath } from "../src/application/ruling-streams.js";
+import { withOutcomes } from "../src/domain/evaluation/stream-outcomes.js";
 import { evaluateSpan } from "../src/domain/evaluation/verdict-evaluation.js";
 import { report, result, type BenchResult } from "./result.js";
 

@@ -1,9 +1,9 @@
 import { writeReport } from "./write-report.js";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
-import { calibratedStream, pricePath, streamId, type RulingStream } from "../src/services/ruling-streams.js";
-import { withOutcomes } from "../src/services/stream-evaluation.js";
-import { regimeHoursFrom } from "../src/services/regime-hours.js";
-import { regimeTimeline } from "../src/services/engine-backtest.js";
+import { calibratedStream, pricePath, streamId, type RulingStream } from "../src/application/ruling-streams.js";
+import { withOutcomes } from "../src/domain/evaluation/stream-outcomes.js";
+import { regimeHoursFrom } from "../src/application/regime-hours.js";
+import { regimeTimeline } from "../src/backtest/engine-backtest.js";
 import { evaluateStream, HELD_OUT_FROM, type SpanEvaluation } from "../src/domain/evaluation/verdict-evaluation.js";
 import { evaluateRegimes, type RegimeEvaluation } from "../src/domain/evaluation/regime-evaluation.js";
 import { DEFAULT_CALIBRATION } from "../src/domain/calibration/calibration-map.js";

@@ -2,8 +2,8 @@ import { writeReport } from "./write-report.js";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import type { BacktestReport } from "../src/domain/ghost/backtest.js";
 import { ASSETS, type Asset } from "../src/domain/signals/signal-keys.js";
-import { BACKTEST_REGIME_DEFAULTS, runEngineBacktest } from "../src/services/engine-backtest.js";
-import { backtestSpans, type SpanPerformance } from "../src/services/backtest-performance.js";
+import { BACKTEST_REGIME_DEFAULTS, runEngineBacktest } from "../src/backtest/engine-backtest.js";
+import { backtestSpans, type SpanPerformance } from "../src/backtest/backtest-performance.js";
 import { DEFAULT_COSTS } from "../src/domain/ghost/costs.js";
 import { RANDOM_ENTRY_DRAWS, RANDOM_ENTRY_SEED } from "../src/domain/ghost/random-entry.js";
 
@@ -83,7 +83,7 @@ const md = [
   "  gate to the asset's verdict), the BTC regime from `walkForward` and the 1 h indicators of the feed — the inputs the",
   "  service's Ghost Traders read, run through the same `stepGhost`.",
   "- Confidence: each verdict's confidence is the walk-forward calibrated probability the service publishes",
-  "  (`calibratedStream`, src/services/ruling-streams.ts: the map of each UTC day fitted on outcomes matured by then,",
+  "  (`calibratedStream`, src/application/ruling-streams.ts: the map of each UTC day fitted on outcomes matured by then,",
   "  DECISIONS 7 \"Confidence\"), so the entry thresholds (BTC and SOL 0.65 via the council gate, ETH 0.65, TAO 0.72) are",
   "  real hit rates; a trader whose asset never reaches its threshold stands aside.",
   `- Regime: 180-day window, refit every ${refitEveryBars} bars, ${restarts} seeded restart(s) per refit, warm-started from the`,

@@ -3,8 +3,8 @@ import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import { deliberate } from "../src/domain/council/deliberate.js";
 import type { CouncilAsset } from "../src/domain/council/council-types.js";
 import { TAO_RULINGS, type TaoRuling } from "../src/domain/market/vocabulary.js";
-import { councilInputAt } from "../src/services/judiciary-inputs.js";
-import { regimeTimeline } from "../src/services/engine-backtest.js";
+import { councilInputAt } from "../src/application/judiciary-inputs.js";
+import { regimeTimeline } from "../src/backtest/engine-backtest.js";
 import { councilSessionId } from "../src/actors/council-actor.js";
 
 /**

@@ -6,7 +6,7 @@ import { defineRoute, type Route } from "../../src/http/route.js";
 import type { AppDeps } from "../../src/http/app-deps.js";
 import { councilAdvisorFromEnv } from "../../src/llm/advisor-from-env.js";
 import type { LlmSessionSummary } from "../../src/llm/council-sessions.js";
-import { councilInputAt } from "../../src/services/judiciary-inputs.js";
+import { councilInputAt } from "../../src/application/judiciary-inputs.js";
 import { benchRoutes } from "../http/cached-route.js";
 
 /**

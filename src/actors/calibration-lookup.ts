@@ -2,7 +2,7 @@ import type { ActorContext } from "../runtime/actor-context.js";
 import { calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
 import { refitTime } from "../domain/calibration/walk-forward-calibrator.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
-import type { RulingStream } from "../services/ruling-streams.js";
+import type { RulingStream } from "../application/ruling-streams.js";
 import { calibrationKey, EvidenceActor, storedMap } from "./evidence-actor.js";
 
 /**

@@ -12,7 +12,7 @@ import { deliberate } from "../domain/council/deliberate.js";
 import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { councilInputAt } from "../services/judiciary-inputs.js";
+import { councilInputAt } from "../application/judiciary-inputs.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */

@@ -9,9 +9,9 @@ import { WalkForwardCalibrator, type CalibratedHour } from "../domain/calibratio
 import { evaluateSpan, HELD_OUT_FROM, DEFAULT_EVALUATION } from "../domain/evaluation/verdict-evaluation.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { calibrationLeadMs, pricePath, scoredHourAt, streamId, type RulingStream } from "../services/ruling-streams.js";
-import { withOutcomes } from "../services/stream-evaluation.js";
-import { regimeHoursFrom } from "../services/regime-hours.js";
+import { calibrationLeadMs, pricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
+import { withOutcomes } from "../domain/evaluation/stream-outcomes.js";
+import { regimeHoursFrom } from "../application/regime-hours.js";
 import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
 
 const HOUR = 3_600_000;

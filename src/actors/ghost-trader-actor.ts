@@ -8,7 +8,7 @@ import type { CostModel } from "../domain/ghost/costs.js";
 import { ackSignals, ghostStatus, initialGhostState, stepGhost, type GhostState } from "../domain/ghost/ghost-trader.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
-import type { GhostBarSource } from "../services/ghost-bar-source.js";
+import type { GhostBarSource } from "../application/ghost-bar-source.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 
 const HOUR = 3_600_000;

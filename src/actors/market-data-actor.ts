@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
-import type { SignalRecorder } from "../services/signal-recorder.js";
+import type { SignalRecorder } from "../application/signal-recorder.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { macroCorrelationAt } from "../services/macro-now.js";
+import { macroCorrelationAt } from "../application/macro-now.js";
 
 const MINUTE = 60_000;
 const SCHEDULE_VERSION = 1;

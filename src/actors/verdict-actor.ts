@@ -8,7 +8,7 @@ import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
 import { verdictNewData } from "../domain/judiciary/judiciary-verdict.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../store/ports/verdicts.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { judiciaryInputAt } from "../services/judiciary-inputs.js";
+import { judiciaryInputAt } from "../application/judiciary-inputs.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";

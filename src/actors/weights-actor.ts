@@ -7,7 +7,7 @@ import { countedClosed } from "../domain/ghost/trade-validity.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { COIN_FLIP } from "../domain/weights/exit-baseline.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { exitBaselines } from "../services/exit-baselines.js";
+import { exitBaselines } from "../application/exit-baselines.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 import type { SignalWeightRepository } from "../store/ports/signal-weights.js";
 

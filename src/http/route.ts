@@ -2,8 +2,8 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord } from "../store/ports/api-keys.js";
-import type { ExtraLimit } from "../services/usage-limiter.js";
-import type { IpLimit } from "../services/ip-limiter.js";
+import type { ExtraLimit } from "../application/usage-limiter.js";
+import type { IpLimit } from "../application/ip-limiter.js";
 
 export type HttpMethod = "get" | "post" | "delete" | "patch";
 

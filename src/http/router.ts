@@ -1,9 +1,9 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
 import { tierAllows, type TierLimitTable } from "../domain/access/tiers.js";
-import type { KeyVerifier } from "../services/key-verifier.js";
-import type { UsageLimiter } from "../services/usage-limiter.js";
-import type { IpLimiter } from "../services/ip-limiter.js";
+import type { KeyVerifier } from "../application/key-verifier.js";
+import type { UsageLimiter } from "../application/usage-limiter.js";
+import type { IpLimiter } from "../application/ip-limiter.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ApiError, accessError } from "./errors.js";
 import { parseInputs } from "./validation.js";

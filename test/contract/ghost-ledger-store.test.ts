@@ -4,7 +4,7 @@ import type { Store } from "../../src/store/store.js";
 import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
 import type { WeightRow } from "../../src/domain/weights/update-weights.js";
 import { closedTrade as trade } from "../support/ghost-trades.js";
-import { CachedMultipliers } from "../../src/services/signal-multipliers.js";
+import { CachedMultipliers } from "../../src/store/signal-multipliers.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
 
 const H = 3_600_000;

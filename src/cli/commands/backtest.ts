@@ -3,8 +3,8 @@ import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
-import { runEngineBacktest } from "../../services/engine-backtest.js";
-import { backtestSpans } from "../../services/backtest-performance.js";
+import { runEngineBacktest } from "../../backtest/engine-backtest.js";
+import { backtestSpans } from "../../backtest/backtest-performance.js";
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import type { CliCommand, CliIo } from "../io.js";
 

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { openStore } from "../../store/open-store.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
-import { currentSprint } from "../../services/ghost-sprints.js";
+import { currentSprint } from "../../domain/ghost/sprints.js";
 import { PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
-import { readTaoSignoff, saveTaoSignoff, signedOffSince, signoffReadiness } from "../../services/tao-signoff.js";
+import { readTaoSignoff, saveTaoSignoff, signedOffSince, signoffReadiness } from "../../application/tao-signoff.js";
 import type { Store } from "../../store/store.js";
 import type { CliCommand, CliIo } from "../io.js";
 

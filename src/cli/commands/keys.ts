@@ -4,7 +4,7 @@ import { loadConfig } from "../../config/env.js";
 import { openStore } from "../../store/open-store.js";
 import { TIERS } from "../../domain/access/tiers.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
-import { KeyIssuer } from "../../services/key-issuer.js";
+import { KeyIssuer } from "../../application/key-issuer.js";
 import { wallClock } from "../../runtime/clocks/clock.js";
 import type { CliCommand, CliIo } from "../io.js";
 

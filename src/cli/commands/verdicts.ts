@@ -3,7 +3,7 @@ import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
-import { calibratedStream, pricePath } from "../../services/ruling-streams.js";
+import { calibratedStream, pricePath } from "../../application/ruling-streams.js";
 import type { CalibratedHour } from "../../domain/calibration/walk-forward-calibrator.js";
 import { DEFAULT_CALIBRATION } from "../../domain/calibration/calibration-map.js";
 import type { CliCommand, CliIo } from "../io.js";

@@ -7,7 +7,7 @@ import { councilRoutes } from "../../http/routes/council.js";
 import { councilAdvisorFromEnv } from "../../llm/advisor-from-env.js";
 import { llmTelemetry } from "../../observability/llm-telemetry.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
-import { multipliersFor } from "../../services/signal-multipliers.js";
+import { multipliersFor } from "../../store/signal-multipliers.js";
 import type { Capability } from "../capability.js";
 
 /**

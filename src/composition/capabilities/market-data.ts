@@ -1,6 +1,6 @@
 import { MarketDataActor } from "../../actors/market-data-actor.js";
 import { MarketPollerActor } from "../../actors/market-poller-actor.js";
-import { SERVICE_COMMIT_WINDOW_MS, SignalRecorder } from "../../services/signal-recorder.js";
+import { SERVICE_COMMIT_WINDOW_MS, SignalRecorder } from "../../application/signal-recorder.js";
 import { signalRoutes } from "../../http/routes/signals.js";
 import type { Capability } from "../capability.js";
 

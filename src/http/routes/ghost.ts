@@ -21,10 +21,10 @@ import { tradeView } from "../../domain/ghost/track-record-view.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import { countedClosed } from "../../domain/ghost/trade-validity.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
-import { countedUnderSprints, currentSprint, sharedCutoff, sinceFor } from "../../services/ghost-sprints.js";
-import { readLedgerSnapshot } from "../../services/ledger-snapshot.js";
-import { assetPerformance } from "../../services/ghost-performance.js";
-import { readTaoSignoff, signedOffSince } from "../../services/tao-signoff.js";
+import { countedUnderSprints, currentSprint, sharedCutoff, sinceFor } from "../../domain/ghost/sprints.js";
+import { readLedgerSnapshot } from "../../application/ledger-snapshot.js";
+import { assetPerformance } from "../../application/ghost-performance.js";
+import { readTaoSignoff, signedOffSince } from "../../application/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */

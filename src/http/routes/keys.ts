@@ -1,7 +1,7 @@
 import { defineRoute, type Route } from "../route.js";
 import { deactivatedSchema, generateKeyBody, issuedKeySchema } from "../schemas/keys.js";
 import type { AppDeps } from "../app-deps.js";
-import type { IssuedKey } from "../../services/key-issuer.js";
+import type { IssuedKey } from "../../application/key-issuer.js";
 import { accessError } from "../errors.js";
 
 const KEY_SHOWN_ONCE = "Store this key now: it is shown once and cannot be recovered.";

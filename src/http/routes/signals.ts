@@ -9,7 +9,7 @@ import {
   signalsSnapshotSchema,
 } from "../schemas/signals.js";
 import { buildSignalsSnapshot } from "../../domain/signals/snapshot.js";
-import { macroCorrelationAt } from "../../services/macro-now.js";
+import { macroCorrelationAt } from "../../application/macro-now.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import { SIGNAL_CATALOGUE } from "../../domain/signals/catalogue.js";
 

@@ -3,7 +3,7 @@ import type { AppDeps } from "../app-deps.js";
 import { agentPerformanceSchema, signalWeightsQuerySchema, signalWeightsSchema } from "../schemas/weights.js";
 import { weightsView } from "../../domain/weights/update-weights.js";
 import { agentPerformance, type CouncilSessionVotes } from "../../domain/weights/agent-accuracy.js";
-import { countedUnderSprints } from "../../services/ghost-sprints.js";
+import { countedUnderSprints } from "../../domain/ghost/sprints.js";
 
 /** TTLs: SPEC Limits (signal weights 300 s, agent performance 3600 s). */
 const TTL = { weights: 300, agents: 3600 } as const;

@@ -1,5 +1,6 @@
 import type { Collection, Db } from "mongodb";
-import type { GhostLedgerRepository, GhostSnapshot, SprintMark } from "../ports/ghost-ledger.js";
+import type { SprintMark } from "../../domain/ghost/sprints.js";
+import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
 import type { SignalWeightRepository } from "../ports/signal-weights.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";

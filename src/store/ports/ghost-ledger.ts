@@ -1,6 +1,7 @@
 import type { GateReport } from "../../domain/ghost/entry-gates.js";
 import type { GhostStatus } from "../../domain/ghost/ghost-trader.js";
 import type { LiquidityView } from "../../domain/ghost/bar-input.js";
+import type { SprintMark } from "../../domain/ghost/sprints.js";
 import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
 import type { Regime } from "../../domain/market/vocabulary.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
@@ -24,18 +25,6 @@ export interface GhostSnapshot {
   readonly rsi1h: number | null;
   readonly ema200: number | null;
   readonly regime: Regime | null;
-}
-
-/** One track-record period start (DECISIONS 7 `ghost restart`); the first is written at launch. */
-export interface SprintMark {
-  readonly id: string;
-  /** The asset restarted, or ALL. */
-  readonly scope: Asset | "ALL";
-  /** Market time the period starts (trades entered before it stop counting). */
-  readonly at: number;
-  readonly reason: string;
-  /** Wall-clock time of the operator's command. */
-  readonly recordedAt: string;
 }
 
 /** The Ghost Traders' ledger: closed trades, the latest status per asset, and the sprint marks. */

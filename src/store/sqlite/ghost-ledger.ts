@@ -1,6 +1,7 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
-import type { GhostLedgerRepository, GhostSnapshot, SprintMark } from "../ports/ghost-ledger.js";
+import type { SprintMark } from "../../domain/ghost/sprints.js";
+import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import type { WeightRow } from "../../domain/weights/update-weights.js";

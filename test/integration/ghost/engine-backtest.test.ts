@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { barsBetween, engineBarInputs, regimeTimeline, runEngineBacktest, type EngineBacktestResult } from "../../../src/services/engine-backtest.js";
+import { barsBetween, engineBarInputs, regimeTimeline, runEngineBacktest, type EngineBacktestResult } from "../../../src/backtest/engine-backtest.js";
 import { runBacktest, type BacktestReport } from "../../../src/domain/ghost/backtest.js";
 import { evaluateGates } from "../../../src/domain/ghost/entry-gates.js";
 import { ASSET_RULES } from "../../../src/domain/ghost/asset-rules.js";
@@ -8,7 +8,7 @@ import type { BarInput } from "../../../src/domain/ghost/bar-input.js";
 import { tradeView } from "../../../src/domain/ghost/track-record-view.js";
 import { roundUsd } from "../../../src/domain/ghost/money.js";
 import { btcTradeSchema, ethTradeSchema, solTradeSchema, taoTradeSchema } from "../../../src/http/schemas/ghost.js";
-import { calibratedStream } from "../../../src/services/ruling-streams.js";
+import { calibratedStream } from "../../../src/application/ruling-streams.js";
 import { ASSETS, type Asset } from "../../../src/domain/signals/signal-keys.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 

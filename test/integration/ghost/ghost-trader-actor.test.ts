@@ -14,7 +14,7 @@ import { runBacktest } from "../../../src/domain/ghost/backtest.js";
 import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-input.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../src/domain/signals/signal-keys.js";
-import type { GhostBarSource } from "../../../src/services/ghost-bar-source.js";
+import type { GhostBarSource } from "../../../src/application/ghost-bar-source.js";
 import { ghostSignalDataSchema } from "../../../src/http/schemas/ghost.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
 import { freshStoreUrl } from "../../support/service.js";

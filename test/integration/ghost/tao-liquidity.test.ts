@@ -12,7 +12,7 @@ import { StandInInputs } from "../../../src/domain/ghost/stand-in-inputs.js";
 import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-input.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../src/domain/signals/signal-keys.js";
-import type { GhostBarSource } from "../../../src/services/ghost-bar-source.js";
+import type { GhostBarSource } from "../../../src/application/ghost-bar-source.js";
 import { CcxtOrderBookDepth, type OrderBookExchange } from "../../../src/feeds/live/ccxt-order-book.js";
 import { ProviderError } from "../../../src/feeds/live/provider-error.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";

@@ -9,7 +9,7 @@ import { weightItemSchema } from "../../../src/http/schemas/weights.js";
 import { closedTrade } from "../../support/ghost-trades.js";
 import { freshStoreUrl } from "../../support/service.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
-import { exitBaselines } from "../../../src/services/exit-baselines.js";
+import { exitBaselines } from "../../../src/application/exit-baselines.js";
 import { nextMultiplier } from "../../../src/domain/weights/weight-rules.js";
 
 const H = 3_600_000;

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../../src/store/open-store.js";
-import { KeyIssuer } from "../../../src/services/key-issuer.js";
+import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { startControlPlane, type ControlPlane } from "./support/dapr-cluster.js";
 import { startServiceReplica, type ServiceReplica } from "./support/service-replica.js";

@@ -5,7 +5,7 @@ import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import type { EventEnvelope } from "../../../src/events/envelope.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { MarketDataActor } from "../../../src/actors/market-data-actor.js";
-import { SignalRecorder } from "../../../src/services/signal-recorder.js";
+import { SignalRecorder } from "../../../src/application/signal-recorder.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { createLogger } from "../../../src/logging/logger.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
 import { validationErrorSchema } from "../../../src/http/schemas/common.js";
-import { DEFAULT_BACKFILL_MS, SignalRecorder } from "../../../src/services/signal-recorder.js";
+import { DEFAULT_BACKFILL_MS, SignalRecorder } from "../../../src/application/signal-recorder.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 

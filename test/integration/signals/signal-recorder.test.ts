@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { SignalHistoryPoint, SignalHistoryRepository } from "../../../src/store/ports/signal-history.js";
-import { SignalRecorder } from "../../../src/services/signal-recorder.js";
+import { SignalRecorder } from "../../../src/application/signal-recorder.js";
 import { defaultReplayStart } from "../../../src/feeds/replay/replay-start.js";
 import { signalSource } from "../../../src/domain/signals/catalogue.js";
 import { SIGNAL_KEYS, type SignalKey } from "../../../src/domain/signals/signal-keys.js";

@@ -8,7 +8,7 @@ import { ResilientProvider, type ResilienceOptions } from "../../../src/feeds/li
 import { SolanaStakeProvider, SolanaTpsProvider } from "../../../src/feeds/live/solana-rpc.js";
 import { SubtensorProvider, TOTAL_ISSUANCE_KEY, TOTAL_NETWORKS_KEY, TOTAL_STAKE_KEY } from "../../../src/feeds/live/subtensor-rpc.js";
 import type { MarketFeed } from "../../../src/feeds/market-feed.js";
-import { councilInputAt } from "../../../src/services/judiciary-inputs.js";
+import { councilInputAt } from "../../../src/application/judiciary-inputs.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { FakeProviderServer, type FakeAnswer } from "../feeds/live/fake-provider-server.js";
 

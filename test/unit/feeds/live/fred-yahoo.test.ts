@@ -11,7 +11,7 @@ import type { CandleSource } from "../../../../src/feeds/live/candle-source.js";
 import { loadReplayDataset, type ReplayDataset } from "../../../../src/feeds/replay/load-dataset.js";
 import { ReplayMarketFeed } from "../../../../src/feeds/replay/replay-feed.js";
 import type { ColumnTable } from "../../../../src/feeds/replay/csv-table.js";
-import { macroCorrelationAt } from "../../../../src/services/macro-now.js";
+import { macroCorrelationAt } from "../../../../src/application/macro-now.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const DAY = 86_400_000;

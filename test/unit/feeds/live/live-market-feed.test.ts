@@ -13,7 +13,7 @@ import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ResilientProvider } from "../../../../src/feeds/live/resilient-provider.js";
 import { YahooChartProvider } from "../../../../src/feeds/live/yahoo-chart.js";
 import { loadReplayDataset } from "../../../../src/feeds/replay/load-dataset.js";
-import { macroCorrelationAt } from "../../../../src/services/macro-now.js";
+import { macroCorrelationAt } from "../../../../src/application/macro-now.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const H = 3_600_000;

@@ -20,9 +20,9 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 import { councilSessionId } from "../actors/council-actor.js";
 import { verdictId } from "../actors/verdict-actor.js";
-import { councilView } from "./ghost-bar-source.js";
-import { councilInputAt, judiciaryInputAt } from "./judiciary-inputs.js";
-import { calibratedStream } from "./ruling-streams.js";
+import { councilView } from "../application/ghost-bar-source.js";
+import { councilInputAt, judiciaryInputAt } from "../application/judiciary-inputs.js";
+import { calibratedStream } from "../application/ruling-streams.js";
 import type { CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 
 const HOUR = 3_600_000;

@@ -1,7 +1,18 @@
-import type { ClosedTrade, OpenPosition } from "../domain/ghost/trade.js";
-import { counts } from "../domain/ghost/trade-validity.js";
-import type { Asset } from "../domain/signals/signal-keys.js";
-import type { SprintMark } from "../store/ports/ghost-ledger.js";
+import type { ClosedTrade, OpenPosition } from "./trade.js";
+import { counts } from "./trade-validity.js";
+import type { Asset } from "../signals/signal-keys.js";
+
+/** One track-record period start (DECISIONS 7 `ghost restart`); the first is written at launch. */
+export interface SprintMark {
+  readonly id: string;
+  /** The asset restarted, or ALL. */
+  readonly scope: Asset | "ALL";
+  /** Market time the period starts (trades entered before it stop counting). */
+  readonly at: number;
+  readonly reason: string;
+  /** Wall-clock time of the operator's command. */
+  readonly recordedAt: string;
+}
 
 /**
  * Track-record periods (DECISIONS 7 `ghost restart`). A mark applies to its asset or to ALL; an

@@ -2,7 +2,7 @@ import type { LedgerSnapshot } from "../domain/ghost/ledger-integrity.js";
 import type { OpenPosition } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
-import { countedUnderSprints, sinceFor } from "./ghost-sprints.js";
+import { countedUnderSprints, sinceFor } from "../domain/ghost/sprints.js";
 
 /**
  * The ledger as of market time `now`, read the way the routes read it, for the integrity checks

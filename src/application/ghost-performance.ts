@@ -4,7 +4,7 @@ import { traderPerformance, type TraderPerformance } from "../domain/ghost/trade
 import type { Asset } from "../domain/signals/signal-keys.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
-import { countedUnderSprints, openUnderSprints, sinceFor } from "./ghost-sprints.js";
+import { countedUnderSprints, openUnderSprints, sinceFor } from "../domain/ghost/sprints.js";
 
 const HOUR = 3_600_000;
 

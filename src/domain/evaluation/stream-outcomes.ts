@@ -1,6 +1,6 @@
-import type { CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
-import { forwardReturn, type PricePoint } from "../domain/calibration/price-path.js";
-import { EVALUATION_HORIZONS, type EvaluatedHour, type EvaluationHorizon } from "../domain/evaluation/verdict-evaluation.js";
+import type { CalibratedHour } from "../calibration/walk-forward-calibrator.js";
+import { forwardReturn, type PricePoint } from "../calibration/price-path.js";
+import { EVALUATION_HORIZONS, type EvaluatedHour, type EvaluationHorizon } from "./verdict-evaluation.js";
 
 const HOUR = 3_600_000;
 
