@@ -12,6 +12,32 @@ export default tseslint.config(
       "no-restricted-syntax": ["error", { selector: "ExportDefaultDeclaration", message: "Use named exports." }],
     },
   },
+  // The layers of README's architecture (test/unit/architecture/layers.test.ts checks the same,
+  // dynamic imports included): the domain imports only itself and a few pure packages...
+  ...[2, 3].map((depth) => ({
+    files: [`src/domain/${"*/".repeat(depth - 1)}*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: `^(\\.\\./){${depth}}`, message: "src/domain imports only itself: receive the value as an argument or define a port in the domain." },
+            { regex: "^(?!\\.|node:crypto$|zod$|trading-signals$|wabt$)", message: "src/domain uses only pure packages (a new one is a decision for docs/decisions.md)." },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // ...and what lies below the HTTP facade and the actors never reaches up into them.
+    files: ["src/application/**/*.ts", "src/backtest/**/*.ts", "src/store/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(\\.\\./)+(http|actors)/", message: "Return a typed result for the HTTP layer to word; take what an actor computes as an argument." }] },
+      ],
+    },
+  },
   {
     // Plain Node scripts (build, CI checks) run outside TypeScript's view of globals.
     files: ["scripts/**/*.mjs"],

@@ -5,7 +5,7 @@ import type { CouncilAsset } from "../src/domain/council/council-types.js";
 import { TAO_RULINGS, type TaoRuling } from "../src/domain/market/vocabulary.js";
 import { councilInputAt } from "../src/application/judiciary-inputs.js";
 import { regimeTimeline } from "../src/backtest/engine-backtest.js";
-import { councilSessionId } from "../src/actors/council-actor.js";
+import { councilSessionId } from "../src/domain/council/session-id.js";
 
 /**
  * Issue 7: runs the councils in judiciary mode (no language model) over the bundled history and

@@ -1,7 +1,6 @@
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedSession } from "../domain/council/calibrated-session.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
@@ -9,6 +8,7 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
 import type { CouncilAsset, CouncilSession } from "../domain/council/council-types.js";
 import { deliberate } from "../domain/council/deliberate.js";
+import { councilSessionId } from "../domain/council/session-id.js";
 import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
@@ -33,18 +33,6 @@ export interface CouncilActorDeps {
    * would mean ~14,000 provider calls and hours of start-up, so they run in judiciary mode.
    */
   readonly modelAllowed?: () => boolean;
-}
-
-/**
- * Session id: a name-based UUID (version 5 layout) of asset and session time. SPEC types the TAO
- * and SOL verdict ids as UUIDs; deriving it makes a retried turn write the same session again.
- */
-export function councilSessionId(asset: CouncilAsset, at: number): string {
-  const h = createHash("sha1").update(`council:${asset}:${at}`).digest();
-  h[6] = ((h[6] ?? 0) & 0x0f) | 0x50;
-  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString("hex");
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
 function isCouncilAsset(id: string): id is CouncilAsset {

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import type { Regime } from "../domain/market/vocabulary.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
 import { verdictNewData } from "../domain/judiciary/judiciary-verdict.js";
+import { verdictId } from "../domain/judiciary/verdict-id.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../store/ports/verdicts.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
+import type { MultiplierSource } from "../store/ports/signal-weights.js";
 import { judiciaryInputAt } from "../application/judiciary-inputs.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
@@ -21,16 +22,6 @@ export const VERDICT_PERIOD_MS = 5 * MINUTE;
 export const VERDICT_RETENTION_MS = 30 * 24 * HOUR;
 const SCHEDULE_VERSION = 1;
 
-/**
- * Adaptive multipliers (SPEC "Signal weights"); absent, every multiplier is 1.0. Synchronous on
- * purpose: the engine scores dozens of signals per run, so a source caches its rows itself.
- */
-export interface MultiplierSource {
-  multiplierFor(key: string, regime: Regime | null): number;
-  /** Brings the source up to date with the store before an evaluation (absent: always current). */
-  sync?(): Promise<void>;
-}
-
 export interface VerdictActorDeps {
   readonly feed: MarketFeed;
   readonly verdicts: VerdictRepository & VerdictPruning;
@@ -38,11 +29,6 @@ export interface VerdictActorDeps {
   readonly weights?: MultiplierSource;
   /** Where the day's calibration map is read (EvidenceActor fits it): confidence is a probability. */
   readonly evidence: EvidenceRepository;
-}
-
-/** Stable per asset and evaluation time, so a retried turn rewrites the same row. */
-export function verdictId(asset: Asset, at: number): string {
-  return `${asset}-${new Date(at).toISOString()}`;
 }
 
 export function isVerdictAsset(id: string): id is Asset {

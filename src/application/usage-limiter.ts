@@ -1,7 +1,6 @@
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { nextUtcMidnight, utcDay } from "../domain/access/utc-day.js";
-import { accessError, rateLimited, type ApiError } from "../http/errors.js";
 
 export interface ExtraLimit {
   /** Distinguishes the limit's bucket, e.g. "tao-council-run". */
@@ -17,6 +16,26 @@ export interface QuotaState {
   readonly resetEpochSeconds: number;
 }
 
+/** Why a keyed request was refused; the HTTP layer words it (daily_limit_exceeded, rate_limit_exceeded). */
+export type UsageRefusal =
+  | {
+      readonly kind: "daily_quota";
+      readonly limit: number;
+      readonly callsToday: number;
+      /** Wall-clock milliseconds of the next 00:00 UTC, when the quota resets. */
+      readonly resetsAt: number;
+      readonly retryAfterSeconds: number;
+    }
+  | {
+      readonly kind: "rate_limit";
+      readonly limit: number;
+      readonly windowSeconds: number;
+      /** Seconds until the window ends, unrounded. */
+      readonly retryAfterSeconds: number;
+    };
+
+export type UsageOutcome = { readonly ok: true; readonly quota: QuotaState } | { readonly ok: false; readonly refusal: UsageRefusal; readonly quota: QuotaState };
+
 /**
  * Counts one keyed request against the daily quota, the tier's per-minute limit and any
  * route-specific limit, all or nothing (wall clock: callers live in UTC, not market time).
@@ -25,15 +44,9 @@ export class UsageLimiter {
   constructor(
     private readonly counters: CounterRepository,
     private readonly clock: Clock,
-    private readonly upgradeUrl: string,
   ) {}
 
-  async consume(
-    keyId: string,
-    dailyQuota: number,
-    perMinute: number,
-    extra: readonly ExtraLimit[] = [],
-  ): Promise<{ ok: true; quota: QuotaState } | { ok: false; error: ApiError; quota: QuotaState }> {
+  async consume(keyId: string, dailyQuota: number, perMinute: number, extra: readonly ExtraLimit[] = []): Promise<UsageOutcome> {
     const now = this.clock.now();
     const midnight = nextUtcMidnight(now);
     const minuteEnd = (Math.floor(now / 60_000) + 1) * 60_000;
@@ -54,17 +67,11 @@ export class UsageLimiter {
     };
     if (r.allowed) return { ok: true, quota };
     if (r.blockedIndex === 0) {
-      const error = accessError("daily_limit_exceeded", `Daily limit of ${dailyQuota} calls reached; it resets at 00:00 UTC.`, {
-        calls_today: used,
-        limit: dailyQuota,
-        reset_at: new Date(midnight).toISOString(),
-        upgrade_url: this.upgradeUrl,
-      }, { "Retry-After": String(Math.max(1, Math.ceil((midnight - now) / 1000))) });
-      return { ok: false, error, quota };
+      const retryAfterSeconds = Math.max(1, Math.ceil((midnight - now) / 1000));
+      return { ok: false, refusal: { kind: "daily_quota", limit: dailyQuota, callsToday: used, resetsAt: midnight, retryAfterSeconds }, quota };
     }
     const w = windows[r.blockedIndex ?? 1] as CounterWindow;
     const windowSeconds = r.blockedIndex === 1 ? 60 : (extra[(r.blockedIndex ?? 2) - 2]?.windowSeconds ?? 60);
-    const error = rateLimited(w.limit, windowSeconds, (w.expiresAt - now) / 1000, `Rate limit of ${w.limit} requests per ${windowSeconds} s exceeded.`);
-    return { ok: false, error, quota };
+    return { ok: false, refusal: { kind: "rate_limit", limit: w.limit, windowSeconds, retryAfterSeconds: (w.expiresAt - now) / 1000 }, quota };
   }
 }

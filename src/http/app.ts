@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
 
   const routerDeps: RouterDeps = {
     keyVerifier: deps.keyVerifier,
-    limiter: new UsageLimiter(deps.store.counters, deps.wallClock, `${deps.config.PUBLIC_BASE_URL}/#pricing`),
+    limiter: new UsageLimiter(deps.store.counters, deps.wallClock),
     ipLimiter: new IpLimiter(deps.store.counters, deps.store.slidingWindows, deps.wallClock),
     cache,
     tierLimits: deps.tierLimits,

@@ -3,13 +3,13 @@ import type { z } from "zod";
 import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord } from "../store/ports/api-keys.js";
 import type { ExtraLimit } from "../application/usage-limiter.js";
-import type { IpLimit } from "../application/ip-limiter.js";
+import type { RouteIpLimit } from "./limit-refusals.js";
 
 export type HttpMethod = "get" | "post" | "delete" | "patch";
 
 /** Who may call a route: anyone, or a key of at least `tier` (SPEC.md endpoint table). */
 export type Access =
-  | { readonly kind: "public"; readonly ipLimit?: IpLimit }
+  | { readonly kind: "public"; readonly ipLimit?: RouteIpLimit }
   | { readonly kind: "key"; readonly tier: Tier; readonly limits?: readonly ExtraLimit[] };
 
 export interface Caller {

@@ -7,6 +7,7 @@ import type { IpLimiter } from "../application/ip-limiter.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ApiError, accessError } from "./errors.js";
 import { parseInputs } from "./validation.js";
+import { ipLimitError, usageRefusalError, type RouteIpLimit } from "./limit-refusals.js";
 import type { Caller, Route } from "./route.js";
 
 export interface RouterDeps {
@@ -26,10 +27,16 @@ export function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{(\w+)\}/g, ":$1");
 }
 
+/** Counts a per-IP hit; throws the route's 429 when the IP is over its limit. */
+async function hitIpLimit(deps: RouterDeps, limit: RouteIpLimit, req: Request): Promise<void> {
+  const outcome = await deps.ipLimiter.hit(limit, req.ip ?? "unknown");
+  if (!outcome.allowed) throw ipLimitError(limit, outcome.retryAfterSeconds);
+}
+
 async function authenticate(req: Request, res: Response, route: Route, deps: RouterDeps): Promise<Caller | null> {
   if (route.access.kind === "public") {
     const limit = route.access.ipLimit;
-    if (limit?.counts === "every-request") await deps.ipLimiter.hit(limit, req.ip ?? "unknown");
+    if (limit?.counts === "every-request") await hitIpLimit(deps, limit, req);
     return null;
   }
   const presented = req.get("x-api-key");
@@ -51,7 +58,7 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
   res.setHeader("X-RateLimit-Limit", String(usage.quota.limit));
   res.setHeader("X-RateLimit-Remaining", String(usage.quota.remaining));
   res.setHeader("X-RateLimit-Reset", String(usage.quota.resetEpochSeconds));
-  if (!usage.ok) throw usage.error;
+  if (!usage.ok) throw usageRefusalError(usage.refusal, deps.upgradeUrl);
   return { key, presented };
 }
 
@@ -86,7 +93,7 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
         { path: req.params, query: req.query, body: req.body },
       );
       if (route.access.kind === "public" && route.access.ipLimit?.counts === "valid-requests") {
-        await deps.ipLimiter.hit(route.access.ipLimit, req.ip ?? "unknown");
+        await hitIpLimit(deps, route.access.ipLimit, req);
       }
       const ctx = { req, res, query, body, params, caller, requestId: String(res.getHeader("X-Request-Id") ?? ""), ip: req.ip ?? "" };
       const ttl = route.cacheTtlSeconds;

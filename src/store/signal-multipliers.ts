@@ -1,7 +1,6 @@
 import type { Regime } from "../domain/market/vocabulary.js";
 import type { WeightRow } from "../domain/weights/update-weights.js";
-import type { SignalWeightRepository } from "./ports/signal-weights.js";
-import type { MultiplierSource } from "../actors/verdict-actor.js";
+import type { MultiplierSource, SignalWeightRepository } from "./ports/signal-weights.js";
 
 /**
  * The stored signal weights as the Judiciary Engine reads them: synchronously (it scores dozens

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CouncilActor, councilSessionId } from "../../../src/actors/council-actor.js";
+import { CouncilActor } from "../../../src/actors/council-actor.js";
+import { councilSessionId } from "../../../src/domain/council/session-id.js";
 import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
 import { councilModeAt } from "../../../src/domain/council/council-mode.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
