@@ -1,11 +1,11 @@
 import type { IpLimit } from "../application/ip-limiter.js";
 import type { UsageRefusal } from "../application/usage-limiter.js";
-import { ApiError, accessError, rateLimited } from "./errors.js";
+import { ApiError } from "./error-codes.js";
 
 /** A public route's per-IP limit, with how the HTTP layer applies and words it. */
 export interface RouteIpLimit extends IpLimit {
-  /** Body style of the 429: SPEC.md gives the newsletter `{detail: string}`. */
-  readonly style: "detail" | "access";
+  /** The 429 it answers: SPEC.md gives the newsletter a plain `{detail: string}`. */
+  readonly refusal: "rate_limit_exceeded" | "newsletter_rate_limited";
   /**
    * "every-request": SPEC.md's newsletter limit counts requests, invalid ones included.
    * "valid-requests": key generation limits generations, so a typo does not cost an attempt.
@@ -15,25 +15,16 @@ export interface RouteIpLimit extends IpLimit {
 
 /** The 429 of a refused per-IP hit. */
 export function ipLimitError(limit: RouteIpLimit, retryAfterSeconds: number): ApiError {
-  if (limit.style === "detail") {
-    return new ApiError(
-      429,
-      { detail: `Too many requests: at most ${limit.limit} per ${limit.windowSeconds / 60} minutes from one address. Try again in ${retryAfterSeconds} s.` },
-      { "Retry-After": String(retryAfterSeconds) },
-    );
-  }
-  return rateLimited(limit.limit, limit.windowSeconds, retryAfterSeconds, `At most ${limit.limit} requests per ${limit.windowSeconds} s from one address.`);
+  const facts = { limit: limit.limit, windowSeconds: limit.windowSeconds, retryAfterSeconds };
+  if (limit.refusal === "newsletter_rate_limited") return new ApiError("newsletter_rate_limited", facts);
+  return new ApiError("rate_limit_exceeded", { per: "address", ...facts });
 }
 
 /** The 429 of a keyed request over its daily quota or a per-window limit (DECISIONS 2). */
 export function usageRefusalError(refusal: UsageRefusal, upgradeUrl: string): ApiError {
   if (refusal.kind === "daily_quota") {
-    return accessError(
-      "daily_limit_exceeded",
-      `Daily limit of ${refusal.limit} calls reached; it resets at 00:00 UTC.`,
-      { calls_today: refusal.callsToday, limit: refusal.limit, reset_at: new Date(refusal.resetsAt).toISOString(), upgrade_url: upgradeUrl },
-      { "Retry-After": String(refusal.retryAfterSeconds) },
-    );
+    const { limit, callsToday, resetsAt, retryAfterSeconds } = refusal;
+    return new ApiError("daily_limit_exceeded", { limit, callsToday, resetAt: new Date(resetsAt).toISOString(), upgradeUrl, retryAfterSeconds });
   }
-  return rateLimited(refusal.limit, refusal.windowSeconds, refusal.retryAfterSeconds, `Rate limit of ${refusal.limit} requests per ${refusal.windowSeconds} s exceeded.`);
+  return new ApiError("rate_limit_exceeded", { per: "key", limit: refusal.limit, windowSeconds: refusal.windowSeconds, retryAfterSeconds: refusal.retryAfterSeconds });
 }

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import type { Route } from "./route.js";
-import { accessErrorSchema, plainErrorSchema, serverErrorSchema, validationErrorSchema } from "./schemas/common.js";
+import { schemaOf, statusOf, type ErrorCode } from "./error-codes.js";
 import { INTERFACE_VERSION } from "./routes/health.js";
 
 const STATUS_TEXT: Record<number, string> = {
@@ -19,12 +19,33 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Not available yet or dependency down",
 };
 
-/** DECISIONS 2: validation list, plain `detail` string for the framework's statuses, coded object otherwise. */
-function defaultErrorSchema(status: number): z.ZodType {
-  if (status === 422) return validationErrorSchema;
-  if (status === 500) return serverErrorSchema;
-  if ([400, 404, 405, 413, 415].includes(status)) return plainErrorSchema;
-  return accessErrorSchema;
+/** What every keyed route may answer before its handler runs (the router's access checks). */
+const ACCESS_ERRORS: readonly ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_inactive", "tier_required", "daily_limit_exceeded", "rate_limit_exceeded"];
+/** What reading a request body may answer (the JSON parser, error-handler.ts). */
+const BODY_ERRORS: readonly ErrorCode[] = ["json_invalid", "bad_content_encoding", "malformed_body", "body_aborted", "payload_too_large", "unsupported_media_type"];
+/** What any route may answer. */
+const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ["method_not_allowed", "internal"];
+
+/** Every error a route may answer: the pipeline's (by its access and inputs) and its handler's. */
+function errorsOf(r: Route): ErrorCode[] {
+  return [
+    ...(r.errors ?? []),
+    ...(r.access.kind === "key" ? ACCESS_ERRORS : []),
+    ...(r.query || r.body || r.params ? (["validation_failed"] as const) : []),
+    ...(r.body ? BODY_ERRORS : []),
+    ...ANY_ROUTE_ERRORS,
+  ];
+}
+
+/** The documented body of each status a route may answer, from the error-code table. */
+function errorSchemasOf(r: Route): Map<number, z.ZodType> {
+  const byStatus = new Map<number, z.ZodType[]>();
+  for (const code of errorsOf(r)) {
+    const schemas = byStatus.get(statusOf(code)) ?? [];
+    if (!schemas.includes(schemaOf(code))) schemas.push(schemaOf(code));
+    byStatus.set(statusOf(code), schemas);
+  }
+  return new Map([...byStatus].map(([status, schemas]) => [status, schemas.length === 1 ? (schemas[0] as z.ZodType) : z.union(schemas)]));
 }
 
 /** Builds the OpenAPI 3.1 document from the same route definitions that serve requests. */
@@ -32,16 +53,11 @@ export function buildOpenApi(routes: readonly Route[], serverUrl: string): objec
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
   for (const r of routes) {
-    const errorStatuses = new Set<number>(r.errorStatuses ?? []);
-    if (r.access.kind === "key") [401, 403, 429].forEach((s) => errorStatuses.add(s));
-    if (r.query || r.body || r.params) errorStatuses.add(422);
-    if (r.body) [400, 413, 415].forEach((s) => errorStatuses.add(s));
-    [405, 500].forEach((s) => errorStatuses.add(s));
+    const errorSchemas = errorSchemasOf(r);
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [String(r.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: r.response } } },
     };
-    for (const s of [...errorStatuses].sort()) {
-      const schema = r.errorSchemas?.[s] ?? defaultErrorSchema(s);
+    for (const [s, schema] of [...errorSchemas].sort(([a], [b]) => a - b)) {
       responses[String(s)] = { description: STATUS_TEXT[s] ?? "Error", content: { "application/json": { schema } } };
     }
     registry.registerPath({

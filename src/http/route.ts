@@ -4,13 +4,25 @@ import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord } from "../store/ports/api-keys.js";
 import type { ExtraLimit } from "../application/usage-limiter.js";
 import type { RouteIpLimit } from "./limit-refusals.js";
+import type { ErrorCode } from "./error-codes.js";
 
 export type HttpMethod = "get" | "post" | "delete" | "patch";
 
-/** Who may call a route: anyone, or a key of at least `tier` (SPEC.md endpoint table). */
-export type Access =
-  | { readonly kind: "public"; readonly ipLimit?: RouteIpLimit }
-  | { readonly kind: "key"; readonly tier: Tier; readonly limits?: readonly ExtraLimit[] };
+/** Anyone may call the route, within its per-IP limit if it has one. */
+export interface PublicAccess {
+  readonly kind: "public";
+  readonly ipLimit?: RouteIpLimit;
+}
+
+/** Only a key of at least `tier` may call the route (SPEC.md endpoint table). */
+export interface KeyAccess {
+  readonly kind: "key";
+  readonly tier: Tier;
+  readonly limits?: readonly ExtraLimit[];
+}
+
+/** Who may call a route. */
+export type Access = PublicAccess | KeyAccess;
 
 export interface Caller {
   readonly key: ApiKeyRecord;
@@ -18,16 +30,23 @@ export interface Caller {
   readonly presented: string;
 }
 
-export interface RouteContext<Q, B, P> {
+/** What a handler is handed; `caller` is the authenticated key on keyed routes, null on public ones. */
+export interface RouteContext<Q, B, P, C extends Caller | null = Caller | null> {
   readonly req: Request;
   readonly res: Response;
   readonly query: Q;
   readonly body: B;
   readonly params: P;
-  readonly caller: Caller | null;
+  readonly caller: C;
   readonly requestId: string;
   readonly ip: string;
 }
+
+/** A keyed route's context: the router authenticated the caller before the handler runs. */
+export type KeyedRouteContext<Q, B, P> = RouteContext<Q, B, P, Caller>;
+
+/** The caller a route's handler gets, by its access: never null on a keyed route. */
+type CallerFor<A extends Access> = A extends KeyAccess ? Caller : null;
 
 type Inferred<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -43,6 +62,7 @@ export interface RouteDef<
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
+  A extends Access = Access,
 > {
   readonly method: HttpMethod;
   /** OpenAPI-style path, e.g. /v1/webhooks/{id}. */
@@ -50,7 +70,7 @@ export interface RouteDef<
   readonly summary: string;
   readonly description?: string;
   readonly tags: readonly string[];
-  readonly access: Access;
+  readonly access: A;
   readonly query?: Q;
   readonly body?: B;
   readonly params?: P;
@@ -58,11 +78,12 @@ export interface RouteDef<
   readonly successStatus?: number;
   /** Cached routes add `cached` and `cache_ttl_seconds` to the body. */
   readonly cacheTtlSeconds?: number;
-  /** Documented error statuses beyond the access ones. */
-  readonly errorStatuses?: readonly number[];
-  /** The body of an error status when it is not the default one for that status (openapi.ts). */
-  readonly errorSchemas?: Readonly<Record<number, z.ZodType>>;
-  readonly handler: (ctx: RouteContext<Inferred<Q>, Inferred<B>, Inferred<P>>) => Promise<HandlerBody<R>>;
+  /**
+   * The errors the handler itself may answer (error-codes.ts). Those of the pipeline (access,
+   * input validation, body parsing, 405, 500) are documented for every route that can meet them.
+   */
+  readonly errors?: readonly ErrorCode[];
+  readonly handler: (ctx: RouteContext<Inferred<Q>, Inferred<B>, Inferred<P>, CallerFor<A>>) => Promise<HandlerBody<R>>;
 }
 
 /** A route with its types erased, as the router holds it. */
@@ -74,14 +95,16 @@ export interface Route extends Omit<RouteDef, "query" | "body" | "params" | "han
 }
 
 /**
- * Checks a handler against its own schemas, then erases the types for the router. Sound because
- * the router parses query, body and params with those same schemas before calling the handler.
+ * Checks a handler against its own schemas and access, then erases the types for the router.
+ * Sound because the router parses query, body and params with those same schemas before calling
+ * the handler, and answers a keyed route 401 before its handler when no valid key came.
  */
 export function defineRoute<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
->(def: RouteDef<Q, B, P, R>): Route {
+  A extends Access = Access,
+>(def: RouteDef<Q, B, P, R, A>): Route {
   return def as unknown as Route;
 }

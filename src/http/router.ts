@@ -5,7 +5,7 @@ import type { KeyVerifier } from "../application/key-verifier.js";
 import type { UsageLimiter } from "../application/usage-limiter.js";
 import type { IpLimiter } from "../application/ip-limiter.js";
 import type { ResponseCache } from "./response-cache.js";
-import { ApiError, accessError } from "./errors.js";
+import { ApiError } from "./error-codes.js";
 import { parseInputs } from "./validation.js";
 import { ipLimitError, usageRefusalError, type RouteIpLimit } from "./limit-refusals.js";
 import type { Caller, Route } from "./route.js";
@@ -40,18 +40,14 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
     return null;
   }
   const presented = req.get("x-api-key");
-  if (!presented) throw accessError("missing_api_key", "This endpoint needs an API key in the X-API-Key header.");
+  if (!presented) throw new ApiError("missing_api_key");
   const verdict = await deps.keyVerifier.verify(presented);
-  if (verdict.status === "not_found") throw accessError("invalid_api_key", "The API key is not valid.");
-  if (verdict.status === "disabled") throw accessError("key_inactive", "The API key has been deactivated.");
+  if (verdict.status === "not_found") throw new ApiError("invalid_api_key");
+  if (verdict.status === "disabled") throw new ApiError("key_inactive");
   const { key } = verdict;
   const need = route.access.tier;
   if (!tierAllows(key.tier, need)) {
-    throw accessError("tier_required", `This endpoint needs the ${need} tier or higher.`, {
-      required_tier: need,
-      current_tier: key.tier,
-      upgrade_url: deps.upgradeUrl,
-    });
+    throw new ApiError("tier_required", { required: need, current: key.tier, upgradeUrl: deps.upgradeUrl });
   }
   const limits = deps.tierLimits[key.tier];
   const usage = await deps.limiter.consume(key.id, limits.dailyQuota, limits.perMinute, route.access.limits ?? []);
@@ -132,8 +128,8 @@ export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
     // A literal path beats a template: /v1/webhooks/test is that route's, not /v1/webhooks/{id}'s.
     const literal = matching.filter((p) => p.literal);
     const allowed = (literal.length > 0 ? literal : matching).map((p) => p.method);
-    if (allowed.length === 0) return next(new ApiError(404, { detail: "Not Found" }));
+    if (allowed.length === 0) return next(new ApiError("not_found"));
     const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
-    next(new ApiError(405, { detail: "Method Not Allowed" }, { Allow: allow }));
+    next(new ApiError("method_not_allowed", { allow }));
   };
 }

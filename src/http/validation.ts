@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { validationError, type ValidationIssue } from "./errors.js";
+import { ApiError, type ValidationIssue } from "./error-codes.js";
 
 export type InputLocation = "query" | "body" | "path";
 
@@ -72,6 +72,6 @@ export function parseInputs(schemas: InputSchemas, raw: { path: unknown; query: 
     return undefined;
   };
   const parsed = { params: parse("path", schemas.path, raw.path), query: parse("query", schemas.query, raw.query), body: parse("body", schemas.body, raw.body) };
-  if (issues.length > 0) throw validationError(issues);
+  if (issues.length > 0) throw new ApiError("validation_failed", { issues });
   return parsed;
 }

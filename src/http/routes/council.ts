@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
-import { ApiError, codedError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 import { btcCouncilSessionSchema, solCouncilResponseSchema, solVerdictSchema, taoCouncilRunSchema, taoVerdictSchema } from "../schemas/council.js";
 import { cacheFields } from "../schemas/common.js";
 import { assetVerdictView, btcCouncilView } from "../../domain/council/session-views.js";
@@ -43,7 +43,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       return await store.councilSessions.latest("TAO", marketClock.now());
     } catch (err) {
       logger.error({ err }, "TAO council verdict could not be read");
-      throw new ApiError(503, { error: "tao_council_unavailable", message: "The stored TAO council verdict cannot be read right now; try again shortly." });
+      throw new ApiError("tao_council_unavailable");
     }
   }
 
@@ -65,10 +65,10 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       access: pro,
       response: btcCouncilSessionSchema,
       cacheTtlSeconds: TTL,
-      errorStatuses: [503],
+      errors: ["warming_up"],
       handler: async () => {
         const s = await store.councilSessions.latest("BTC", marketClock.now());
-        if (s === null) throw codedError(503, "warming_up", "No BTC council session has run yet: the council deliberates every 30 market minutes.");
+        if (s === null) throw new ApiError("warming_up", { message: "No BTC council session has run yet: the council deliberates every 30 market minutes." });
         return btcBody.parse(btcCouncilView(s));
       },
     }),
@@ -95,7 +95,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       tags: ["council"],
       access: { kind: "key", tier: "pro", limits: [RUN_LIMIT] },
       response: taoCouncilRunSchema,
-      errorStatuses: [503],
+      errors: ["tao_council_unavailable"],
       handler: async () => {
         const s = await readTao();
         const slot = Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) * REFRESH_MINUTES * 60_000;
@@ -113,7 +113,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       access: pro,
       response: taoCouncilCachedSchema,
       cacheTtlSeconds: TTL,
-      errorStatuses: [503],
+      errors: ["tao_council_unavailable"],
       handler: async () => {
         const s = await readTao();
         const verdict = taoVerdict(s);

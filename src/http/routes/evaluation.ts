@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
-import { codedError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 import { evaluationQuerySchema, regimeEvaluationSchema, verdictEvaluationSchema } from "../schemas/evaluation.js";
 import { REGIME_EVALUATION_KEY, storedMap, verdictEvaluationKey } from "../../actors/evidence-actor.js";
 import type { CalibrationMap } from "../../domain/calibration/calibration-map.js";
@@ -13,7 +13,7 @@ const TTL = 300;
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
 
 function warmingUp(what: string): Error {
-  return codedError(503, "warming_up", `No ${what} evaluation has been computed yet: the evidence actors publish one within the warm-up.`);
+  return new ApiError("warming_up", { message: `No ${what} evaluation has been computed yet: the evidence actors publish one within the warm-up.` });
 }
 
 export function calibrationView(m: CalibrationMap) {
@@ -88,7 +88,7 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
       query: evaluationQuerySchema,
       response: verdictEvaluationSchema,
       cacheTtlSeconds: TTL,
-      errorStatuses: [422, 503],
+      errors: ["validation_failed", "warming_up"],
       handler: async ({ query }) => {
         const doc = await store.evidence.get(verdictEvaluationKey(query.asset));
         if (doc === null) throw warmingUp(`${query.asset} verdict`);
@@ -112,7 +112,7 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
       access: { kind: "key", tier: "basic" },
       response: regimeEvaluationSchema,
       cacheTtlSeconds: TTL,
-      errorStatuses: [503],
+      errors: ["warming_up"],
       handler: async () => {
         const doc = await store.evidence.get(REGIME_EVALUATION_KEY);
         if (doc === null) throw warmingUp("regime");

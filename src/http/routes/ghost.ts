@@ -178,7 +178,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       query: ghostPerformanceQuerySchema,
       response: ghostPerformanceSchema,
       cacheTtlSeconds: TTL.performance,
-      errorStatuses: [422],
+      errors: ["validation_failed"],
       handler: async ({ query }) => {
         const p = await assetPerformance(ledger, feed, query.asset, marketClock.now());
         return { ...p, byEntryMode: [...p.byEntryMode], byExitReason: [...p.byExitReason], byYear: [...p.byYear] };

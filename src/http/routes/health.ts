@@ -1,7 +1,7 @@
 import { defineRoute, type Route } from "../route.js";
 import { healthSchema, readinessSchema } from "../schemas/health.js";
 import type { AppDeps } from "../app-deps.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 
 export const INTERFACE_VERSION = "1.0.0";
 
@@ -38,7 +38,7 @@ export function healthRoutes(deps: AppDeps): Route[] {
       tags: ["health"],
       access: { kind: "public" },
       response: readinessSchema,
-      errorStatuses: [503],
+      errors: ["not_ready"],
       handler: async () => {
         const timestamp = new Date(deps.wallClock.now()).toISOString();
         const checks: Record<string, "ok" | "failed"> = {};
@@ -47,7 +47,7 @@ export function healthRoutes(deps: AppDeps): Route[] {
           () => "failed" as const,
         );
         for (const [name, fine] of Object.entries(deps.readiness?.() ?? {})) checks[name] = fine ? "ok" : "failed";
-        if (Object.values(checks).some((c) => c === "failed")) throw new ApiError(503, { status: "unavailable", checks, timestamp });
+        if (Object.values(checks).some((c) => c === "failed")) throw new ApiError("not_ready", { checks, timestamp });
         return { status: "ok" as const, checks, timestamp };
       },
     }),

@@ -2,7 +2,7 @@ import { defineRoute, type Route } from "../route.js";
 import { deactivatedSchema, generateKeyBody, issuedKeySchema } from "../schemas/keys.js";
 import type { AppDeps } from "../app-deps.js";
 import type { IssuedKey } from "../../application/key-issuer.js";
-import { accessError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 
 const KEY_SHOWN_ONCE = "Store this key now: it is shown once and cannot be recovered.";
 
@@ -23,11 +23,11 @@ export function keyRoutes(deps: AppDeps): Route[] {
       path: "/v1/keys/generate",
       summary: "Generate a free API key (5 per client IP per hour)",
       tags: ["keys"],
-      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, style: "access", counts: "valid-requests" } },
+      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, refusal: "rate_limit_exceeded", counts: "valid-requests" } },
       body: generateKeyBody,
       response: issuedKeySchema,
       successStatus: 201,
-      errorStatuses: [422, 429],
+      errors: ["validation_failed", "rate_limit_exceeded"],
       handler: async ({ body }) => issuedBody(await deps.keyIssuer.create("free", body.name, body.email)),
     }),
     defineRoute({
@@ -39,10 +39,9 @@ export function keyRoutes(deps: AppDeps): Route[] {
       response: issuedKeySchema,
       successStatus: 201,
       handler: async ({ caller }) => {
-        if (!caller) throw accessError("missing_api_key", "This endpoint needs an API key.");
         const issued = await deps.keyIssuer.rotate(caller.presented, caller.key);
         deps.keyVerifier.forget(caller.presented);
-        if (!issued) throw accessError("key_inactive", "The API key has been deactivated.");
+        if (!issued) throw new ApiError("key_inactive");
         await deps.keyLifecycle.rotated(caller.key.id, issued.record.id);
         return issuedBody(issued);
       },
@@ -55,7 +54,6 @@ export function keyRoutes(deps: AppDeps): Route[] {
       access: { kind: "key", tier: "free" },
       response: deactivatedSchema,
       handler: async ({ caller }) => {
-        if (!caller) throw accessError("missing_api_key", "This endpoint needs an API key.");
         await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
         deps.keyVerifier.forget(caller.presented);
         await deps.keyLifecycle.deactivated(caller.key.id);

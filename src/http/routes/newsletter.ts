@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { defineRoute, type Route } from "../route.js";
 import { messageSchema, newsletterBody } from "../schemas/newsletter.js";
-import { plainErrorSchema } from "../schemas/common.js";
 import type { AppDeps } from "../app-deps.js";
-import { ApiError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 
 const emailFormat = z.email();
 const THANKS = "Thanks for subscribing! Check your inbox for a welcome e-mail.";
@@ -17,17 +16,16 @@ export function newsletterRoutes(deps: AppDeps): Route[] {
       description:
         "A new address is stored and welcomed by e-mail; an address already subscribed gets the same 200 and no second e-mail, so the endpoint reveals nothing about who is subscribed.",
       tags: ["newsletter"],
-      access: { kind: "public", ipLimit: { name: "newsletter", limit: 3, windowSeconds: 3600, sliding: true, style: "detail", counts: "every-request" } },
+      access: { kind: "public", ipLimit: { name: "newsletter", limit: 3, windowSeconds: 3600, sliding: true, refusal: "newsletter_rate_limited", counts: "every-request" } },
       body: newsletterBody,
       response: messageSchema,
-      errorStatuses: [400, 422, 429],
       // SPEC.md: the newsletter's 429 is `{detail: string}`, unlike the keyed routes'.
-      errorSchemas: { 429: plainErrorSchema },
+      errors: ["newsletter_rejected", "invalid_email", "validation_failed", "newsletter_rate_limited"],
       handler: async ({ body }) => {
         // The honeypot field is invisible to people; only bots fill it.
-        if (body.website !== "") throw new ApiError(400, { detail: "Invalid request." });
+        if (body.website !== "") throw new ApiError("newsletter_rejected");
         const email = body.email.trim().toLowerCase();
-        if (!emailFormat.safeParse(email).success) throw new ApiError(400, { detail: "Invalid e-mail address." });
+        if (!emailFormat.safeParse(email).success) throw new ApiError("invalid_email");
         await deps.newsletter.subscribe(email, body.name?.trim() || null);
         return { message: THANKS };
       },

@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
-import { codedError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 import { regimeCurrentSchema, regimeHistoryQuerySchema, regimeHistorySchema } from "../schemas/regime.js";
 
 /** TTLs: DECISIONS 2 (regime current 60 s), SPEC.md Limits (regime history 300 s). */
@@ -9,7 +9,7 @@ const TTL = { current: 60, history: 300 } as const;
 const HISTORY_SPAN_MS = 7 * 24 * 3_600_000;
 
 function warmingUp(): Error {
-  return codedError(503, "warming_up", "No regime has been evaluated yet: the detector publishes at the first hourly bar close after its model is fitted.");
+  return new ApiError("warming_up", { message: "No regime has been evaluated yet: the detector publishes at the first hourly bar close after its model is fitted." });
 }
 
 /**
@@ -28,7 +28,7 @@ export function regimeRoutes(deps: AppDeps): Route[] {
       access: { kind: "key", tier: "free" },
       response: regimeCurrentSchema,
       cacheTtlSeconds: TTL.current,
-      errorStatuses: [503],
+      errors: ["warming_up"],
       handler: async () => {
         const latest = await store.regimeHistory.latestAtOrBefore(marketClock.now());
         if (latest === null) throw warmingUp();
@@ -60,7 +60,7 @@ export function regimeRoutes(deps: AppDeps): Route[] {
       query: regimeHistoryQuerySchema,
       response: regimeHistorySchema,
       cacheTtlSeconds: TTL.history,
-      errorStatuses: [422, 503],
+      errors: ["validation_failed", "warming_up"],
       handler: async ({ query }) => {
         const { page, per_page } = query;
         const now = marketClock.now();

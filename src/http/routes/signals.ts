@@ -54,7 +54,7 @@ export function signalRoutes(deps: AppDeps): Route[] {
       query: signalHistoryQuerySchema,
       response: signalHistoryPageSchema,
       cacheTtlSeconds: TTL.history,
-      errorStatuses: [422],
+      errors: ["validation_failed"],
       handler: async ({ query }) => {
         const { signal_key, page, per_page } = query;
         const result = await deps.store.signalHistory.page({ signalKey: signal_key, asOf: marketClock.now(), page, perPage: per_page });
@@ -94,7 +94,7 @@ export function signalRoutes(deps: AppDeps): Route[] {
       query: candlesQuerySchema,
       response: candlesResponseSchema,
       cacheTtlSeconds: TTL.candles,
-      errorStatuses: [422],
+      errors: ["validation_failed"],
       handler: async ({ query }) => {
         const bars = feed.candles(query.asset, query.interval, marketClock.now(), query.limit);
         return {

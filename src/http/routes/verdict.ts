@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
-import { codedError } from "../errors.js";
+import { ApiError } from "../error-codes.js";
 import { btcVerdictSchema } from "../schemas/judiciary.js";
 import { councilModeAt } from "../../domain/council/council-mode.js";
 import { confidenceBasisView, verdictCouncilFields } from "../../domain/council/session-views.js";
@@ -32,7 +32,7 @@ export function verdictRoutes(deps: AppDeps): Route[] {
       access: { kind: "key", tier: "free" },
       response: btcVerdictSchema,
       cacheTtlSeconds: TTL,
-      errorStatuses: [503],
+      errors: ["warming_up"],
       handler: async () => {
         const now = marketClock.now();
         const [stored, session, modelSession] = await Promise.all([
@@ -40,7 +40,7 @@ export function verdictRoutes(deps: AppDeps): Route[] {
           store.councilSessions.latest("BTC", now),
           store.councilSessions.latestWithModel("BTC", now),
         ]);
-        if (stored === null) throw codedError(503, "warming_up", "No BTC verdict has been evaluated yet: the Judiciary Engine runs every 5 market minutes.");
+        if (stored === null) throw new ApiError("warming_up", { message: "No BTC verdict has been evaluated yet: the Judiciary Engine runs every 5 market minutes." });
         const v = stored.verdict;
         const blackout = calendarStatus(feed.calendarEvents(), now).status === "BLACKOUT";
         const mode = councilModeAt(

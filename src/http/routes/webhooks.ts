@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { defineRoute, type Caller, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
-import { codedError, validationError } from "../errors.js";
-import { accessErrorSchema } from "../schemas/common.js";
+import { ApiError } from "../error-codes.js";
 import {
   createWebhookBody,
   testWebhookBody,
@@ -42,9 +41,8 @@ const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], stri
   forbidden_address: "URL must not resolve to a special-purpose (loopback, private, link-local, metadata, translation…) address",
 };
 
-function ownerOf(caller: Caller | null): string {
-  // Key routes always have a caller; the owner is the key record's id, never the key.
-  if (caller === null) throw new Error("webhook route reached without an authenticated caller");
+/** The owner of a caller's subscriptions: the key record's id, never the key. */
+function ownerOf(caller: Caller): string {
   return caller.key.id;
 }
 
@@ -62,8 +60,6 @@ function listItem(s: WebhookSubscription): z.input<typeof webhookListItemSchema>
   };
 }
 
-const notFound = () => codedError(404, "webhook_not_found", "No webhook with this id belongs to this API key.");
-
 /**
  * SPEC endpoints 21-24 and DECISIONS 5 (Basic and above). Reads come from the store; changes
  * to an existing subscription go through its actor, the store's only writer after creation.
@@ -78,15 +74,15 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   const registering = new Map<string, Promise<unknown>>();
   const resolve = webhookResolver(deps.config.WEBHOOK_DNS_SERVERS);
 
-  async function owned(id: string, caller: Caller | null): Promise<WebhookSubscription> {
+  async function owned(id: string, caller: Caller): Promise<WebhookSubscription> {
     const s = await repo.get(id);
-    if (s === null || !isOwnedBy(s, ownerOf(caller))) throw notFound();
+    if (s === null || !isOwnedBy(s, ownerOf(caller))) throw new ApiError("webhook_not_found");
     return s;
   }
 
   async function register(owner: string, url: string, events: WebhookSubscription["events"]): Promise<WebhookSubscription> {
     const check = await checkWebhookTarget(url, { allowPrivateTargets: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, resolve });
-    if (!check.ok) throw validationError([{ loc: ["body", "url"], msg: TARGET_MESSAGES[check.reason], type: `url_${check.reason}` }]);
+    if (!check.ok) throw new ApiError("validation_failed", { issues: [{ loc: ["body", "url"], msg: TARGET_MESSAGES[check.reason], type: `url_${check.reason}` }] });
     const subscription = createSubscription({
       id: `wh_${randomBytes(12).toString("base64url")}`,
       ownerKeyId: owner,
@@ -96,9 +92,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       now: deps.wallClock.now(),
     });
     if (!(await repo.insertWithinLimit(subscription, MAX_SUBSCRIPTIONS_PER_KEY))) {
-      throw codedError(409, "webhook_limit_reached", `An API key may hold at most ${MAX_SUBSCRIPTIONS_PER_KEY} webhooks.`, {
-        limit: MAX_SUBSCRIPTIONS_PER_KEY,
-      });
+      throw new ApiError("webhook_limit_reached", { limit: MAX_SUBSCRIPTIONS_PER_KEY });
     }
     return subscription;
   }
@@ -114,7 +108,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       body: createWebhookBody,
       response: webhookCreatedSchema,
       successStatus: 201,
-      errorStatuses: [409, 422],
+      errors: ["webhook_limit_reached", "validation_failed"],
       handler: async ({ body, caller }) => {
         const owner = ownerOf(caller);
         const previous = registering.get(owner) ?? Promise.resolve();
@@ -148,8 +142,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       params: webhookIdParams,
       response: webhookDeletedSchema,
-      errorStatuses: [404, 422],
-      errorSchemas: { 404: accessErrorSchema },
+      errors: ["webhook_not_found", "validation_failed"],
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         await actor(params.id).remove();
@@ -165,12 +158,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       params: webhookIdParams,
       body: updateWebhookBody,
       response: webhookListItemSchema,
-      errorStatuses: [404, 422],
-      errorSchemas: { 404: accessErrorSchema },
+      errors: ["webhook_not_found", "validation_failed"],
       handler: async ({ params, body, caller }) => {
         await owned(params.id, caller);
         const updated = await actor(params.id).setActive(body.is_active);
-        if (updated === null) throw notFound();
+        if (updated === null) throw new ApiError("webhook_not_found");
         return listItem(updated);
       },
     }),
@@ -183,8 +175,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       body: testWebhookBody.optional(),
       response: webhookTestResultSchema,
-      errorStatuses: [404, 422],
-      errorSchemas: { 404: accessErrorSchema },
+      errors: ["webhook_not_found", "validation_failed"],
       handler: async ({ body, caller }) => {
         const id = body?.webhook_id;
         const targets = id === undefined ? (await repo.listByOwner(ownerOf(caller))).filter((s) => s.isActive) : [await owned(id, caller)];
@@ -212,12 +203,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       params: webhookIdParams,
       response: webhookSecretSchema,
-      errorStatuses: [404, 422],
-      errorSchemas: { 404: accessErrorSchema },
+      errors: ["webhook_not_found", "validation_failed"],
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         const rotated = await actor(params.id).rotateSecret();
-        if (rotated === null) throw notFound();
+        if (rotated === null) throw new ApiError("webhook_not_found");
         return { id: params.id, secret: rotated.secret, previous_secret_expires_at: new Date(rotated.previousExpiresAt).toISOString() };
       },
     }),
@@ -229,8 +219,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       params: webhookIdParams,
       response: webhookDeliveriesSchema,
-      errorStatuses: [404, 422],
-      errorSchemas: { 404: accessErrorSchema },
+      errors: ["webhook_not_found", "validation_failed"],
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
         const records = await repo.deliveries(params.id, MAX_DELIVERY_RECORDS);

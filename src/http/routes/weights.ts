@@ -22,7 +22,7 @@ export function weightsRoutes(deps: AppDeps): Route[] {
       query: signalWeightsQuerySchema,
       response: signalWeightsSchema,
       cacheTtlSeconds: TTL.weights,
-      errorStatuses: [422],
+      errors: ["validation_failed"],
       handler: async ({ query }) => {
         const view = weightsView(await store.signalWeights.all(), query.regime, new Date(marketClock.now()).toISOString());
         return { ...view, weights: [...view.weights] };
