@@ -1,12 +1,12 @@
 import { runBacktest, type BacktestReport } from "../src/domain/ghost/backtest.js";
-import { StandInInputs } from "../src/domain/ghost/stand-in-inputs.js";
+import { StandInInputs } from "../test/support/ghost-stand-in-inputs.js";
 import { ASSETS } from "../src/domain/signals/signal-keys.js";
 import { between, loadHourlyCandles } from "../test/support/ghost-candles.js";
 
 /**
  * Prints the Ghost Trader backtest over the bundled hourly history as a markdown table (or JSON
  * with --json): `npx tsx bench/ghost-backtest-report.ts [--from ISO] [--to ISO] [--json]`.
- * Inputs are the technical stand-in (src/domain/ghost/stand-in-inputs.ts) until the judiciary,
+ * Inputs are the technical stand-in (test/support/ghost-stand-in-inputs.ts) until the judiciary,
  * council and regime engines can drive the backtest; the table says so.
  */
 const args = process.argv.slice(2);

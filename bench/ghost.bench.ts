@@ -1,6 +1,6 @@
 import { runBacktest } from "../src/domain/ghost/backtest.js";
 import type { BarInput } from "../src/domain/ghost/bar-input.js";
-import { StandInInputs } from "../src/domain/ghost/stand-in-inputs.js";
+import { StandInInputs } from "../test/support/ghost-stand-in-inputs.js";
 import type { Candle } from "../src/domain/signals/reading.js";
 import { ASSETS, type Asset } from "../src/domain/signals/signal-keys.js";
 import { between, loadHourlyCandles } from "../test/support/ghost-candles.js";
@@ -9,7 +9,7 @@ import { result, type BenchResult } from "./result.js";
 /**
  * Ghost Trader backtest speed over the bundled hourly history of BTC, ETH, SOL and TAO (issue 8:
  * two years of hourly data in ≤ 30 s). The decision inputs are the technical stand-in
- * (src/domain/ghost/stand-in-inputs.ts), not the judiciary/council engines, and nothing is
+ * (test/support/ghost-stand-in-inputs.ts), not the judiciary/council engines, and nothing is
  * written to a store: this measures the Ghost rules themselves. Baseline, same run: building the
  * same inputs without running the traders, so the ratio is the traders' own cost.
  */

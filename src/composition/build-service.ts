@@ -18,7 +18,7 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import { openMarket, type LiveSources, type Market } from "./open-market.js";
 import { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
 import { openActors, type OpenedActors } from "./open-actors.js";
-import { CAPABILITIES } from "./capabilities.js";
+import { CAPABILITIES } from "./capability-list.js";
 import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp } from "./warm-up.js";
 import { MarketDataActor } from "../actors/market-data-actor.js";

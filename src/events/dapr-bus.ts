@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Logger } from "../logging/logger.js";
-import { eventEnvelopeSchema, type EventEnvelope } from "./envelope.js";
+import { eventEnvelopeSchema, type EventEnvelope } from "./event-envelope.js";
 import type { EventBus, EventHandler, Unsubscribe } from "./event-bus.js";
 
 /** The one sidecar call this bus needs (SidecarClient has it). */

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "./envelope.js";
+import type { EventEnvelope } from "./event-envelope.js";
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
 

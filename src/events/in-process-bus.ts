@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "./envelope.js";
+import type { EventEnvelope } from "./event-envelope.js";
 import type { EventBus, EventHandler, Unsubscribe } from "./event-bus.js";
 
 /**

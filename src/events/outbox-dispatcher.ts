@@ -1,6 +1,6 @@
 import type { Logger } from "../logging/logger.js";
 import type { OutboxStore } from "../store/ports/outbox.js";
-import { eventEnvelopeSchema } from "./envelope.js";
+import { eventEnvelopeSchema } from "./event-envelope.js";
 import type { EventBus } from "./event-bus.js";
 
 const BATCH = 100;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { randomUUID } from "node:crypto";
 import type { HostClocks } from "./clocks/host-clocks.js";
 import type { Logger } from "../logging/logger.js";
-import type { EventEnvelope } from "../events/envelope.js";
+import type { EventEnvelope } from "../events/event-envelope.js";
 import type { Actor, ActorClass } from "./actor.js";
 import type { ActorContext, ActorReminders, ActorState, ActorTimers, ReminderSpec, TimerSpec } from "./actor-context.js";
 import type { ActorProxy } from "./actor-proxy.js";

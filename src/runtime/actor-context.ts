@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Clock } from "./clocks/clock.js";
 import type { Logger } from "../logging/logger.js";
-import type { EventEnvelope } from "../events/envelope.js";
+import type { EventEnvelope } from "../events/event-envelope.js";
 import type { Json } from "./json.js";
 import type { ReminderClock } from "../store/ports/actor-state.js";
 import type { ActorClass, Actor } from "./actor.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { OutboxRecord, ReminderClock, StoredReminder, TurnCommit } from "../../src/store/ports/actor-state.js";
-import type { EventEnvelope } from "../../src/events/envelope.js";
+import type { EventEnvelope } from "../../src/events/event-envelope.js";
 import { freshMongoUrl } from "../support/mongo.js";
 import { makeHost, T0 } from "../unit/runtime/fixtures/harness.js";
 import { CounterActor, PublisherActor, ReminderActor } from "../unit/runtime/fixtures/sample-actors.js";

@@ -1,9 +1,9 @@
 import { WebhookSubscriptionActor } from "../../actors/webhook-subscription-actor.js";
 import { webhookRoutes } from "../../http/routes/webhooks.js";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
-import { createDeliveryAgent } from "../../webhooks/delivery-agent.js";
-import { createHttpDeliverer, type Deliver } from "../../webhooks/http-deliverer.js";
-import { webhookResolver } from "../../webhooks/resolver.js";
+import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
+import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
+import { webhookResolver } from "../../webhook-delivery/resolver.js";
 import type { Capability, CapabilityContext } from "../capability.js";
 
 export interface WebhooksCapabilityOptions {

@@ -1,5 +1,5 @@
 import type { PendingDelivery } from "./delivery-state.js";
-import { serializeEnvelope, type WebhookEvent } from "./envelope.js";
+import { serializeEnvelope, type WebhookEvent } from "./webhook-body.js";
 import { deliveryHeaders } from "./signing.js";
 import { signingSecrets, type WebhookSubscription } from "./subscription.js";
 

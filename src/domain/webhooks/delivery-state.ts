@@ -1,5 +1,5 @@
 import { deliveryIdFor } from "./delivery-id.js";
-import { serializeEnvelope, type WebhookEvent } from "./envelope.js";
+import { serializeEnvelope, type WebhookEvent } from "./webhook-body.js";
 import type { WebhookEventType } from "./event-types.js";
 import { AUTO_DISABLE_AFTER_FAILURES, MAX_DELIVERY_RECORDS, MAX_REMEMBERED_DELIVERIES } from "./limits.js";
 import type { DeliveryError, DeliveryOutcome } from "./outcome.js";

@@ -22,9 +22,9 @@ import { buildTestRequest } from "../../domain/webhooks/delivery-request.js";
 import { MAX_DELIVERY_RECORDS, MAX_SUBSCRIPTIONS_PER_KEY } from "../../domain/webhooks/limits.js";
 import { generateSecret } from "../../domain/webhooks/secret.js";
 import { createSubscription, isOwnedBy, type WebhookSubscription } from "../../domain/webhooks/subscription.js";
-import { checkWebhookTarget, type TargetCheck } from "../../webhooks/target-check.js";
-import type { Deliver } from "../../webhooks/http-deliverer.js";
-import { webhookResolver } from "../../webhooks/resolver.js";
+import { checkWebhookTarget, type TargetCheck } from "../../webhook-delivery/target-check.js";
+import type { Deliver } from "../../webhook-delivery/http-deliverer.js";
+import { webhookResolver } from "../../webhook-delivery/resolver.js";
 
 export interface WebhookRouteDeps extends AppDeps {
   readonly host: ActorHost;

@@ -3,7 +3,7 @@ import { wallClock, type Clock } from "../clocks/clock.js";
 import type { HostClocks } from "../clocks/host-clocks.js";
 import type { Logger } from "../../logging/logger.js";
 import type { EventBus } from "../../events/event-bus.js";
-import { eventEnvelopeSchema } from "../../events/envelope.js";
+import { eventEnvelopeSchema } from "../../events/event-envelope.js";
 import type { OutboxRecord, ReminderClock } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";

@@ -4,7 +4,7 @@ import type { WebhookRepository } from "../ports/webhooks.js";
 import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
 import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
-import { deliveryRecordSchema, subscriptionSchema } from "../../webhooks/state-schema.js";
+import { deliveryRecordSchema, subscriptionSchema } from "../../webhook-delivery/state-schema.js";
 
 export const webhookMigrations: readonly SqliteMigration[] = [
   {

@@ -8,7 +8,7 @@ import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { GhostTraderActor, type LiquidityProbe } from "../../../src/actors/ghost-trader-actor.js";
 import { DEFAULT_COSTS } from "../../../src/domain/ghost/costs.js";
-import { StandInInputs } from "../../../src/domain/ghost/stand-in-inputs.js";
+import { StandInInputs } from "../../support/ghost-stand-in-inputs.js";
 import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-input.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../src/domain/signals/signal-keys.js";

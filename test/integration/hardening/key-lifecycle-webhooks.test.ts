@@ -4,7 +4,7 @@ import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscripti
 import { marketDataCapability } from "../../../src/composition/capabilities/market-data.js";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
 import type { Clock } from "../../../src/runtime/clocks/clock.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { runCli } from "../../support/cli.js";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";

@@ -6,7 +6,7 @@ import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
 import { VerdictActor } from "../../../src/actors/verdict-actor.js";
 import { verdictId } from "../../../src/domain/judiciary/verdict-id.js";

@@ -6,7 +6,7 @@ import { councilModeAt } from "../../../src/domain/council/council-mode.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import type { DaprEventBus } from "../../../src/events/dapr-bus.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
 import { CounterActor, KeeperActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { MarketDataActor } from "../../../src/actors/market-data-actor.js";
 import { SignalRecorder } from "../../../src/application/signal-recorder.js";

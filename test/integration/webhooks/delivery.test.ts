@@ -12,13 +12,13 @@ import {
   setActive,
   type SubscriptionState,
 } from "../../../src/domain/webhooks/delivery-state.js";
-import type { WebhookEvent } from "../../../src/domain/webhooks/envelope.js";
+import type { WebhookEvent } from "../../../src/domain/webhooks/webhook-body.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
 import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
 import { verifyServiceSignature } from "../../support/webhooks/verification.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
-import { createDeliveryAgent } from "../../../src/webhooks/delivery-agent.js";
-import { createHttpDeliverer, type Deliver } from "../../../src/webhooks/http-deliverer.js";
+import { createDeliveryAgent } from "../../../src/webhook-delivery/delivery-agent.js";
+import { createHttpDeliverer, type Deliver } from "../../../src/webhook-delivery/http-deliverer.js";
 import { runDue } from "./support/drive.js";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";

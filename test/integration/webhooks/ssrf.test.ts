@@ -1,10 +1,10 @@
 import type { Agent } from "node:https";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DeliveryRequest } from "../../../src/domain/webhooks/delivery-request.js";
-import { createDeliveryAgent } from "../../../src/webhooks/delivery-agent.js";
-import { createHttpDeliverer, type Deliver } from "../../../src/webhooks/http-deliverer.js";
-import { checkWebhookTarget } from "../../../src/webhooks/target-check.js";
-import { dnsServerResolve } from "../../../src/webhooks/resolver.js";
+import { createDeliveryAgent } from "../../../src/webhook-delivery/delivery-agent.js";
+import { createHttpDeliverer, type Deliver } from "../../../src/webhook-delivery/http-deliverer.js";
+import { checkWebhookTarget } from "../../../src/webhook-delivery/target-check.js";
+import { dnsServerResolve } from "../../../src/webhook-delivery/resolver.js";
 import { startDnsServer, type LocalDnsServer } from "../../support/dns-server.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";

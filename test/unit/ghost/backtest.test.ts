@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBacktest, type BacktestReport } from "../../../src/domain/ghost/backtest.js";
 import { INTEGRITY_CHECKS, integrityChecks } from "../../../src/domain/ghost/ledger-integrity.js";
-import { StandInInputs } from "../../../src/domain/ghost/stand-in-inputs.js";
+import { StandInInputs } from "../../support/ghost-stand-in-inputs.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
 

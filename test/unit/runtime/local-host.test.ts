@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
 import { makeHost, T0, type Harness } from "./fixtures/harness.js";
 import { CounterActor, LifecycleActor, PublisherActor, ReminderActor } from "./fixtures/sample-actors.js";

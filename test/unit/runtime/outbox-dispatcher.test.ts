@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
-import type { EventEnvelope } from "../../../src/events/envelope.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import type { OutboxRecord } from "../../../src/store/ports/actor-state.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "../../../src/domain/webhooks/envelope.js";
+import type { WebhookEvent } from "../../../src/domain/webhooks/webhook-body.js";
 import type { SubscribableEventType } from "../../../src/domain/webhooks/event-types.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
 import { createSubscription, type WebhookSubscription } from "../../../src/domain/webhooks/subscription.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { embeddedIPv4, isForbiddenAddress, judgeAddress } from "../../../src/webhooks/address-policy.js";
-import { checkWebhookTarget } from "../../../src/webhooks/target-check.js";
+import { embeddedIPv4, isForbiddenAddress, judgeAddress } from "../../../src/webhook-delivery/address-policy.js";
+import { checkWebhookTarget } from "../../../src/webhook-delivery/target-check.js";
 import { createWebhookBody } from "../../../src/http/schemas/webhooks.js";
 
 describe("address policy", () => {

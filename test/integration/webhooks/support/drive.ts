@@ -1,7 +1,7 @@
 import { buildDeliveryRequest } from "../../../../src/domain/webhooks/delivery-request.js";
 import { applyOutcome, dueDeliveries, type SubscriptionState } from "../../../../src/domain/webhooks/delivery-state.js";
 import type { DeliveryOutcome } from "../../../../src/domain/webhooks/outcome.js";
-import type { Deliver } from "../../../../src/webhooks/http-deliverer.js";
+import type { Deliver } from "../../../../src/webhook-delivery/http-deliverer.js";
 
 /**
  * What a WebhookSubscriptionActor's reminder turn does: send every due delivery, then fold the

@@ -1,8 +1,8 @@
-import type { Regime, TaoRuling } from "../market/vocabulary.js";
-import { rulingForScore } from "../judiciary/score-bands.js";
-import type { Candle } from "../signals/reading.js";
-import type { Asset } from "../signals/signal-keys.js";
-import type { BarInput } from "./bar-input.js";
+import type { Regime, TaoRuling } from "../../src/domain/market/vocabulary.js";
+import { rulingForScore } from "../../src/domain/judiciary/score-bands.js";
+import type { Candle } from "../../src/domain/signals/reading.js";
+import type { Asset } from "../../src/domain/signals/signal-keys.js";
+import type { BarInput } from "../../src/domain/ghost/bar-input.js";
 
 /**
  * A technical stand-in for the judiciary, council and regime engines, so the Ghost Trader rules
