@@ -1,10 +1,8 @@
 import type { Collection, Db } from "mongodb";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
 import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
-import type { SignalWeightRepository } from "../ports/signal-weights.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
-import type { WeightRow } from "../../domain/weights/update-weights.js";
 import { isDuplicateKeyError } from "./database.js";
 
 interface TradeDoc {
@@ -27,12 +25,6 @@ interface SprintDoc {
   at: number;
   reason: string;
   recordedAt: string;
-}
-
-interface WeightDoc {
-  /** `${regime}|${signal_key}`: the row key of SPEC, so an update cycle replaces rows in place. */
-  _id: string;
-  row: WeightRow;
 }
 
 const FIRST_SPRINT_ID = "launch";
@@ -113,36 +105,5 @@ export class MongoGhostLedger implements GhostLedgerRepository {
   async sprints(): Promise<SprintMark[]> {
     const docs = await this.marks.find({}).sort({ at: 1, recordedAt: 1, _id: 1 }).toArray();
     return docs.map((d) => ({ id: d._id, scope: d.scope, at: d.at, reason: d.reason, recordedAt: d.recordedAt }));
-  }
-}
-
-export class MongoSignalWeights implements SignalWeightRepository {
-  private readonly rows: Collection<WeightDoc>;
-
-  constructor(db: Db) {
-    this.rows = db.collection<WeightDoc>("signal_weights");
-  }
-
-  async ensureIndexes(): Promise<void> {
-    // The _id is the row key; nothing else is queried.
-  }
-
-  async save(rows: readonly WeightRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.rows.bulkWrite(
-      rows.map((r) => ({ replaceOne: { filter: { _id: `${r.regime}|${r.signal_key}` }, replacement: { row: r }, upsert: true } })),
-      { ordered: true },
-    );
-  }
-
-  async all(): Promise<WeightRow[]> {
-    const docs = await this.rows.find({}).sort({ _id: 1 }).toArray();
-    return docs.map((d) => d.row);
-  }
-
-  async version(): Promise<string | null> {
-    const [newest, n] = await Promise.all([this.rows.find({}).sort({ "row.last_updated": -1 }).limit(1).toArray(), this.rows.countDocuments({})]);
-    const top = newest[0];
-    return top && n > 0 ? `${top.row.last_updated}#${n}` : null;
   }
 }

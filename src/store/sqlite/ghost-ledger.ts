@@ -4,15 +4,14 @@ import type { SprintMark } from "../../domain/ghost/sprints.js";
 import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
-import type { WeightRow } from "../../domain/weights/update-weights.js";
-import type { SignalWeightRepository } from "../ports/signal-weights.js";
 
 export const ghostLedgerMigrations: readonly SqliteMigration[] = [
   {
     component: "ghost-ledger",
     version: 1,
     // Trades are stored whole as JSON (every field SPEC and the integrity checks need); the
-    // columns beside it are only what queries filter and sort on.
+    // columns beside it are only what queries filter and sort on. signal_weights is
+    // SqliteSignalWeights' table (signal-weights.ts), created here with the ledger.
     up: `
       CREATE TABLE ghost_trades (
         id TEXT PRIMARY KEY, asset TEXT NOT NULL, entry_time INTEGER NOT NULL, exit_time INTEGER NOT NULL, body TEXT NOT NULL);
@@ -93,36 +92,5 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
 
   async sprints(): Promise<SprintMark[]> {
     return this.allSprints.all().map((r) => ({ id: r.id, scope: r.scope as SprintMark["scope"], at: r.at, reason: r.reason, recordedAt: r.recorded_at }));
-  }
-}
-
-export class SqliteSignalWeights implements SignalWeightRepository {
-  private readonly upsert;
-  private readonly everyRow;
-  private readonly newest;
-
-  constructor(private readonly db: SqliteDb) {
-    this.upsert = db.prepare(
-      "INSERT INTO signal_weights (signal_key, regime, body) VALUES (?, ?, ?) ON CONFLICT (signal_key, regime) DO UPDATE SET body = excluded.body",
-    );
-    this.everyRow = db.prepare<[], { body: string }>("SELECT body FROM signal_weights ORDER BY regime, signal_key");
-    this.newest = db.prepare<[], { newest: string | null; n: number }>(
-      "SELECT max(json_extract(body, '$.last_updated')) AS newest, count(*) AS n FROM signal_weights",
-    );
-  }
-
-  async version(): Promise<string | null> {
-    const row = this.newest.get();
-    return row && row.n > 0 ? `${row.newest ?? ""}#${row.n}` : null;
-  }
-
-  async save(rows: readonly WeightRow[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const r of rows) this.upsert.run(r.signal_key, r.regime, JSON.stringify(r));
-    }).immediate();
-  }
-
-  async all(): Promise<WeightRow[]> {
-    return this.everyRow.all().map((r) => JSON.parse(r.body) as WeightRow);
   }
 }
