@@ -3,7 +3,6 @@ import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
-import type { CouncilAsset } from "../domain/council/council-types.js";
 import { DEFAULT_CALIBRATION, calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
 import { WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 import { evaluateSpan, HELD_OUT_FROM, DEFAULT_EVALUATION } from "../domain/evaluation/verdict-evaluation.js";
@@ -34,8 +33,6 @@ export const REGIME_EVALUATION_KEY = "evaluation:regime:BTC";
 
 export const mapRequestSchema = z.object({ kind: z.enum(["verdict", "council"]), at: z.number().int() });
 export type MapRequest = z.infer<typeof mapRequestSchema>;
-
-export const COUNCIL_STREAM_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
 
 export interface EvidenceActorDeps {
   readonly feed: MarketFeed;

@@ -75,13 +75,6 @@ export function pricePath(feed: MarketFeed, asset: Asset, to: number): PricePoin
     .filter((p) => p.t <= to);
 }
 
-/** Close times of the asset's hourly bars in [from, to]. */
-export function barCloses(feed: MarketFeed, asset: Asset, from: number, to: number): number[] {
-  return pricePath(feed, asset, to)
-    .map((p) => p.t)
-    .filter((t) => t >= from);
-}
-
 /** How far before the first published row the calibrator must start to be exact (window + horizon + a day). */
 export function calibrationLeadMs(settings: CalibrationSettings = DEFAULT_CALIBRATION): number {
   return settings.windowDays * DAY + settings.horizonHours * HOUR + DAY;

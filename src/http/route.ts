@@ -45,8 +45,11 @@ export interface RouteContext<Q, B, P, C extends Caller | null = Caller | null> 
 /** A keyed route's context: the router authenticated the caller before the handler runs. */
 export type KeyedRouteContext<Q, B, P> = RouteContext<Q, B, P, Caller>;
 
-/** The caller a route's handler gets, by its access: never null on a keyed route. */
-type CallerFor<A extends Access> = A extends KeyAccess ? Caller : null;
+/** A public route's context: nobody is authenticated. */
+export type PublicRouteContext<Q, B, P> = RouteContext<Q, B, P, null>;
+
+/** The context a route's handler gets, by its access: a keyed route's caller is never null. */
+type HandlerContext<Q, B, P, A extends Access> = A extends KeyAccess ? KeyedRouteContext<Q, B, P> : PublicRouteContext<Q, B, P>;
 
 type Inferred<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -83,7 +86,7 @@ export interface RouteDef<
    * input validation, body parsing, 405, 500) are documented for every route that can meet them.
    */
   readonly errors?: readonly ErrorCode[];
-  readonly handler: (ctx: RouteContext<Inferred<Q>, Inferred<B>, Inferred<P>, CallerFor<A>>) => Promise<HandlerBody<R>>;
+  readonly handler: (ctx: HandlerContext<Inferred<Q>, Inferred<B>, Inferred<P>, A>) => Promise<HandlerBody<R>>;
 }
 
 /** A route with its types erased, as the router holds it. */

@@ -110,8 +110,3 @@ export function judgeAddress(address: string, options: AddressPolicyOptions = { 
   if (options.allowPrivateTargets) return { allowed: true };
   return family === 4 ? verdictV4(canonical) : verdictV6(canonical);
 }
-
-/** True for any address a delivery must not connect to; non-addresses count as forbidden. */
-export function isForbiddenAddress(address: string): boolean {
-  return !judgeAddress(address).allowed;
-}

@@ -3,7 +3,6 @@ import type { Observations } from "./hmm-params.js";
 
 /** Feature columns, in order. Saved with the model so a model is never scored on other columns. */
 export const FEATURE_NAMES = ["log_return_24h", "log_realized_vol_24h", "volume_zscore_168h", "trend_strength"] as const;
-export type FeatureName = (typeof FEATURE_NAMES)[number];
 export const FEATURE_COUNT = FEATURE_NAMES.length;
 /** Signed features whose zero means "flat": scaled, never centred (standardizer.ts). */
 export const DIRECTIONAL_FEATURES: readonly number[] = [0, 3];

@@ -1,4 +1,4 @@
-import type { Asset, SignalKey } from "./signal-keys.js";
+import type { SignalKey } from "./signal-keys.js";
 
 /** One observation of a public signal from a real source (live provider or bundled history). */
 export interface SignalReading {
@@ -21,7 +21,3 @@ export interface Candle {
 }
 
 export type CandleInterval = "1h" | "4h" | "1d";
-
-export interface AssetCandle extends Candle {
-  readonly asset: Asset;
-}

@@ -28,7 +28,6 @@ export const regimeCurrentSchema = z
     regime_age_hours: z.number().nonnegative().nullable(),
   })
   .meta({ id: "RegimeCurrent" });
-export type RegimeCurrentResponse = z.infer<typeof regimeCurrentSchema>;
 
 /** SPEC.md "Regime history item". */
 export const regimeHistoryItemSchema = z
@@ -51,4 +50,3 @@ export const regimeHistorySchema = z
     ...cacheFields,
   })
   .meta({ id: "RegimeHistory" });
-export type RegimeHistoryResponse = z.infer<typeof regimeHistorySchema>;

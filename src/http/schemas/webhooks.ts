@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { REGIMES, RULINGS } from "../../domain/market/vocabulary.js";
-import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "../../domain/webhooks/event-types.js";
-import { MAX_SUBSCRIPTIONS_PER_KEY } from "../../domain/webhooks/limits.js";
+import { REGIMES } from "../../domain/market/vocabulary.js";
+import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { DELIVERY_ERRORS } from "../../domain/webhooks/outcome.js";
 
 // ---- Requests (SPEC endpoints 21-24, DECISIONS 5) ----
@@ -10,7 +9,7 @@ import { DELIVERY_ERRORS } from "../../domain/webhooks/outcome.js";
  * HTTPS only at the schema; whether the host resolves to a public address is checked
  * afterwards (it needs DNS) and also answers 422.
  */
-export const webhookUrl = z
+const webhookUrl = z
   .string()
   .trim()
   .max(2048)
@@ -102,49 +101,12 @@ export const webhookDeliveriesSchema = z
   })
   .meta({ id: "WebhookDeliveries" });
 
-/** 409 for a sixth subscription (DECISIONS 5). */
-export const webhookLimitErrorSchema = z
-  .object({
-    detail: z.object({
-      error: z.literal("webhook_limit_reached"),
-      message: z.string(),
-      limit: z.literal(MAX_SUBSCRIPTIONS_PER_KEY),
-    }),
-  })
-  .meta({ id: "WebhookLimitReached" });
-
-// ---- Event payloads (SPEC "Events", DECISIONS 5) ----
-
-export const verdictNewData = z.object({
-  ruling: z.enum(RULINGS),
-  composite_score: z.number(),
-  confidence: z.number().min(0).max(1),
-  regime: z.enum(REGIMES),
-});
-
-export const councilNewData = z.object({
-  ruling: z.enum(RULINGS),
-  confidence: z.number().min(0).max(1),
-  consensus_level: z.string(),
-  agents_succeeded: z.number().int().nonnegative(),
-});
+// ---- Event payloads (SPEC "Events", DECISIONS 5); the others are beside their routes' schemas ----
 
 export const regimeChangeData = z.object({
   from_regime: z.enum(REGIMES),
   to_regime: z.enum(REGIMES),
   confidence: z.number().min(0).max(1),
-});
-
-export const ghostSignalData = z.object({
-  asset: z.string(),
-  action: z.enum(["ENTRY", "TP1", "EXIT"]),
-  trade_id: z.string(),
-  price: z.number(),
-  size: z.number(),
-  mode: z.string(),
-  reason: z.string(),
-  pnl_usd: z.number().nullable().describe("null on ENTRY"),
-  is_paper: z.boolean(),
 });
 
 export const macroAlertData = z.object({
@@ -154,20 +116,3 @@ export const macroAlertData = z.object({
   key_driver: z.string(),
   message: z.string(),
 });
-
-export const webhookTestData = z.object({ message: z.string(), webhook_id: z.string() });
-
-const envelope = <E extends string, D extends z.ZodType>(event: E, data: D) =>
-  z.object({ event: z.literal(event), timestamp: z.string(), data });
-
-/** The body of every delivery: `{event, timestamp, data}`. */
-export const webhookEnvelopeSchema = z
-  .discriminatedUnion("event", [
-    envelope("verdict.new", verdictNewData),
-    envelope("council.new", councilNewData),
-    envelope("regime.change", regimeChangeData),
-    envelope("ghost.signal", ghostSignalData),
-    envelope("macro.alert", macroAlertData),
-    envelope(WEBHOOK_TEST_EVENT, webhookTestData),
-  ])
-  .meta({ id: "WebhookEvent" });

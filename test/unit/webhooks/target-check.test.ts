@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { embeddedIPv4, isForbiddenAddress, judgeAddress } from "../../../src/webhook-delivery/address-policy.js";
+import { embeddedIPv4, judgeAddress } from "../../../src/webhook-delivery/address-policy.js";
+import { isForbiddenAddress } from "../../support/webhooks/forbidden-address.js";
 import { checkWebhookTarget } from "../../../src/webhook-delivery/target-check.js";
 import { createWebhookBody } from "../../../src/http/schemas/webhooks.js";
 
