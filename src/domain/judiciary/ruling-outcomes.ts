@@ -1,15 +1,10 @@
 import type { TaoRuling } from "../market/vocabulary.js";
 import { directionOf } from "./score-bands.js";
+import { priceAt, type PricePoint } from "../calibration/price-path.js";
 
 export interface RulingAt {
   readonly at: number;
   readonly ruling: TaoRuling;
-}
-
-export interface PricePoint {
-  /** ms since epoch, ascending. */
-  readonly t: number;
-  readonly close: number;
 }
 
 export interface RulingOutcome {
@@ -24,21 +19,6 @@ export interface RulingOutcome {
   readonly medianReturnPct: number | null;
   /** Share of graded rulings whose forward return had the ruling's sign (BULLISH up, BEARISH down); null for non-directional. */
   readonly hitRate: number | null;
-}
-
-/** Last price at or before `t` (binary search), or null before the first. */
-function priceAt(prices: readonly PricePoint[], t: number): number | null {
-  let lo = 0;
-  let hi = prices.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if ((prices[mid] as PricePoint).t <= t) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found < 0 ? null : (prices[found] as PricePoint).close;
 }
 
 /**
