@@ -1,5 +1,7 @@
 import { roundTo, roundUsd } from "./money.js";
 import type { ClosedTrade } from "./trade.js";
+import { dailyRatios } from "./daily-ratios.js";
+import { longestRun } from "./longest-run.js";
 
 /**
  * The further figures a trader expects of a track record (REFERENCES: freqtrade's report).
@@ -44,7 +46,8 @@ export function performanceStats(trades: readonly ClosedTrade[], startingEquityU
   const avgLoss = lossesP.length === 0 ? 0 : grossLoss / lossesP.length;
   const expectancy = n === 0 ? 0 : (winsP.length / n) * avgWin - (lossesP.length / n) * avgLoss;
   const dd = drawdown(sorted, startingEquityUsd);
-  const { sharpe, sortino } = dailyRatios(sorted, startingEquityUsd);
+  const days = pnlByDay(sorted);
+  const { sharpe, sortino } = days === null ? { sharpe: null, sortino: null } : dailyRatios(days, startingEquityUsd);
   return {
     trades: n,
     wins: winsP.length,
@@ -97,37 +100,21 @@ function drawdown(sorted: readonly ClosedTrade[], start: number): { usd: number;
 }
 
 /**
- * Daily returns of realised equity: each UTC day from the first entry to the last exit, P&L
- * booked on its exit day divided by the equity at that day's start; days without exits are 0 %.
- * Sharpe = mean / sample standard deviation × √365; Sortino = mean / downside deviation
- * (root mean square of the negative days over all days) × √365. Risk-free rate 0.
+ * P&L booked on each UTC day (by exit time) from the first entry to the last exit, days without
+ * exits 0; null without trades. Its ratios are daily-ratios.ts's.
  */
-function dailyRatios(sorted: readonly ClosedTrade[], start: number): { sharpe: number | null; sortino: number | null } {
+function pnlByDay(sorted: readonly ClosedTrade[]): number[] | null {
   const first = sorted.reduce((m, t) => Math.min(m, t.entryTime), Number.POSITIVE_INFINITY);
   const last = sorted.reduce((m, t) => Math.max(m, t.exitTime), Number.NEGATIVE_INFINITY);
-  if (!Number.isFinite(first)) return { sharpe: null, sortino: null };
+  if (!Number.isFinite(first)) return null;
   const day0 = Math.floor(first / DAY);
   const days = Math.floor(last / DAY) - day0 + 1;
-  const pnlByDay = new Array<number>(days).fill(0);
+  const pnl = new Array<number>(days).fill(0);
   for (const t of sorted) {
     const i = Math.floor(t.exitTime / DAY) - day0;
-    pnlByDay[i] = (pnlByDay[i] ?? 0) + t.pnlUsd;
+    pnl[i] = (pnl[i] ?? 0) + t.pnlUsd;
   }
-  const returns: number[] = [];
-  let equity = start;
-  for (const p of pnlByDay) {
-    returns.push(p / equity);
-    equity += p;
-  }
-  if (returns.length < 2) return { sharpe: null, sortino: null };
-  const mean = returns.reduce((s, r) => s + r, 0) / returns.length;
-  const variance = returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1);
-  const downside = Math.sqrt(returns.reduce((s, r) => s + Math.min(r, 0) ** 2, 0) / returns.length);
-  const sd = Math.sqrt(variance);
-  return {
-    sharpe: sd > 0 ? roundTo((mean / sd) * Math.sqrt(365), 4) : null,
-    sortino: downside > 0 ? roundTo((mean / downside) * Math.sqrt(365), 4) : null,
-  };
+  return pnl;
 }
 
 function exposure(sorted: readonly ClosedTrade[]): number {
@@ -136,14 +123,4 @@ function exposure(sorted: readonly ClosedTrade[]): number {
   const last = Math.max(...sorted.map((t) => t.exitTime));
   const held = sorted.reduce((s, t) => s + (t.exitTime - t.entryTime), 0);
   return last > first ? (held / (last - first)) * 100 : 0;
-}
-
-function longestRun(flags: readonly boolean[]): number {
-  let best = 0;
-  let run = 0;
-  for (const f of flags) {
-    run = f ? run + 1 : 0;
-    best = Math.max(best, run);
-  }
-  return best;
 }

@@ -1,6 +1,8 @@
 import type { Candle } from "../signals/reading.js";
 import { marketBuyPrice, marketSellPrice, type CostModel } from "./costs.js";
 import { roundTo, roundUsd } from "./money.js";
+import { dailyRatios } from "./daily-ratios.js";
+import { longestRun } from "./longest-run.js";
 import { randomEntryBenchmark, entryOutcomes, type RandomEntryBenchmark } from "./random-entry.js";
 import type { ClosedTrade } from "./trade.js";
 
@@ -218,27 +220,6 @@ function dailyPnl(trades: readonly ClosedTrade[], from: number, to: number): Day
   return pnl.map((p, i) => ({ date: new Date((day0 + i) * DAY).toISOString().slice(0, 10), pnlUsd: roundUsd(p) }));
 }
 
-/**
- * Sharpe = mean daily return / sample standard deviation × √365; Sortino = mean / downside
- * deviation (root mean square of the negative days over all days) × √365; risk-free rate 0.
- */
-function dailyRatios(pnlByDay: readonly number[], equity0: number): { sharpe: number | null; sortino: number | null } {
-  const returns: number[] = [];
-  let equity = equity0;
-  for (const p of pnlByDay) {
-    returns.push(p / equity);
-    equity += p;
-  }
-  if (returns.length < 2) return { sharpe: null, sortino: null };
-  const mean = returns.reduce((s, r) => s + r, 0) / returns.length;
-  const sd = Math.sqrt(returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1));
-  const downside = Math.sqrt(returns.reduce((s, r) => s + Math.min(r, 0) ** 2, 0) / returns.length);
-  return {
-    sharpe: sd > 0 ? roundTo((mean / sd) * Math.sqrt(365), 4) : null,
-    sortino: downside > 0 ? roundTo((mean / downside) * Math.sqrt(365), 4) : null,
-  };
-}
-
 function groupBy(trades: readonly ClosedTrade[], key: (t: ClosedTrade) => string): GroupRow[] {
   const groups = new Map<string, ClosedTrade[]>();
   for (const t of trades) groups.set(key(t), [...(groups.get(key(t)) ?? []), t]);
@@ -255,14 +236,4 @@ function groupBy(trades: readonly ClosedTrade[], key: (t: ClosedTrade) => string
       };
     })
     .sort((a, b) => a.key.localeCompare(b.key));
-}
-
-function longestRun(flags: readonly boolean[]): number {
-  let best = 0;
-  let run = 0;
-  for (const f of flags) {
-    run = f ? run + 1 : 0;
-    best = Math.max(best, run);
-  }
-  return best;
 }
