@@ -1,57 +1,17 @@
-import { Counter, Histogram } from "prom-client";
 import type { Logger } from "../logging/logger.js";
 import type { LlmCallRecord } from "../llm/call-record.js";
 import type { LlmSessionSummary, LlmTelemetry } from "../llm/council-sessions.js";
-import { metricsRegistry } from "./metrics.js";
+import { processCounter, processHistogram } from "./metrics.js";
 
 /** Created once per process, like the runtime's collectors: every service in it shares them. */
 const llmMetrics = {
-  calls: new Counter({
-    name: "mis_llm_calls_total",
-    help: "Questions to the language model (an agent vote or a Chief Judge summary, retries included), by council, model and outcome",
-    labelNames: ["asset", "model", "outcome"] as const,
-    registers: [metricsRegistry],
-  }),
-  tokens: new Counter({
-    name: "mis_llm_tokens_total",
-    help: "Tokens the provider reported, by council, model and direction (prompt or completion)",
-    labelNames: ["asset", "model", "direction"] as const,
-    registers: [metricsRegistry],
-  }),
-  callSeconds: new Histogram({
-    name: "mis_llm_call_duration_seconds",
-    help: "Wall time of one question to the model, retries and repairs included, by model and outcome",
-    labelNames: ["model", "outcome"] as const,
-    buckets: [0.5, 1, 2, 4, 8, 15, 30, 60, 120],
-    registers: [metricsRegistry],
-  }),
-  sessions: new Counter({
-    name: "mis_council_llm_sessions_total",
-    help: "Council sessions run with a model configured, by council and the mode they ended in (council, judiciary, none)",
-    labelNames: ["asset", "mode"] as const,
-    registers: [metricsRegistry],
-  }),
-  sessionSeconds: new Histogram({
-    name: "mis_council_session_duration_seconds",
-    help: "Wall time a council session spent with the model, from holding its slot to its end, by council",
-    labelNames: ["asset"] as const,
-    buckets: [1, 5, 10, 20, 30, 45, 60, 90, 120, 180],
-    registers: [metricsRegistry],
-  }),
-  sessionWaitSeconds: new Histogram({
-    name: "mis_council_session_wait_seconds",
-    help: "Wall time a council session waited for a model slot behind other councils, by council",
-    labelNames: ["asset"] as const,
-    buckets: [0.01, 1, 5, 15, 30, 60, 90, 180],
-    registers: [metricsRegistry],
-  }),
-  sessionTokens: new Histogram({
-    name: "mis_council_session_tokens",
-    help: "Tokens one council session used (prompt plus completion), by council",
-    labelNames: ["asset"] as const,
-    buckets: [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000],
-    registers: [metricsRegistry],
-  }),
+  calls: processCounter({ name: "mis_llm_calls_total", help: "Questions to the language model (an agent vote or a Chief Judge summary, retries included), by council, model and outcome", labelNames: ["asset", "model", "outcome"] }),
+  tokens: processCounter({ name: "mis_llm_tokens_total", help: "Tokens the provider reported, by council, model and direction (prompt or completion)", labelNames: ["asset", "model", "direction"] }),
+  callSeconds: processHistogram({ name: "mis_llm_call_duration_seconds", help: "Wall time of one question to the model, retries and repairs included, by model and outcome", labelNames: ["model", "outcome"], buckets: [0.5, 1, 2, 4, 8, 15, 30, 60, 120] }),
+  sessions: processCounter({ name: "mis_council_llm_sessions_total", help: "Council sessions run with a model configured, by council and the mode they ended in (council, judiciary, none)", labelNames: ["asset", "mode"] }),
+  sessionSeconds: processHistogram({ name: "mis_council_session_duration_seconds", help: "Wall time a council session spent with the model, from holding its slot to its end, by council", labelNames: ["asset"], buckets: [1, 5, 10, 20, 30, 45, 60, 90, 120, 180] }),
+  sessionWaitSeconds: processHistogram({ name: "mis_council_session_wait_seconds", help: "Wall time a council session waited for a model slot behind other councils, by council", labelNames: ["asset"], buckets: [0.01, 1, 5, 15, 30, 60, 90, 180] }),
+  sessionTokens: processHistogram({ name: "mis_council_session_tokens", help: "Tokens one council session used (prompt plus completion), by council", labelNames: ["asset"], buckets: [500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000] }),
 };
 
 /**

@@ -1,40 +1,13 @@
-import { Counter, Gauge, Histogram } from "prom-client";
-import { metricsRegistry } from "../observability/metrics.js";
+import type { Counter, Gauge, Histogram } from "prom-client";
+import { processCounter, processGauge, processHistogram } from "../observability/metrics.js";
 
 /** Created once per process: every host (tests start several) shares these collectors. */
 export const runtimeMetrics = {
-  activeActors: new Gauge({
-    name: "mis_actor_active",
-    help: "Actors currently activated in this process, by type",
-    labelNames: ["type"] as const,
-    registers: [metricsRegistry],
-  }),
-  turns: new Counter({
-    name: "mis_actor_turns_total",
-    help: "Actor turns run, by type and outcome (ok or failed)",
-    labelNames: ["type", "outcome"] as const,
-    registers: [metricsRegistry],
-  }),
-  failedTurns: new Counter({
-    name: "mis_actor_failed_turns_total",
-    help: "Actor turns that failed and were rolled back, by type",
-    labelNames: ["type"] as const,
-    registers: [metricsRegistry],
-  }),
-  turnSeconds: new Histogram({
-    name: "mis_actor_turn_duration_seconds",
-    help: "Duration of actor turns including the state commit, by type",
-    labelNames: ["type"] as const,
-    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers: [metricsRegistry],
-  }),
-  reminderLagSeconds: new Histogram({
-    name: "mis_actor_reminder_lag_seconds",
-    help: "Delay between a reminder's due time and the start of its turn, in actor-clock seconds",
-    labelNames: ["type"] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60],
-    registers: [metricsRegistry],
-  }),
+  activeActors: processGauge({ name: "mis_actor_active", help: "Actors currently activated in this process, by type", labelNames: ["type"] }),
+  turns: processCounter({ name: "mis_actor_turns_total", help: "Actor turns run, by type and outcome (ok or failed)", labelNames: ["type", "outcome"] }),
+  failedTurns: processCounter({ name: "mis_actor_failed_turns_total", help: "Actor turns that failed and were rolled back, by type", labelNames: ["type"] }),
+  turnSeconds: processHistogram({ name: "mis_actor_turn_duration_seconds", help: "Duration of actor turns including the state commit, by type", labelNames: ["type"], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5] }),
+  reminderLagSeconds: processHistogram({ name: "mis_actor_reminder_lag_seconds", help: "Delay between a reminder's due time and the start of its turn, in actor-clock seconds", labelNames: ["type"], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60] }),
 };
 
 /** Label-bound children, resolved once per actor type: the hot path skips label hashing. */

@@ -1,21 +1,9 @@
 import type { NextFunction, Request, Response } from "express";
-import { Counter, Histogram } from "prom-client";
-import { metricsRegistry } from "../../observability/metrics.js";
+import { processCounter, processHistogram } from "../../observability/metrics.js";
 
-const requests = new Counter({
-  name: "http_requests_total",
-  help: "HTTP requests by method, route and status",
-  labelNames: ["method", "route", "status"] as const,
-  registers: [metricsRegistry],
-});
+const requests = processCounter({ name: "http_requests_total", help: "HTTP requests by method, route and status", labelNames: ["method", "route", "status"] });
 
-const duration = new Histogram({
-  name: "http_request_duration_seconds",
-  help: "HTTP request duration",
-  labelNames: ["method", "route"] as const,
-  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-  registers: [metricsRegistry],
-});
+const duration = processHistogram({ name: "http_request_duration_seconds", help: "HTTP request duration", labelNames: ["method", "route"], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] });
 
 /** Labels by route pattern, never by raw path: ids in paths would explode the series count. */
 export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
