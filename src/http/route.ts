@@ -51,6 +51,9 @@ export type PublicRouteContext<Q, B, P> = RouteContext<Q, B, P, null>;
 /** The context a route's handler gets, by its access: a keyed route's caller is never null. */
 type HandlerContext<Q, B, P, A extends Access> = A extends KeyAccess ? KeyedRouteContext<Q, B, P> : PublicRouteContext<Q, B, P>;
 
+/** A route's query, body or path schema; undefined when the route takes none. */
+type InputSchema = z.ZodType | undefined;
+
 type Inferred<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 /** What a handler returns: the body without the cache fields, which the framework adds. */
@@ -60,13 +63,7 @@ export type HandlerBody<R extends z.ZodType> = Omit<z.input<R>, "cached" | "cach
  * One endpoint, declared once: its schemas validate input, type the handler, check the output
  * and document the route in /v1/openapi.json.
  */
-export interface RouteDef<
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
-  R extends z.ZodType = z.ZodType,
-  A extends Access = Access,
-> {
+export interface RouteDef<Q extends InputSchema = undefined, B extends InputSchema = undefined, P extends InputSchema = undefined, R extends z.ZodType = z.ZodType, A extends Access = Access> {
   readonly method: HttpMethod;
   /** OpenAPI-style path, e.g. /v1/webhooks/{id}. */
   readonly path: string;
@@ -102,12 +99,8 @@ export interface Route extends Omit<RouteDef, "query" | "body" | "params" | "han
  * Sound because the router parses query, body and params with those same schemas before calling
  * the handler, and answers a keyed route 401 before its handler when no valid key came.
  */
-export function defineRoute<
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
-  R extends z.ZodType = z.ZodType,
-  A extends Access = Access,
->(def: RouteDef<Q, B, P, R, A>): Route {
+export function defineRoute<Q extends InputSchema = undefined, B extends InputSchema = undefined, P extends InputSchema = undefined, R extends z.ZodType = z.ZodType, A extends Access = Access>(
+  def: RouteDef<Q, B, P, R, A>,
+): Route {
   return def as unknown as Route;
 }
