@@ -63,6 +63,8 @@ export interface ConfidenceBasis {
   readonly horizon_hours: number | null;
   /** Market time of the map's fit: only outcomes matured by then were used. */
   readonly fitted_at: string | null;
+  /** What this confidence is, in plain words: calibrated or not, and on what. */
+  readonly note: string;
 }
 
 export interface Verdict extends CacheInfo {
@@ -79,6 +81,8 @@ export interface Verdict extends CacheInfo {
   readonly council_explanation: string | null;
   readonly council_mode: "council" | "judiciary" | null;
   readonly agents: readonly AgentVote[] | null;
+  /** The agents' confidences are their own figures, never calibrated. */
+  readonly agents_confidence_basis: ConfidenceBasis | null;
   readonly macro_context: MacroContext | null;
 }
 
@@ -147,6 +151,8 @@ export interface CouncilSession extends CacheInfo {
   readonly consensus: string;
   readonly score: number;
   readonly agents: readonly { readonly agent: string; readonly ruling: Ruling; readonly confidence: number; readonly thesis: string }[];
+  /** The agents' confidences are their own figures, never calibrated. */
+  readonly agents_confidence_basis: ConfidenceBasis;
   readonly agents_failed: number;
   readonly session_at: string;
 }
@@ -160,7 +166,11 @@ export interface CouncilVerdict {
   readonly id: string;
   readonly ruling: string;
   readonly confidence: number;
+  /** How `confidence` was obtained (DECISIONS 7, "Confidence"). */
+  readonly confidenceBasis: ConfidenceBasis;
   readonly agentVotes: Readonly<Record<string, AgentVoteSummary>>;
+  /** The agents' confidences are their own figures, never calibrated. */
+  readonly agentVotesConfidenceBasis: ConfidenceBasis;
   readonly riskFlags?: readonly string[];
   readonly chiefRationale: string | null;
   readonly plainExplanation: string | null;

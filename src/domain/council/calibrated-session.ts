@@ -10,11 +10,12 @@ import type { CouncilSession } from "./council-types.js";
  * council-mode outcomes exist to fit one.
  */
 export function calibratedSession(session: CouncilSession, map: CalibrationMap): CouncilSession {
-  const used: CalibrationMap = session.mode === "council" && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
+  const model = session.mode === "council";
+  const used: CalibrationMap = model && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
   return {
     ...session,
     confidence: calibratedConfidence(used, session.ruling, session.score),
     rawConfidence: session.confidence,
-    calibration: { kind: used.kind, horizonHours: used.horizonHours, fittedAt: used.fittedAt, outcomes: used.outcomes, baseRate: used.baseRate },
+    calibration: { kind: used.kind, horizonHours: used.horizonHours, fittedAt: used.fittedAt, outcomes: used.outcomes, baseRate: used.baseRate, ...(model ? { awaitingModelOutcomes: true } : {}) },
   };
 }

@@ -4,9 +4,31 @@ import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 
 /** The `confidence_basis` of a published ruling; rulings stored before issue 16 say so. */
 export function confidenceBasisView(basis: ConfidenceBasis | undefined) {
-  if (basis === undefined) return { kind: "uncalibrated" as const, horizon_hours: null, fitted_at: null };
-  return { kind: basis.kind, horizon_hours: basis.horizonHours, fitted_at: new Date(basis.fittedAt).toISOString() };
+  if (basis === undefined) return { kind: "uncalibrated" as const, horizon_hours: null, fitted_at: null, note: BASIS_NOTES.uncalibrated };
+  const note = basis.awaitingModelOutcomes === true ? BASIS_NOTES.awaiting_model_outcomes : BASIS_NOTES[basis.kind];
+  return { kind: basis.kind, horizon_hours: basis.horizonHours, fitted_at: new Date(basis.fittedAt).toISOString(), note };
 }
+
+/** What each basis means, in the words a caller reads (docs/evaluation.md says more). */
+const BASIS_NOTES = {
+  isotonic: "calibrated: fitted on this stream's graded outcomes, which showed skill",
+  base_rate: "calibrated: no measurable skill in the trailing window, so the base rate of the ruling's direction",
+  prior: "under a week of graded outcomes: a coin flip (0.5)",
+  uncalibrated: "not calibrated: stored before calibration existed",
+  awaiting_model_outcomes:
+    "the language model voted in this session: such sessions have no graded outcomes of their own yet, so this is the base rate of the ruling's direction, not a fit",
+} as const;
+
+/**
+ * The agents' own confidences are never calibrated: SPEC's veto and flag rules read them as the
+ * agents give them (e.g. AVOID with confidence > 0.7). Published beside every vote list.
+ */
+export const AGENT_CONFIDENCE_BASIS = {
+  kind: "uncalibrated" as const,
+  horizon_hours: null,
+  fitted_at: null,
+  note: "each agent's own figure (its rule, or the language model's): not a probability; the veto and flag rules read it as given",
+};
 
 /**
  * SPEC-shaped views of a stored session, so every endpoint shows a session the same way.
@@ -20,6 +42,7 @@ export interface BtcCouncilView {
   readonly consensus: CouncilSession["consensus"];
   readonly score: number;
   readonly agents: readonly { agent: string; ruling: TaoRuling; confidence: number; thesis: string }[];
+  readonly agents_confidence_basis: typeof AGENT_CONFIDENCE_BASIS;
   readonly agents_failed: number;
   readonly session_at: string;
 }
@@ -33,6 +56,7 @@ export function btcCouncilView(s: CouncilSession): BtcCouncilView {
     consensus: s.consensus,
     score: s.score,
     agents: s.votes.map((v) => ({ agent: v.agent, ruling: v.ruling, confidence: v.confidence, thesis: v.thesis })),
+    agents_confidence_basis: AGENT_CONFIDENCE_BASIS,
     agents_failed: s.agentsFailed,
     session_at: new Date(s.at).toISOString(),
   };
@@ -41,7 +65,16 @@ export function btcCouncilView(s: CouncilSession): BtcCouncilView {
 /** The BTC verdict's council fields (SPEC "BTC verdict"), given the mode at response time. */
 export function verdictCouncilFields(s: CouncilSession | null, mode: "council" | "judiciary" | null) {
   if (s === null) {
-    return { council_ruling: null, council_confidence: null, council_confidence_basis: null, council_consensus: null, council_explanation: null, council_mode: null, agents: null };
+    return {
+      council_ruling: null,
+      council_confidence: null,
+      council_confidence_basis: null,
+      council_consensus: null,
+      council_explanation: null,
+      council_mode: null,
+      agents: null,
+      agents_confidence_basis: null,
+    };
   }
   return {
     council_ruling: s.ruling,
@@ -51,6 +84,7 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
     council_explanation: s.plainExplanation,
     council_mode: mode,
     agents: s.votes.map((v) => ({ name: v.agent, vote: v.ruling, confidence: v.confidence, reasoning: v.thesis })),
+    agents_confidence_basis: AGENT_CONFIDENCE_BASIS,
   };
 }
 
@@ -64,6 +98,7 @@ export function assetVerdictView(s: CouncilSession) {
     confidence: s.confidence,
     confidenceBasis: confidenceBasisView(s.calibration),
     agentVotes,
+    agentVotesConfidenceBasis: AGENT_CONFIDENCE_BASIS,
     ...(s.asset === "TAO" ? { riskFlags: [...s.riskFlags] } : {}),
     chiefRationale: s.chiefRationale,
     plainExplanation: s.plainExplanation,

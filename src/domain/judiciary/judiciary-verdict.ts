@@ -12,6 +12,11 @@ export interface ConfidenceBasis {
   readonly fittedAt: number;
   readonly outcomes: number;
   readonly baseRate: number;
+  /**
+   * True for a session the language model voted in: its scores have no graded outcomes of their
+   * own yet, so the map's base rate stands in (the judiciary-mode fit does not apply to them).
+   */
+  readonly awaitingModelOutcomes?: boolean;
 }
 
 /** One Judiciary Engine evaluation of one asset at one moment. */

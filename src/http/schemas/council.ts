@@ -22,6 +22,7 @@ export const btcCouncilSessionSchema = z
         thesis: z.string(),
       }),
     ),
+    agents_confidence_basis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
     agents_failed: z.number().int().min(0).max(6),
     session_at: z.string(),
     ...cacheFields,
@@ -44,6 +45,7 @@ export const taoVerdictSchema = z
     confidence: unit,
     confidenceBasis: confidenceBasisSchema,
     agentVotes: agentVotes(TAO_AGENTS, TAO_RULINGS).describe("each agent's own figures: not calibrated"),
+    agentVotesConfidenceBasis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
     riskFlags: z.array(z.enum(TAO_RISK_FLAGS)),
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
@@ -75,6 +77,7 @@ export const solVerdictSchema = z
     confidence: unit,
     confidenceBasis: confidenceBasisSchema,
     agentVotes: agentVotes(SOL_AGENTS, SOL_RULINGS).describe("each agent's own figures: not calibrated"),
+    agentVotesConfidenceBasis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
     snapshotSignals: z.object({

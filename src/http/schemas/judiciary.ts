@@ -15,6 +15,7 @@ export const confidenceBasisSchema = z
       ),
     horizon_hours: z.number().int().nullable().describe("confidence is the probability of a move in the ruling's direction over this horizon"),
     fitted_at: z.string().nullable().describe("market time of the map's fit: outcomes matured by then only"),
+    note: z.string().describe("what this confidence is, in plain words: calibrated or not, and on what"),
   })
   .meta({ id: "ConfidenceBasis" });
 
@@ -53,6 +54,7 @@ export const btcVerdictSchema = z
     council_explanation: z.string().nullable(),
     council_mode: z.enum(["council", "judiciary"]).nullable(),
     agents: z.array(verdictAgentSchema).nullable(),
+    agents_confidence_basis: confidenceBasisSchema.nullable().describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
     macro_context: macroContextSchema.nullable(),
     ...cacheFields,
   })

@@ -20,13 +20,25 @@ async function run(asset: "BTC" | "TAO" | "SOL", over = {}): Promise<CouncilSess
 
 describe("session views match the response schemas", () => {
   it("says how a confidence was obtained, and that one stored before calibration is uncalibrated", () => {
-    expect(confidenceBasisView(undefined)).toEqual({ kind: "uncalibrated", horizon_hours: null, fitted_at: null });
+    expect(confidenceBasisView(undefined)).toMatchObject({ kind: "uncalibrated", horizon_hours: null, fitted_at: null });
+    expect(confidenceBasisView(undefined).note).toMatch(/^not calibrated/);
     const at = Date.UTC(2025, 0, 2);
-    expect(confidenceBasisView({ kind: "base_rate", horizonHours: 24, fittedAt: at, outcomes: 8760, baseRate: 0.51 })).toEqual({
+    const basis = { kind: "base_rate" as const, horizonHours: 24, fittedAt: at, outcomes: 8760, baseRate: 0.51 };
+    expect(confidenceBasisView(basis)).toEqual({
       kind: "base_rate",
       horizon_hours: 24,
       fitted_at: "2025-01-02T00:00:00.000Z",
+      note: "calibrated: no measurable skill in the trailing window, so the base rate of the ruling's direction",
     });
+    // A session the language model voted in says its figure is a stand-in, not a fit.
+    expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }).note).toMatch(/language model voted.*no graded outcomes of their own yet/);
+  });
+
+  it("publishes the agents' confidences as their own, uncalibrated figures beside every vote list", async () => {
+    const s = await run("BTC");
+    expect(btcCouncilView(s).agents_confidence_basis).toMatchObject({ kind: "uncalibrated", horizon_hours: null });
+    expect(verdictCouncilFields(s, "judiciary").agents_confidence_basis?.kind).toBe("uncalibrated");
+    expect(verdictCouncilFields(null, null).agents_confidence_basis).toBeNull();
   });
 
   it("BTC council latest", async () => {
