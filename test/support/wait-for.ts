@@ -1,5 +1,5 @@
 /** Polls until `check` resolves truthy or the deadline passes (event-driven waits for servers). */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -9,7 +9,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false>, ti
     } catch (e) {
       lastError = e;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ""}`);
 }

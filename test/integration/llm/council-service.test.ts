@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CouncilAsset } from "../../../src/domain/council/council-types.js";
+import { btcCouncilSessionSchema, solCouncilResponseSchema, taoCouncilRunSchema } from "../../../src/http/schemas/council.js";
+import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
+import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
+import { createKey, startService, type RunningService } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+
+/**
+ * The service as an operator runs it with LLM_BASE_URL pointing at a real llama-server: council
+ * mode from real model sessions after the warm-up, and a clean judiciary fallback (a logged
+ * reason, every route answering) when the key is wrong or the server hangs.
+ */
+
+let llama: LlamaServer;
+
+/** The suite polls routes for minutes: a Pro key's 1,000 a minute would end the wait in 429s. */
+const GENEROUS_LIMITS = { RATE_LIMIT_PRO_PER_MINUTE: "100000", QUOTA_PRO_PER_DAY: "10000000" };
+
+beforeAll(async () => {
+  llama = await startLlamaServer();
+}, 180_000);
+
+afterAll(async () => {
+  await llama?.stop();
+});
+
+async function get(svc: RunningService, path: string, key: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${svc.url}${path}`, { headers: { "x-api-key": key } });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Every GET route without path parameters answers, and none with a 5xx other than 503 warming_up. */
+async function expectNoServerErrors(svc: RunningService, key: string): Promise<void> {
+  const routes = svc.service.built.routes.filter((r) => r.method === "get" && !r.path.includes("{") && !r.tags.includes("pending"));
+  expect(routes.length).toBeGreaterThan(5);
+  for (const r of routes) {
+    const path = r.path === "/v1/market/candles" ? `${r.path}?asset=BTC` : r.path;
+    const res = await fetch(`${svc.url}${path}`, { headers: { "x-api-key": key } });
+    await res.arrayBuffer();
+    expect(res.status === 500 || (res.status > 503 && res.status < 600), `${path} answered ${res.status}`).toBe(false);
+  }
+}
+
+/** /metrics lives on its own port (METRICS_PORT). */
+async function metricsOf(svc: RunningService): Promise<string> {
+  return (await fetch(`http://127.0.0.1:${svc.service.metricsPort()}/metrics`)).text();
+}
+
+async function sessionsStored(svc: RunningService, assets: readonly CouncilAsset[]) {
+  return Promise.all(assets.map((a) => svc.service.store.councilSessions.latest(a)));
+}
+
+/** Waits until each council has logged a session that asked the model and fell back to judiciary mode. */
+async function fellBackOnEveryCouncil(log: ReturnType<typeof captureLogger>, ms: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const assets = new Set(log.lines.filter((l) => l.msg === "council session fell back to judiciary mode").map((l) => l.asset));
+      return assets.has("BTC") && assets.has("TAO") && assets.has("SOL");
+    },
+    ms,
+    "a session of every council that asked the model and fell back",
+    500,
+  );
+}
+
+describe("the service with LLM_BASE_URL pointing at llama-server", () => {
+  it(
+    "after the default warm-up, /v1/council/latest, /v1/sol/council, /v1/tao/council and the verdict's council_* fields come from real model sessions",
+    async () => {
+      const log = captureLogger();
+      const started = Date.now();
+      // REPLAY_SPEED 10: a council slot (30 market minutes) is 3 wall minutes, and council_mode's 45
+      // market minutes are 4.5. At the default 60 a slot is 30 s while one SmolLM2 session on these
+      // cores takes 20-120 s, so the three councils could not each get the model every slot and
+      // council mode would come and go (docs/engines.md, "The language model").
+      const svc = await startService(
+        { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, REPLAY_WARMUP_DAYS: "14", REPLAY_SPEED: "10", METRICS_PORT: "0", ...GENEROUS_LIMITS },
+        { logger: log.logger },
+      );
+      try {
+        const warmMs = Date.now() - started;
+        const key = await createKey(svc, "pro");
+        // Warm-up sessions ran without the model (DECISIONS 1 and docs/engines.md): judiciary content first.
+        const [btc0] = await sessionsStored(svc, ["BTC"]);
+        expect(btc0?.mode).toBe("judiciary");
+        // Each council's route serves a session in which the model answered. With one model slot
+        // per process (LLM_MAX_CONCURRENT_SESSIONS=1) the three councils take turns, and a council
+        // that finds the model busy for its whole budget deliberates by rule, so the newest
+        // sessions are not all council-mode at one instant: each route is checked on its own.
+        // Polled every 2 s (the routes cache for 60 s of wall time).
+        const served: Record<CouncilAsset, number> = { BTC: 0, TAO: 0, SOL: 0 };
+        for (const asset of ["BTC", "TAO", "SOL"] as const) {
+          const { body, stored } = await waitFor(
+            async () => {
+              const path = asset === "BTC" ? "/v1/council/latest" : asset === "SOL" ? "/v1/sol/council" : "/v1/tao/council";
+              const res = await get(svc, path, key);
+              if (res.status !== 200) return false;
+              const id = asset === "BTC" ? btcCouncilSessionSchema.parse(res.body).session_at : asset === "SOL" ? solCouncilResponseSchema.parse(res.body).verdict?.id : taoCouncilRunSchema.parse(res.body).verdict?.id;
+              const latest = await svc.service.store.councilSessions.latest(asset);
+              if (latest?.mode !== "council" || id !== (asset === "BTC" ? new Date(latest.at).toISOString() : latest.id)) return false;
+              return { body: res.body, stored: latest };
+            },
+            600_000,
+            `a council-mode session from the model on the ${asset} council's route`,
+            2_000,
+          );
+          served[asset] = Date.now() - started;
+          expect(stored.agentsSucceeded).toBeGreaterThan(0);
+          if (asset === "BTC") {
+            const c = btcCouncilSessionSchema.parse(body);
+            expect(c.agents_failed).toBe(stored.agentsFailed);
+            expect(c.agents.map((a) => a.thesis)).toEqual(stored.votes.map((x) => x.thesis));
+            // A session the model answered is not calibrated on council-mode outcomes yet: it says so.
+            expect(c.confidence_basis.kind).toBe("base_rate");
+          }
+        }
+        // The verdict's council_* fields follow the newest BTC session in which the model answered.
+        const verdict = await waitFor(
+          async () => {
+            const v = await get(svc, "/v1/verdict/latest", key);
+            if (v.status !== 200) return false;
+            const parsed = btcVerdictSchema.parse(v.body);
+            return parsed.council_mode === "council" ? parsed : false;
+          },
+          300_000,
+          "the verdict in council mode",
+          2_000,
+        );
+        expect(verdict.council_ruling).not.toBeNull();
+        // What the operator sees for these sessions.
+        const metrics = await metricsOf(svc);
+        expect(metrics).toMatch(/mis_llm_tokens_total\{asset="BTC",model="smollm2",direction="completion"\} [1-9]/);
+        expect(metrics).toMatch(/mis_council_session_duration_seconds_count\{asset="SOL"\} [1-9]/);
+        expect(log.lines.filter((l) => l.msg === "council session" && l.mode === "council").length).toBeGreaterThanOrEqual(3);
+        console.info(`council service: warm-up ${warmMs} ms; first council-mode session served after start: BTC ${served.BTC} ms, TAO ${served.TAO} ms, SOL ${served.SOL} ms`);
+      } finally {
+        await svc.stop();
+      }
+    },
+    1_200_000,
+  );
+
+  it(
+    "a wrong API key (401 from the server): judiciary sessions with the reason logged, no route answers 500",
+    async () => {
+      const log = captureLogger();
+      const svc = await startService({ LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: "sk-not-the-key", METRICS_PORT: "0", ...GENEROUS_LIMITS }, { logger: log.logger });
+      try {
+        const key = await createKey(svc, "pro");
+        // The warm-up's sessions never ask the model; the first slot after it does (a market half
+        // hour: 30 s at speed 60), and every council falls back with the reason logged.
+        await fellBackOnEveryCouncil(log, 180_000);
+        for (const s of await sessionsStored(svc, ["BTC", "TAO", "SOL"])) expect(s?.mode).toBe("judiciary");
+        const failed = log.lines.filter((l) => l.msg === "llm call failed");
+        expect(failed.length).toBeGreaterThanOrEqual(3);
+        for (const l of failed) expect(l).toMatchObject({ outcome: "client", model: LLAMA_MODEL });
+        expect(String(failed[0]?.reason)).toMatch(/provider answered 401/);
+        // Not retried: a bad key does not improve.
+        expect(log.lines.filter((l) => l.msg === "council session fell back to judiciary mode").map((l) => String(l.reason))).toEqual(
+          expect.arrayContaining([expect.stringMatching(/401/)]),
+        );
+        const verdict = await waitFor(async () => {
+          const v = await get(svc, "/v1/verdict/latest", key);
+          return v.status === 200 ? btcVerdictSchema.parse(v.body) : false;
+        }, 30_000, "a BTC verdict");
+        expect(verdict.council_mode).toBe("judiciary");
+        expect((await get(svc, "/v1/council/latest", key)).status).toBe(200);
+        await expectNoServerErrors(svc, key);
+        expect(await metricsOf(svc)).toMatch(/mis_llm_calls_total\{asset="BTC",model="smollm2",outcome="client"\} [1-9]/);
+      } finally {
+        await svc.stop();
+      }
+    },
+    300_000,
+  );
+
+  it(
+    "a hung server (per-call timeout): sessions end in judiciary mode within their bound, HTTP keeps answering, the reason is logged",
+    async () => {
+      const log = captureLogger();
+      llama.freeze();
+      try {
+        const started = Date.now();
+        const svc = await startService(
+          { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, LLM_TIMEOUT_MS: "1500", LLM_SESSION_BUDGET_MS: "20000", ...GENEROUS_LIMITS },
+          { logger: log.logger },
+        );
+        try {
+          const key = await createKey(svc, "pro");
+          // While the first session waits on the hung server, the HTTP path answers at once.
+          const health = await fetch(`${svc.url}/v1/health`);
+          expect(health.status).toBe(200);
+          await expectNoServerErrors(svc, key);
+          await fellBackOnEveryCouncil(log, 180_000);
+          for (const s of await sessionsStored(svc, ["BTC", "TAO", "SOL"])) expect(s?.mode).toBe("judiciary");
+          // Bounded, never hung: each session spent at most its 20 s budget with the model (1 + 2
+          // retries of 1.5 s and the back-off), whatever the wall time a loaded host adds around it.
+          const fell = log.lines.filter((l) => l.msg === "council session fell back to judiciary mode");
+          expect(fell.length).toBeGreaterThanOrEqual(3);
+          for (const l of fell) {
+            expect(String(l.reason)).toMatch(/no complete reply within 1500 ms/);
+            expect(Number(l.ms)).toBeLessThanOrEqual(20_000 + 1_000);
+          }
+          expect(new Set(fell.map((l) => l.asset))).toEqual(new Set(["BTC", "TAO", "SOL"]));
+          console.info(`council service, hung provider: first session of every council stored ${Date.now() - started} ms after start`);
+          await expectNoServerErrors(svc, key);
+        } finally {
+          await svc.stop();
+        }
+      } finally {
+        llama.thaw();
+      }
+    },
+    300_000,
+  );
+});
