@@ -1,6 +1,10 @@
 import { rm } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../support/cli.js";
+import { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
+import { calibratedStream, pricePath, type RulingStream } from "../../../src/application/ruling-streams.js";
+import { withOutcomes } from "../../../src/domain/evaluation/stream-outcomes.js";
+import { evaluateSpan } from "../../../src/domain/evaluation/verdict-evaluation.js";
 import { truncatedMarketData } from "../../support/truncated-market-data.js";
 
 const CUT = "2025-03-10T13:00:00.000Z";
@@ -38,7 +42,7 @@ describe("verdicts export (the walk-forward hourly verdict stream)", () => {
   }, 120_000);
 
   it("does not change a row for hour t when every datum after t is removed (no look-ahead)", async () => {
-    cutDir = await truncatedMarketData("market-data", Date.parse(CUT));
+    cutDir ??= await truncatedMarketData("market-data", Date.parse(CUT));
     const args = ["verdicts", "export", "--asset", "TAO", "--from", "2025-03-05T00:00:00Z", "--to", CUT, "--format", "json"];
     const [full, cut] = [await runCli(args, {}), await runCli(args, { MARKET_DATA_DIR: cutDir })];
     expect(full.code).toBe(0);
@@ -48,6 +52,26 @@ describe("verdicts export (the walk-forward hourly verdict stream)", () => {
     expect(a.length).toBe(5 * 24 + 13 + 1);
     expect(a[a.length - 1]?.time).toBe(CUT);
     expect(b).toEqual(a);
+  }, 180_000);
+
+  it("publishes the same evaluation at t, calibration map included, when every datum after t is removed (verdict and council streams)", async () => {
+    cutDir ??= await truncatedMarketData("market-data", Date.parse(CUT));
+    const t = Date.parse(CUT);
+    const [full, cut] = [await ReplayMarketFeed.load("market-data"), await ReplayMarketFeed.load(cutDir)];
+    const from = Date.parse("2025-01-01T00:00:00Z");
+    for (const stream of [{ kind: "verdict", asset: "TAO" }, { kind: "council", asset: "TAO" }] as RulingStream[]) {
+      // What the EvidenceActor computes at t: the walk-forward rows up to t, their outcomes as
+      // known at t, the figures over them, and the map in force at t.
+      const published = async (feed: ReplayMarketFeed) => {
+        const run = await calibratedStream(feed, stream, from, t);
+        const span = evaluateSpan("from_2023", withOutcomes(run.rows, pricePath(feed, stream.asset, t), t));
+        return { map: run.map, span };
+      };
+      const [a, b] = [await published(full), await published(cut)];
+      expect(a.span.hours).toBeGreaterThan(24 * 60);
+      expect(a.span.reliability.calls).toBeGreaterThan(0);
+      expect(b).toEqual(a);
+    }
   }, 180_000);
 
   it("refuses a bad asset or format with the usage and exit code 2", async () => {
