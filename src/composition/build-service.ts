@@ -4,6 +4,7 @@ import { createLogger, type Logger } from "../logging/logger.js";
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
 import { wallClock, type Clock } from "../runtime/clocks/clock.js";
+import { ReplayClockMembership } from "./replay-clock-membership.js";
 import { KeyVerifier } from "../application/key-verifier.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
@@ -99,6 +100,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   let metricsPort: number | null = null;
   let stopping: Promise<void> | undefined;
   let cancelled = false;
+  // The cluster's one replay clock (issue 17): joined once the warm-up is over.
+  const membership = market.clock instanceof ReplayMarketClock ? new ReplayClockMembership(store.replayClock, market.clock, clock, logger) : null;
   let markWarm: () => void = () => undefined;
   const warmedUp = new Promise<void>((resolve) => (markWarm = resolve));
   let warming: Promise<void> = Promise.resolve();
@@ -141,10 +144,10 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
       await startCapabilities(capabilities, deps, logger, () => cancelled);
       if (cancelled) throw new Error("the service was stopped during its start-up");
-      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled)
-        .catch((err: unknown) => {
+      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled, membership)
+        .catch(async (err: unknown) => {
           logger.error({ err }, "warm-up failed; market time runs from where it stopped");
-          if (market.clock instanceof ReplayMarketClock) market.clock.run();
+          if (market.clock instanceof ReplayMarketClock && market.clock.warmingUp) await startReplayClock(market.clock, membership, logger);
         })
         .then(() => {
           startedUp = !cancelled;
@@ -177,6 +180,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         }
         cancelled = true;
         await warming;
+        membership?.stop();
         // Turns in flight finish and commit before the store they write to closes.
         await actors.host.shutdown();
         await market.stop();
@@ -225,7 +229,14 @@ const DAPR_WITHDRAW_MS = 6_000;
  * REPLAY_START, then lets market time run. The Dapr host cannot be fast-forwarded (Dapr fires
  * reminders on its own wall-clock schedule), so there the replay runs from where it stands.
  */
-async function startMarketTime(market: Market, actors: OpenedActors, capabilities: readonly Capability[], logger: Logger, cancelled: () => boolean): Promise<void> {
+async function startMarketTime(
+  market: Market,
+  actors: OpenedActors,
+  capabilities: readonly Capability[],
+  logger: Logger,
+  cancelled: () => boolean,
+  membership: ReplayClockMembership | null,
+): Promise<void> {
   const clock = market.clock;
   if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
   const recordedUpTo = capabilities.some((c) => c.name === "market-data") ? await actors.host.proxy(MarketDataActor, MarketDataActor.ID).position() : null;
@@ -236,6 +247,20 @@ async function startMarketTime(market: Market, actors: OpenedActors, capabilitie
     logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
   } else {
     logger.warn("ACTOR_RUNTIME=dapr: no warm-up fast-forward; the replay runs from where it stands");
+  }
+  if (cancelled()) return;
+  await startReplayClock(clock, membership, logger);
+}
+
+/** Joins the cluster's replay clock; without the store's anchor (unreachable) runs on its own, and says so. */
+async function startReplayClock(clock: ReplayMarketClock, membership: ReplayClockMembership | null, logger: Logger): Promise<void> {
+  try {
+    if (membership !== null) {
+      await membership.join();
+      return;
+    }
+  } catch (err) {
+    logger.error({ err }, "could not join the cluster's replay clock; this replica's market time runs on its own");
   }
   clock.run();
 }

@@ -13,6 +13,7 @@ import type { VerdictPruning, VerdictRepository } from "./ports/verdicts.js";
 import type { CouncilSessionRepository } from "./ports/council-sessions.js";
 import type { LiveObservationLog } from "./ports/live-observations.js";
 import type { EvidenceRepository } from "./ports/evidence.js";
+import type { ReplayClockRepository } from "./ports/replay-clock.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -45,6 +46,8 @@ export interface Store {
   readonly liveObservations: LiveObservationLog;
   /** Calibration maps and evaluation reports written by the EvidenceActors (issue 16). */
   readonly evidence: EvidenceRepository;
+  /** The cluster's one replay market clock (replay mode): every replica anchors to it. */
+  readonly replayClock: ReplayClockRepository;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

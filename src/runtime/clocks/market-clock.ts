@@ -30,11 +30,16 @@ export class ReplayMarketClock implements MarketClock {
   constructor(
     private readonly wall: Clock,
     start: number,
-    private readonly speed: number,
+    private speed: number,
     /** Market time of the last data point; the clock stops there. */
     readonly end: number,
   ) {
     this.position = Math.min(start, end);
+  }
+
+  /** Market seconds per wall second while running. */
+  get rate(): number {
+    return this.speed;
   }
 
   get warmingUp(): boolean {
@@ -56,5 +61,15 @@ export class ReplayMarketClock implements MarketClock {
   /** Ends the warm-up: from now on market time follows the wall clock at `speed`. */
   run(): void {
     if (!this.runningSince) this.runningSince = { wall: this.wall.now(), market: this.position };
+  }
+
+  /**
+   * Ends the warm-up on a shared anchor (the cluster's one clock, issue 17): market time is
+   * `marketAt` at wall time `wallAt` and runs at the anchor's speed, on every replica alike.
+   */
+  runFrom(anchor: { readonly wallAt: number; readonly marketAt: number; readonly speed: number }): void {
+    if (this.runningSince) throw new Error("the replay clock is already running");
+    this.speed = anchor.speed;
+    this.runningSince = { wall: anchor.wallAt, market: anchor.marketAt };
   }
 }

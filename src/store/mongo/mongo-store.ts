@@ -12,6 +12,7 @@ import { MongoSignalWeights } from "./signal-weights.js";
 import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
 import { MongoLiveObservations } from "./live-observations.js";
 import { MongoEvidence } from "./evidence.js";
+import { MongoReplayClock } from "./replay-clock.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
@@ -33,6 +34,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     councilSessions: new MongoCouncilSessions(db),
     liveObservations: new MongoLiveObservations(db),
     evidence: new MongoEvidence(db),
+    replayClock: new MongoReplayClock(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

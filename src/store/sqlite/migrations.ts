@@ -8,6 +8,7 @@ import { regimeHistoryMigrations } from "./regime-history.js";
 import { ghostLedgerMigrations } from "./ghost-ledger.js";
 import { judiciaryMigrations } from "./judiciary.js";
 import { evidenceMigrations } from "./evidence.js";
+import { replayClockMigrations } from "./replay-clock.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations, ...replayClockMigrations];

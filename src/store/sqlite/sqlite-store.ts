@@ -13,6 +13,7 @@ import { SqliteSignalWeights } from "./signal-weights.js";
 import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
 import { SqliteLiveObservations } from "./live-observations.js";
 import { SqliteEvidence } from "./evidence.js";
+import { SqliteReplayClock } from "./replay-clock.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -34,6 +35,7 @@ export function openSqliteStore(path: string): Store {
     councilSessions: new SqliteCouncilSessions(db),
     liveObservations: new SqliteLiveObservations(db),
     evidence: new SqliteEvidence(db),
+    replayClock: new SqliteReplayClock(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -1,0 +1,27 @@
+/**
+ * The one replay market clock of a cluster (issue 17): where market time stood at a wall
+ * instant, and how fast it runs. Every replica that joins reads it, so all compute the same
+ * market time from their (NTP-synchronised) wall clocks; no replica keeps a clock of its own.
+ */
+export interface ReplayAnchor {
+  /** Wall time (ms since epoch) at which market time stood at `marketAt`. */
+  readonly wallAt: number;
+  readonly marketAt: number;
+  /** Market milliseconds per wall millisecond. */
+  readonly speed: number;
+  /** Identifies one anchoring: a replica that re-anchors after the cluster was down makes a new one. */
+  readonly epoch: string;
+  /** Last wall time a running replica said the anchor was in use. */
+  readonly heartbeatAt: number;
+}
+
+export interface ReplayClockRepository {
+  current(): Promise<ReplayAnchor | null>;
+  /**
+   * Installs `candidate` when there is no anchor or the stored one's heartbeat is older than
+   * `staleBefore` (every replica was down), atomically; returns the anchor in force afterwards.
+   */
+  claim(candidate: ReplayAnchor, staleBefore: number): Promise<ReplayAnchor>;
+  /** Refreshes the heartbeat of anchor `epoch`; a replaced anchor is left alone. */
+  beat(epoch: string, at: number): Promise<void>;
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import type { ReplayAnchor } from "../../src/store/ports/replay-clock.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+const WALL = Date.UTC(2026, 10, 25, 12);
+const MARKET = Date.UTC(2026, 3, 16);
+
+const anchor = (epoch: string, wallAt: number, over: Partial<ReplayAnchor> = {}): ReplayAnchor => ({ wallAt, marketAt: MARKET, speed: 60, epoch, heartbeatAt: wallAt, ...over });
+
+/** The cluster's one replay clock (issue 17), on both backends. */
+describe.each<StoreKind>(["sqlite", "mongodb"])("replay clock anchor on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "replayclock"));
+  });
+  afterAll(() => store.close());
+
+  it("has none at first; the first claim founds the anchor", async () => {
+    expect(await store.replayClock.current()).toBeNull();
+    const a = anchor("a", WALL);
+    expect(await store.replayClock.claim(a, WALL - 15_000)).toEqual(a);
+    expect(await store.replayClock.current()).toEqual(a);
+  });
+
+  it("a replica claiming while the anchor is alive joins it instead of founding its own", async () => {
+    const joined = await store.replayClock.claim(anchor("b", WALL + 3_000, { marketAt: MARKET + 999 }), WALL + 3_000 - 15_000);
+    expect(joined.epoch).toBe("a");
+    expect(joined.marketAt).toBe(MARKET);
+  });
+
+  it("heartbeats keep it alive; a beat for a replaced epoch changes nothing; a heartbeat never goes back", async () => {
+    await store.replayClock.beat("a", WALL + 20_000);
+    await store.replayClock.beat("a", WALL + 19_000);
+    await store.replayClock.beat("nobody", WALL + 60_000);
+    expect((await store.replayClock.current())?.heartbeatAt).toBe(WALL + 20_000);
+    // 25 s after the start, the anchor beat 5 s ago: still alive.
+    expect((await store.replayClock.claim(anchor("c", WALL + 25_000), WALL + 25_000 - 15_000)).epoch).toBe("a");
+  });
+
+  it("once nobody has beaten for the stale span (the cluster was down), the next claim anchors anew", async () => {
+    const fresh = anchor("d", WALL + 60_000, { marketAt: MARKET + 3_600_000 });
+    expect(await store.replayClock.claim(fresh, WALL + 60_000 - 15_000)).toEqual(fresh);
+    expect(await store.replayClock.current()).toEqual(fresh);
+    await store.replayClock.beat("a", WALL + 70_000);
+    expect((await store.replayClock.current())?.heartbeatAt).toBe(WALL + 60_000);
+  });
+});
