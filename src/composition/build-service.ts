@@ -107,6 +107,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   let warming: Promise<void> = Promise.resolve();
   const sweep = setInterval(() => {
     store.counters.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "counter sweep failed"));
+    store.responseCache.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "response cache sweep failed"));
   }, 60_000);
   sweep.unref();
 

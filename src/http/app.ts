@@ -36,7 +36,8 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.set("etag", false);
 
-  const cache = new ResponseCache(deps.wallClock);
+  // Shared through the store: every replica serves an entry alike until it expires (issue 17).
+  const cache = new ResponseCache(deps.wallClock, 10_000, deps.store.responseCache);
   const routes = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
 

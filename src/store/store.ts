@@ -14,6 +14,7 @@ import type { CouncilSessionRepository } from "./ports/council-sessions.js";
 import type { LiveObservationLog } from "./ports/live-observations.js";
 import type { EvidenceRepository } from "./ports/evidence.js";
 import type { ReplayClockRepository } from "./ports/replay-clock.js";
+import type { SharedResponseCache } from "./ports/response-cache.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -48,6 +49,8 @@ export interface Store {
   readonly evidence: EvidenceRepository;
   /** The cluster's one replay market clock (replay mode): every replica anchors to it. */
   readonly replayClock: ReplayClockRepository;
+  /** Response bodies every replica serves alike until they expire (the HTTP response cache). */
+  readonly responseCache: SharedResponseCache;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

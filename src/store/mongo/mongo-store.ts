@@ -13,6 +13,7 @@ import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
 import { MongoLiveObservations } from "./live-observations.js";
 import { MongoEvidence } from "./evidence.js";
 import { MongoReplayClock } from "./replay-clock.js";
+import { MongoResponseCache } from "./response-cache.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
@@ -35,6 +36,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     liveObservations: new MongoLiveObservations(db),
     evidence: new MongoEvidence(db),
     replayClock: new MongoReplayClock(db),
+    responseCache: new MongoResponseCache(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

@@ -14,6 +14,7 @@ import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
 import { SqliteLiveObservations } from "./live-observations.js";
 import { SqliteEvidence } from "./evidence.js";
 import { SqliteReplayClock } from "./replay-clock.js";
+import { SqliteResponseCache } from "./response-cache.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -36,6 +37,7 @@ export function openSqliteStore(path: string): Store {
     liveObservations: new SqliteLiveObservations(db),
     evidence: new SqliteEvidence(db),
     replayClock: new SqliteReplayClock(db),
+    responseCache: new SqliteResponseCache(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

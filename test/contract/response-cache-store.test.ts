@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import type { Store } from "../../src/store/store.js";
+import { ResponseCache } from "../../src/http/response-cache.js";
+import { ManualClock } from "../../src/runtime/clocks/clock.js";
+import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+const T0 = Date.UTC(2026, 10, 25, 12);
+
+/** The response cache every replica shares (issue 17), on both backends. */
+describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (kind) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "respcache"));
+  });
+  afterAll(() => store.close());
+
+  it("stores an entry only where none is live, and returns the one in force", async () => {
+    expect(await store.responseCache.get("k")).toBeNull();
+    const first = { body: '{"n":1}', expiresAt: T0 + 60_000 };
+    expect(await store.responseCache.putIfVacant("k", first, T0)).toEqual({ entry: first, stored: true });
+    const second = { body: '{"n":2}', expiresAt: T0 + 70_000 };
+    expect(await store.responseCache.putIfVacant("k", second, T0 + 10_000)).toEqual({ entry: first, stored: false });
+    // Expired: the next one replaces it.
+    expect(await store.responseCache.putIfVacant("k", second, T0 + 60_000)).toEqual({ entry: second, stored: true });
+    expect(await store.responseCache.get("k")).toEqual(second);
+  });
+
+  it("sweeps expired entries and keeps live ones", async () => {
+    await store.responseCache.putIfVacant("short", { body: "{}", expiresAt: T0 + 1_000 }, T0);
+    await store.responseCache.putIfVacant("long", { body: "{}", expiresAt: T0 + 600_000 }, T0);
+    expect(await store.responseCache.sweepExpired(T0 + 100_000)).toBeGreaterThanOrEqual(1);
+    expect(await store.responseCache.get("short")).toBeNull();
+    expect(await store.responseCache.get("long")).not.toBeNull();
+  });
+
+  it("two replicas answer one key with the body the first computed, until it expires", async () => {
+    const clock = new ManualClock(T0);
+    const a = new ResponseCache(clock, 100, store.responseCache);
+    const b = new ResponseCache(clock, 100, store.responseCache);
+    let computed = 0;
+    const compute = async () => ({ at: clock.now(), n: ++computed });
+    expect(await a.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0, n: 1 }, cached: false, ttlLeft: 60 });
+    clock.advance(20_000);
+    // b never computed this key: it serves a's entry, from the cache, with a's expiry.
+    expect(await b.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0, n: 1 }, cached: true, ttlLeft: 40 });
+    expect(computed).toBe(1);
+    clock.advance(40_000);
+    // Expired for both: b computes the next one, and a (its local copy expired too) serves b's.
+    expect(await b.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: false, ttlLeft: 60 });
+    clock.advance(1_000);
+    expect(await a.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: true, ttlLeft: 59 });
+    expect(computed).toBe(2);
+  });
+
+  it("when two replicas compute one key at once, both serve the body that was stored first", async () => {
+    const clock = new ManualClock(T0 + 3_600_000);
+    const a = new ResponseCache(clock, 100, store.responseCache);
+    const b = new ResponseCache(clock, 100, store.responseCache);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    // a computes slowly; b computes, stores and answers meanwhile.
+    const slow = a.getOrCompute("race", 30, async () => {
+      await gate;
+      return { from: "a" };
+    });
+    const quick = await b.getOrCompute("race", 30, async () => ({ from: "b" }));
+    release();
+    const late = await slow;
+    expect(quick).toEqual({ body: { from: "b" }, cached: false, ttlLeft: 30 });
+    expect(late).toEqual({ body: { from: "b" }, cached: true, ttlLeft: 30 });
+  });
+});
