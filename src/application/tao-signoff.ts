@@ -3,6 +3,7 @@ import { INTEGRITY_CHECKS, integrityChecks } from "../domain/ghost/ledger-integr
 import { paperTradesValidated } from "../domain/ghost/ghost-stats.js";
 import type { Store } from "../store/store.js";
 import { readLedgerSnapshot } from "./ledger-snapshot.js";
+import { periodMarkFor } from "../domain/ghost/sprints.js";
 
 /**
  * The operator's TAO sign-off (SPEC "TAO paperMode": 10 validated paper closes plus an explicit
@@ -18,6 +19,8 @@ const signoffSchema = z.object({
   recordedAt: z.string(),
   /** Market time it applies from: a later track-record restart voids it. */
   at: z.number(),
+  /** The mark of the track-record period it was given in; absent on sign-offs stored before it. */
+  periodMarkId: z.string().optional(),
   paperTradesValidated: z.number().int(),
   testsPassing: z.number().int(),
 });
@@ -41,9 +44,15 @@ export async function saveTaoSignoff(store: Store, signoff: TaoSignoff): Promise
   });
 }
 
-/** A sign-off counts only inside the track-record period it was given in (a restart voids it). */
-export function signedOffSince(signoff: TaoSignoff | null, sinceMs: number): boolean {
-  return signoff !== null && signoff.at >= sinceMs;
+/**
+ * A sign-off counts only inside the track-record period it was given in (a restart voids it): the
+ * period is named by its mark, so a restart at the very market instant of the sign-off (a replay
+ * clock stopped at the end of its data) still voids it. Older sign-offs compare market times.
+ */
+export function signedOffInPeriod(signoff: TaoSignoff | null, period: { readonly sinceMs: number; readonly markId: string | null }): boolean {
+  if (signoff === null) return false;
+  if (signoff.periodMarkId !== undefined) return signoff.periodMarkId === period.markId;
+  return signoff.at >= period.sinceMs;
 }
 
 export interface SignoffReadiness {
@@ -52,6 +61,8 @@ export interface SignoffReadiness {
   readonly testsTotal: number;
   readonly failing: readonly string[];
   readonly sinceMs: number;
+  /** The mark that opened TAO's current period (null before the launch mark exists). */
+  readonly periodMarkId: string | null;
 }
 
 /**
@@ -69,6 +80,7 @@ export async function signoffReadiness(store: Store, now: number): Promise<Signo
     testsTotal: INTEGRITY_CHECKS.length,
     failing: checks.filter((c) => !c.passed).map((c) => c.name),
     sinceMs,
+    periodMarkId: periodMarkFor("TAO", await store.ghostLedger.sprints())?.id ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import { openStore } from "../../store/open-store.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { currentSprint } from "../../domain/ghost/sprints.js";
 import { PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
-import { readTaoSignoff, saveTaoSignoff, signedOffSince, signoffReadiness } from "../../application/tao-signoff.js";
+import { readTaoSignoff, saveTaoSignoff, signedOffInPeriod, signoffReadiness } from "../../application/tao-signoff.js";
 import type { Store } from "../../store/store.js";
 import type { CliCommand, CliIo } from "../io.js";
 
@@ -52,7 +52,7 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
     const at = await marketNow(store);
     const ready = await signoffReadiness(store, at);
     const previous = await readTaoSignoff(store);
-    if (signedOffSince(previous, ready.sinceMs)) {
+    if (signedOffInPeriod(previous, { sinceMs: ready.sinceMs, markId: ready.periodMarkId })) {
       io.stdout.write(JSON.stringify({ signedOff: "TAO", by: previous?.by, at: previous?.recordedAt, paperMode: false, already: true }) + "\n");
       return 0;
     }
@@ -68,7 +68,14 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
       return 1;
     }
     const recordedAt = new Date().toISOString();
-    await saveTaoSignoff(store, { by: parsed.data.by, recordedAt, at, paperTradesValidated: ready.paperTradesValidated, testsPassing: ready.testsPassing });
+    await saveTaoSignoff(store, {
+      by: parsed.data.by,
+      recordedAt,
+      at,
+      ...(ready.periodMarkId === null ? {} : { periodMarkId: ready.periodMarkId }),
+      paperTradesValidated: ready.paperTradesValidated,
+      testsPassing: ready.testsPassing,
+    });
     io.stdout.write(
       JSON.stringify({ signedOff: "TAO", by: parsed.data.by, at: recordedAt, paperTradesValidated: ready.paperTradesValidated, tests_passing: ready.testsPassing, paperMode: false }) + "\n",
     );

@@ -23,6 +23,15 @@ export function sinceFor(asset: Asset, marks: readonly SprintMark[]): number {
   return marks.filter((m) => m.scope === "ALL" || m.scope === asset).reduce((s, m) => Math.max(s, m.at), 0);
 }
 
+/**
+ * The mark that opened the asset's current period: the last applicable one in the ledger's order
+ * (market time, then the operator's wall time). Two marks at one market instant (a replay whose
+ * clock stopped at the end of its data) are still ordered, which `sinceFor` alone cannot tell.
+ */
+export function periodMarkFor(asset: Asset, marks: readonly SprintMark[]): SprintMark | null {
+  return marks.filter((m) => m.scope === "ALL" || m.scope === asset).at(-1) ?? null;
+}
+
 export function currentSprint(marks: readonly SprintMark[]): { sprint: number; sinceMs: number } {
   return { sprint: Math.max(1, marks.length), sinceMs: marks.reduce((s, m) => Math.max(s, m.at), 0) };
 }

@@ -21,10 +21,10 @@ import { tradeView } from "../../domain/ghost/track-record-view.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import { countedClosed } from "../../domain/ghost/trade-validity.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
-import { countedUnderSprints, currentSprint, sharedCutoff, sinceFor } from "../../domain/ghost/sprints.js";
+import { countedUnderSprints, currentSprint, periodMarkFor, sharedCutoff, sinceFor } from "../../domain/ghost/sprints.js";
 import { readLedgerSnapshot } from "../../application/ledger-snapshot.js";
 import { assetPerformance } from "../../application/ghost-performance.js";
-import { readTaoSignoff, signedOffSince } from "../../application/tao-signoff.js";
+import { readTaoSignoff, signedOffInPeriod } from "../../application/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
@@ -118,7 +118,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),
           // `ghost signoff` (src/cli/commands/ghost.ts); a later restart voids it.
-          signedOff: signedOffSince(signoff, sinceFor("TAO", marks)),
+          signedOff: signedOffInPeriod(signoff, { sinceMs: sinceFor("TAO", marks), markId: periodMarkFor("TAO", marks)?.id ?? null }),
           costs: DEFAULT_COSTS,
           generatedAt: new Date(now).toISOString(),
         });

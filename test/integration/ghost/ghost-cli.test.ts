@@ -5,6 +5,7 @@ import { startService, freshStoreUrl, type RunningService } from "../../support/
 import { runCli } from "../../support/cli.js";
 import { waitFor } from "../../support/wait-for.js";
 import { closedTrade } from "../../support/ghost-trades.js";
+import { replayStartBeforeEnd } from "../../support/replay-feed.js";
 import { taoStatusSchema } from "../../../src/http/schemas/ghost.js";
 
 const H = 3_600_000;
@@ -19,7 +20,9 @@ describe("ghost signoff CLI", () => {
   let launch: number;
 
   beforeAll(async () => {
-    svc = await startService({ REPLAY_SPEED: "36000" });
+    // Ten market hours per second, started shortly before the end of the data: the replay clock
+    // stops there within seconds and the service idles while the CLI works on its store.
+    svc = await startService({ REPLAY_SPEED: "36000", REPLAY_START: await replayStartBeforeEnd(72) });
     storeUrl = svc.service.deps.config.STORE_URL;
     const ledger = svc.service.deps.store.ghostLedger;
     launch = (await ledger.sprints())[0]?.at ?? 0;
@@ -44,7 +47,7 @@ describe("ghost signoff CLI", () => {
   it("refuses with 9 of 10 closes, refuses while a ledger check fails, then ends paper mode", async () => {
     const ledger = svc.service.deps.store.ghostLedger;
     const nine = await runCli(["ghost", "signoff", "--asset", "TAO", "--by", "alice"], { STORE_URL: storeUrl });
-    expect(nine.code).toBe(1);
+    expect(nine.code, `${nine.stdout}\n${nine.stderr}`).toBe(1);
     expect(nine.stderr).toContain("only 9 of 10 validated TAO paper trades");
 
     // The tenth close is stored corrupted: a loss recorded as a WIN.

@@ -3,7 +3,7 @@ import { createKey, startService, type RunningService } from "../../support/serv
 import { runCli } from "../../support/cli.js";
 import { waitFor } from "../../support/wait-for.js";
 import { closedTrade } from "../../support/ghost-trades.js";
-import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { replayStartBeforeEnd } from "../../support/replay-feed.js";
 import { ghostPerformanceSchema } from "../../../src/http/schemas/ghost-performance.js";
 import { btcTrackRecordSchema, ghostStatsSchema, regimeStatsSchema, solTrackRecordSchema } from "../../../src/http/schemas/ghost.js";
 
@@ -19,12 +19,9 @@ describe("ghost restart CLI", () => {
 
   beforeAll(async () => {
     // Ten market hours per second, so trades entered after the launch mark have closed by now;
-    // started on the day before the data's last, so the replay clock stops at the end of the data
-    // a few seconds later and the service idles while the test reads it (at this speed a running
-    // replay keeps the event loop busy long enough to outlast a keep-alive socket: ECONNRESET).
-    const end = Math.max(...Object.values((await sharedReplayFeed()).span().lastBarClose).filter((t): t is number => t !== null));
-    const start = new Date(Math.floor((end - 36 * H) / (24 * H)) * 24 * H).toISOString().slice(0, 10);
-    svc = await startService({ REPLAY_SPEED: "36000", REPLAY_START: start });
+    // started shortly before the end of the data, so the replay clock stops there a few seconds
+    // later and the service idles while the test reads it.
+    svc = await startService({ REPLAY_SPEED: "36000", REPLAY_START: await replayStartBeforeEnd(36) });
     storeUrl = svc.service.deps.config.STORE_URL;
     const ledger = svc.service.deps.store.ghostLedger;
     const launch = (await ledger.sprints())[0]?.at ?? 0;
