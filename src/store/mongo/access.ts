@@ -1,9 +1,10 @@
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKeyError } from "./database.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
-import type { ConsumeResult, CounterRepository, CounterWindow } from "../ports/counters.js";
+import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
 import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
+import { leftIn } from "../../domain/access/lease-arithmetic.js";
 
 type KeyDoc = ApiKeyRecord & { _id: string };
 
@@ -57,6 +58,9 @@ function strip(d: Partial<KeyDoc> & ApiKeyRecord): ApiKeyRecord {
   };
 }
 
+/** Reservation attempts before giving up (each miss is another process's successful update). */
+const RESERVE_ATTEMPTS = 50;
+
 interface CounterDoc {
   _id: string;
   count: number;
@@ -108,6 +112,53 @@ export class MongoCounters implements CounterRepository {
       const doc = await this.counters.findOneAndUpdate({ _id: w.bucket, count: { $lt: w.limit } }, { $inc: { count: 1 } }, { returnDocument: "after" });
       return doc?.count ?? null;
     }
+  }
+  /**
+   * The fast path is one conditional `$inc` upsert that matches only while the window has room
+   * for the whole block. A miss (the window too full for it, expired, or created a moment ago by
+   * another process) reads the window once and asks again for what is left, down to nothing.
+   * Every attempt is a single-document update, so concurrent reservations never overdraw it.
+   */
+  async reserve(window: CounterWindow, want: number, now: number): Promise<LeaseGrant> {
+    let asking = Math.min(Math.floor(want), window.limit);
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      if (asking <= 0) return { granted: 0, count: await this.peek(window.bucket, now) };
+      try {
+        const doc = await this.counters.findOneAndUpdate(
+          { _id: window.bucket, expiresAt: { $gt: now }, count: { $lte: window.limit - asking } },
+          { $inc: { count: asking }, $setOnInsert: { expiresAt: window.expiresAt } },
+          { upsert: true, returnDocument: "after" },
+        );
+        if (doc) return { granted: asking, count: doc.count };
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+      const current = await this.counters.findOne({ _id: window.bucket });
+      if (!current) continue;
+      if (current.expiresAt <= now) {
+        // A window of the same name that has ended restarts empty (once, whoever gets there first).
+        await this.counters.updateOne({ _id: window.bucket, expiresAt: current.expiresAt }, { $set: { count: 0, expiresAt: window.expiresAt } });
+        continue;
+      }
+      const left = leftIn(window.limit, current.count);
+      if (left === 0) return { granted: 0, count: current.count };
+      asking = Math.min(asking, left);
+    }
+    // Every miss means another process changed the window in between; this many in a row does
+    // not happen at any load the service can take, so it is a fault, not a refusal.
+    throw new Error(`quota window ${window.bucket}: no reservation after ${RESERVE_ATTEMPTS} attempts`);
+  }
+  async release(window: CounterWindow, unused: number, now: number): Promise<number> {
+    if (unused > 0) {
+      // Only into the window the lease came from (same end), and never below zero.
+      const doc = await this.counters.findOneAndUpdate(
+        { _id: window.bucket, expiresAt: window.expiresAt, count: { $gte: unused } },
+        { $inc: { count: -unused } },
+        { returnDocument: "after" },
+      );
+      if (doc) return doc.expiresAt > now ? doc.count : 0;
+    }
+    return this.peek(window.bucket, now);
   }
   private async undo(bucket: string): Promise<void> {
     await this.counters.updateOne({ _id: bucket, count: { $gt: 0 } }, { $inc: { count: -1 } });

@@ -1,10 +1,11 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
-import type { ConsumeResult, CounterRepository, CounterWindow } from "../ports/counters.js";
+import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
 import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
 import type { Tier } from "../../domain/access/tiers.js";
+import { grantFor } from "../../domain/access/lease-arithmetic.js";
 
 export const accessMigrations: readonly SqliteMigration[] = [
   {
@@ -104,6 +105,8 @@ export class SqliteCounters implements CounterRepository {
   private readonly upsert;
   private readonly sweep;
   private readonly consumeBatch;
+  private readonly add;
+  private readonly giveBack;
   private pending: PendingConsume[] = [];
   constructor(private readonly db: SqliteDb) {
     this.read = db.prepare<[string, number], { count: number }>(
@@ -118,6 +121,19 @@ export class SqliteCounters implements CounterRepository {
        RETURNING count`,
     );
     this.sweep = db.prepare("DELETE FROM counters WHERE expires_at <= ?");
+    this.add = db.prepare<[{ bucket: string; n: number; expiresAt: number; now: number }], { count: number }>(
+      `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, @n, @expiresAt)
+       ON CONFLICT (bucket) DO UPDATE SET
+         count = CASE WHEN counters.expires_at <= @now THEN @n ELSE counters.count + @n END,
+         expires_at = excluded.expires_at
+       RETURNING count`,
+    );
+    // Only into the window the lease came from, and never below zero.
+    this.giveBack = db.prepare<[{ bucket: string; n: number; expiresAt: number; now: number }], { count: number }>(
+      `UPDATE counters SET count = count - @n
+       WHERE bucket = @bucket AND expires_at = @expiresAt AND expires_at > @now AND count >= @n
+       RETURNING count`,
+    );
     this.consumeBatch = db.transaction((batch: readonly PendingConsume[]) => batch.map((p) => this.consumeOne(p.windows, p.now)));
   }
 
@@ -152,6 +168,21 @@ export class SqliteCounters implements CounterRepository {
     return { allowed: true, counts, blockedIndex: null };
   }
 
+  /** One IMMEDIATE transaction: the write lock makes read-then-add atomic across processes. */
+  async reserve(window: CounterWindow, want: number, now: number): Promise<LeaseGrant> {
+    return this.db.transaction((): LeaseGrant => {
+      const count = this.read.get(window.bucket, now)?.count ?? 0;
+      const granted = grantFor(window.limit, count, want);
+      if (granted === 0) return { granted, count };
+      const after = this.add.get({ bucket: window.bucket, n: granted, expiresAt: window.expiresAt, now })?.count ?? count + granted;
+      return { granted, count: after };
+    }).immediate();
+  }
+  async release(window: CounterWindow, unused: number, now: number): Promise<number> {
+    if (unused <= 0) return this.read.get(window.bucket, now)?.count ?? 0;
+    const row = this.giveBack.get({ bucket: window.bucket, n: unused, expiresAt: window.expiresAt, now });
+    return row?.count ?? this.read.get(window.bucket, now)?.count ?? 0;
+  }
   async peek(bucket: string, now: number): Promise<number> {
     return this.read.get(bucket, now)?.count ?? 0;
   }
