@@ -2,6 +2,12 @@ import type { CounterRepository, CounterWindow } from "../store/ports/counters.j
 import type { Clock } from "../runtime/clocks/clock.js";
 import { nextUtcMidnight, utcDay } from "../domain/access/utc-day.js";
 
+/**
+ * What counts a request in its windows, all or nothing: the store itself (a round trip per
+ * request) or `QuotaLeases` (a round trip per block); the composition root picks.
+ */
+export type WindowCounter = Pick<CounterRepository, "consumeAll">;
+
 export interface ExtraLimit {
   /** Distinguishes the limit's bucket, e.g. "tao-council-run". */
   readonly name: string;
@@ -42,7 +48,7 @@ export type UsageOutcome = { readonly ok: true; readonly quota: QuotaState } | {
  */
 export class UsageLimiter {
   constructor(
-    private readonly counters: CounterRepository,
+    private readonly counters: WindowCounter,
     private readonly clock: Clock,
   ) {}
 

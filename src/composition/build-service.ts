@@ -6,6 +6,7 @@ import type { Store } from "../store/store.js";
 import { wallClock, type Clock } from "../runtime/clocks/clock.js";
 import { ReplayClockMembership } from "./replay-clock-membership.js";
 import { KeyVerifier } from "../application/key-verifier.js";
+import { UsageLimiter } from "../application/usage-limiter.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
 import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
@@ -22,6 +23,7 @@ import { openActors, type OpenedActors } from "./open-actors.js";
 import { CAPABILITIES } from "./capability-list.js";
 import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp } from "./warm-up.js";
+import { openQuotaCounting } from "./quota-counting.js";
 import { MarketDataActor } from "../actors/market-data-actor.js";
 
 export interface Service {
@@ -70,6 +72,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);
   const actors = openActors(config, store, market.clock, clock, logger);
+  // Per service, never per module: two services in one process (tests) lease independently.
+  const quotaCounting = openQuotaCounting(store, clock, logger);
   // Readiness (GET /v1/health/ready): start-up done, warm-up included, and no actor turn stuck.
   let startedUp = false;
   const readiness = () => ({ startup: startedUp, actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS });
@@ -79,6 +83,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     logger,
     wallClock: clock,
     keyVerifier: new KeyVerifier(store.apiKeys, clock),
+    limiter: new UsageLimiter(quotaCounting.counter, clock),
     keyIssuer: new KeyIssuer(store.apiKeys, clock),
     keyLifecycle: new KeyLifecycle(),
     newsletter,
@@ -180,6 +185,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
           });
         }
         cancelled = true;
+        // No request is in flight any more: unused leased calls go back to the shared windows.
+        await quotaCounting.close().catch((err: unknown) => logger.warn({ err: String(err) }, "giving back leased quota calls failed"));
         await warming;
         membership?.stop();
         // Turns in flight finish and commit before the store they write to closes.

@@ -3,6 +3,7 @@ import type { Store } from "../store/store.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import type { KeyVerifier } from "../application/key-verifier.js";
+import type { UsageLimiter } from "../application/usage-limiter.js";
 import type { NewsletterService } from "../application/newsletter.js";
 import type { KeyIssuer } from "../application/key-issuer.js";
 import type { KeyLifecycle } from "../application/key-lifecycle.js";
@@ -18,6 +19,8 @@ export interface AppDeps {
   /** Wall clock: callers, quotas and the health timestamp live in UTC wall time. */
   readonly wallClock: Clock;
   readonly keyVerifier: KeyVerifier;
+  /** Counts keyed requests (per request or through quota leases, as the composition root chose). */
+  readonly limiter: UsageLimiter;
   readonly newsletter: NewsletterService;
   readonly tierLimits: TierLimitTable;
   readonly keyIssuer: KeyIssuer;

@@ -9,7 +9,6 @@ import { errorHandler } from "./middleware/error-handler.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
 import { buildOpenApi } from "./openapi.js";
 import { ResponseCache } from "./response-cache.js";
-import { UsageLimiter } from "../application/usage-limiter.js";
 import { IpLimiter } from "../application/ip-limiter.js";
 import { trustProxySetting } from "../config/env.js";
 import { healthRoutes } from "./routes/health.js";
@@ -54,7 +53,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
 
   const routerDeps: RouterDeps = {
     keyVerifier: deps.keyVerifier,
-    limiter: new UsageLimiter(deps.store.counters, deps.wallClock),
+    limiter: deps.limiter,
     ipLimiter: new IpLimiter(deps.store.counters, deps.store.slidingWindows, deps.wallClock),
     cache,
     tierLimits: deps.tierLimits,
