@@ -18,6 +18,8 @@ interface Entry {
  */
 export class KeyVerifier {
   private readonly cache = new Map<string, Entry>();
+  /** Look-ups in progress: the requests of one key arriving together share one store round trip. */
+  private readonly loading = new Map<string, Promise<Entry>>();
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
@@ -30,12 +32,7 @@ export class KeyVerifier {
     const hash = hashApiKey(presented);
     const now = this.clock.now();
     let entry = this.cache.get(hash);
-    if (!entry || entry.until <= now) {
-      const record = await this.keys.findByHash(hash);
-      entry = { record, until: now + this.ttlMs };
-      if (this.cache.size >= this.maxEntries) this.cache.clear();
-      this.cache.set(hash, entry);
-    }
+    if (!entry || entry.until <= now) entry = await this.load(hash, now);
     // The store matched on the hash (an indexed equality lookup); a timing side channel on the
     // hash of a random key reveals nothing about other keys.
     if (!entry.record) return { status: "not_found" };
@@ -44,6 +41,36 @@ export class KeyVerifier {
 
   /** Forget a key at once in this process (after rotate/deactivate through the API). */
   forget(presented: string): void {
-    this.cache.delete(hashApiKey(presented));
+    const hash = hashApiKey(presented);
+    this.cache.delete(hash);
+    // A look-up still in flight read the key before it changed: it must not fill the cache.
+    this.loading.delete(hash);
+  }
+
+  /**
+   * One store read per key at a time. On MongoDB a key's cache entry expiring under load
+   * otherwise sent every request in flight to the store at once. A joined read is at most one
+   * round trip old, so "deactivated → refused within 2 s" holds as before.
+   */
+  private load(hash: string, now: number): Promise<Entry> {
+    const inFlight = this.loading.get(hash);
+    if (inFlight) return inFlight;
+    const loaded: Promise<Entry> = this.keys.findByHash(hash).then(
+      (record) => {
+        const entry = { record, until: now + this.ttlMs };
+        if (this.loading.get(hash) === loaded) {
+          this.loading.delete(hash);
+          if (this.cache.size >= this.maxEntries) this.cache.clear();
+          this.cache.set(hash, entry);
+        }
+        return entry;
+      },
+      (err: unknown) => {
+        if (this.loading.get(hash) === loaded) this.loading.delete(hash);
+        throw err;
+      },
+    );
+    this.loading.set(hash, loaded);
+    return loaded;
   }
 }
