@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /** Suites that run a multi-replica cluster: alone, one file at a time (see the "cluster" project). */
 const CLUSTER_SUITES = ["test/integration/runtime/dapr-chaos.test.ts", "test/integration/runtime/dapr-live-replicas.test.ts"];
+/** Suites that run a real language model (llama-server): one at a time, after the others (see the "model" project). */
+const MODEL_SUITES = ["test/integration/llm/council-real-model.test.ts", "test/integration/llm/council-mode-state-machine.test.ts", "test/integration/llm/council-service.test.ts"];
 
 export default defineConfig({
   test: {
@@ -21,7 +23,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts", "test/contract/**/*.test.ts", "test/e2e/**/*.test.ts"],
-          exclude: CLUSTER_SUITES,
+          exclude: [...CLUSTER_SUITES, ...MODEL_SUITES],
           environment: "node",
           globalSetup: ["test/support/global-setup.ts"],
           testTimeout: 60_000,
@@ -29,6 +31,20 @@ export default defineConfig({
           // Two cores: keep heavy suites from starving each other's servers.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          // A llama-server answering at -t 1 keeps a core busy for minutes: beside the other
+          // suites it held a 14-day warm-up past its 60 s promise in CI. One model suite at a time,
+          // after the others (each starts its own server).
+          name: "model",
+          include: MODEL_SUITES,
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
       {
@@ -42,7 +58,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],
