@@ -25,7 +25,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/verdict/latest",
     access: "free",
-    fields: ["ruling", "confidence", "confidence_basis", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_confidence_basis", "council_consensus", "council_explanation", "council_mode", "agents", "macro_context", ...cache],
+    fields: ["ruling", "confidence", "confidence_basis", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_confidence_basis", "council_consensus", "council_explanation", "council_mode", "agents", "agents_confidence_basis", "macro_context", ...cache],
   },
   regime: {
     method: "get",
@@ -71,7 +71,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/council/latest",
     access: "pro",
-    fields: ["ruling", "confidence", "confidence_basis", "consensus", "score", "agents", "agents_failed", "session_at", ...cache],
+    fields: ["ruling", "confidence", "confidence_basis", "consensus", "score", "agents", "agents_confidence_basis", "agents_failed", "session_at", ...cache],
   },
   solCouncil: { method: "get", path: "/v1/sol/council", access: "pro", fields: ["verdict", "nextRefreshMinutes", ...cache] },
   taoCouncil: { method: "get", path: "/v1/tao/council", access: "pro", fields: ["success", "verdict", "detail", ...cache] },

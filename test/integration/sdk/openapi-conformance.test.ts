@@ -54,7 +54,7 @@ describe("SDK endpoints against /v1/openapi.json", () => {
 
 /** Nested shapes the SDK types by hand, where a drift would not show in the top-level fields. */
 const NESTED: readonly (readonly [string, readonly string[]])[] = [
-  ["ConfidenceBasis", ["kind", "horizon_hours", "fitted_at"]],
+  ["ConfidenceBasis", ["kind", "horizon_hours", "fitted_at", "note"]],
   ["CalibrationMap", ["kind", "horizon_hours", "fitted_at", "outcomes", "window_days", "base_rate", "up_share", "steps"]],
 ];
 
