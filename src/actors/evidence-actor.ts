@@ -137,7 +137,12 @@ export class EvidenceActor extends Actor {
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
       }
       state.processedTo = p.t;
-      if (++n % 500 === 0) await pause();
+      if (++n % 500 === 0) {
+        await pause();
+        // A catch-up from the start of the data takes tens of seconds: give it up when the host
+        // stops (the turn rolls back; the next activation resumes from its stored evaluation).
+        this.ctx.stopping.throwIfAborted();
+      }
     }
     return state;
   }

@@ -14,6 +14,8 @@ import type { TurnChanges } from "./turn-changes.js";
 /** What a context needs from its host. */
 export interface ContextServices {
   readonly clocks: HostClocks;
+  /** Aborted (with a HostStoppingError) when the host starts to stop. */
+  readonly stopping: AbortSignal;
   readonly logger: Logger;
   proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
   nextOutboxSeq(): number;
@@ -68,6 +70,7 @@ export function createActivationContext(activation: Activation, state: ActorStat
     state,
     reminders,
     timers,
+    stopping: services.stopping,
     proxy: (cls, otherId) => services.proxy(cls, otherId),
     async publish(event: string, data: Json): Promise<EventEnvelope> {
       const turn = runningTurn(activation);

@@ -60,6 +60,11 @@ export interface ActorContext {
   readonly reminders: ActorReminders;
   readonly timers: ActorTimers;
   /**
+   * Aborted when the host starts to stop (SIGTERM): a long turn checks it between chunks of work
+   * (`throwIfAborted`) and gives up, rolled back, instead of holding the shutdown past its 10 s.
+   */
+  readonly stopping: AbortSignal;
+  /**
    * Writes an event into this turn's outbox; it reaches the bus after the turn commits. The
    * timestamp is this actor's clock, bumped so no two events of one type share a millisecond.
    */

@@ -3,7 +3,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Activation } from "./activation.js";
 import type { Registration } from "./registrations.js";
 import { TurnChanges } from "./turn-changes.js";
-import { ActorMovedError, RuntimeTimeoutError } from "./actor-host.js";
+import { ActorMovedError, HostStoppingError, RuntimeTimeoutError } from "./actor-host.js";
 
 /** Where a host writes a turn's changes. */
 export interface TurnSink {
@@ -50,6 +50,7 @@ export async function runTurn<T>(
     registration.metrics.failedTurns.inc();
     const where = { err, actorType: activation.ref.type, actorId: activation.ref.id, turn: label };
     if (err instanceof ActorMovedError) deps.logger.warn(where, "actor moved to another replica during its turn; its changes were rolled back");
+    else if (err instanceof HostStoppingError) deps.logger.info({ actorType: activation.ref.type, actorId: activation.ref.id, turn: label }, "turn gave up: the host is stopping; its changes were rolled back");
     else if (err instanceof RuntimeTimeoutError) deps.logger.warn(where, "the actor runtime did not answer the turn in time; its changes were rolled back");
     else deps.logger.error(where, "actor turn failed; its changes were rolled back");
     if (onFailure) await onFailure(err);

@@ -7,7 +7,7 @@ import { eventEnvelopeSchema } from "../../events/event-envelope.js";
 import type { OutboxRecord, ReminderClock } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
-import { ActorHostStoppedError, ActorMovedError, type ActorHost } from "../actor-host.js";
+import { ActorHostStoppedError, ActorMovedError, HostStoppingError, type ActorHost } from "../actor-host.js";
 import { buildProxy, type ActorProxy } from "../actor-proxy.js";
 import { activationKey, type Activation } from "../activation.js";
 import { ActivationTable, callMethod, within } from "../activation-table.js";
@@ -95,10 +95,14 @@ export class DaprActorHost implements ActorHost {
   private stopping: Promise<void> | null = null;
   private lastOutboxSeq = 0;
 
+  /** Tells long turns the host is stopping (ActorContext.stopping). */
+  private readonly stopSignal = new AbortController();
+
   constructor(private readonly options: DaprHostOptions) {
     this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
     this.services = {
       clocks: this.clocks,
+      stopping: this.stopSignal.signal,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
       nextOutboxSeq: () => {
@@ -160,6 +164,8 @@ export class DaprActorHost implements ActorHost {
    */
   async withdraw(ms: number): Promise<void> {
     this.draining = true;
+    // Long turns give up now, so daprd's deactivations (and this drain) are not held by them.
+    this.stopSignal.abort(new HostStoppingError());
     const deadline = Date.now() + ms;
     await this.options.sidecar.shutdown().catch((err: unknown) => {
       // Already stopping (told by the orchestrator too) or gone: the wait below says the rest.
@@ -177,6 +183,7 @@ export class DaprActorHost implements ActorHost {
 
   private async stop(): Promise<void> {
     this.phase = "stopping";
+    if (!this.stopSignal.signal.aborted) this.stopSignal.abort(new HostStoppingError());
     const drain = async (): Promise<void> => {
       await this.activations.settled();
       for (const activation of this.activations.all()) void this.deactivate(activation);

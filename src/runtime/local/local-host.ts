@@ -5,7 +5,7 @@ import type { OutboxDispatcher } from "../../events/outbox-dispatcher.js";
 import type { ActorStateStore, StoredReminder } from "../../store/ports/actor-state.js";
 import type { Actor, ActorClass, ActorConstructor, ActorFactory } from "../actor.js";
 import type { TimerSpec } from "../actor-context.js";
-import { ActorHostStoppedError, type ActorHost } from "../actor-host.js";
+import { ActorHostStoppedError, HostStoppingError, type ActorHost } from "../actor-host.js";
 import { buildProxy, type ActorProxy } from "../actor-proxy.js";
 import type { Activation, TimerEntry } from "../activation.js";
 import { ActivationTable, callMethod, within } from "../activation-table.js";
@@ -64,11 +64,15 @@ export class LocalActorHost implements ActorHost {
   private lastSweep = Number.NEGATIVE_INFINITY;
   private lastOutboxSeq = 0;
 
+  /** Tells long turns the host is stopping (ActorContext.stopping). */
+  private readonly stopSignal = new AbortController();
+
   constructor(private readonly options: LocalHostOptions) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
     this.services = {
       clocks: this.clocks,
+      stopping: this.stopSignal.signal,
       logger: options.logger,
       proxy: (cls, id) => this.proxy(cls, id),
       nextOutboxSeq: () => this.nextOutboxSeq(),
@@ -129,6 +133,7 @@ export class LocalActorHost implements ActorHost {
 
   private async stop(): Promise<void> {
     this.phase = "stopping";
+    this.stopSignal.abort(new HostStoppingError());
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
     const drain = async (): Promise<void> => {

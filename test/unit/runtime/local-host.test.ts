@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
-import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
+import { ActorHostStoppedError, HostStoppingError } from "../../../src/runtime/actor-host.js";
 import { makeHost, T0, type Harness } from "./fixtures/harness.js";
 import { CounterActor, LifecycleActor, PublisherActor, ReminderActor } from "./fixtures/sample-actors.js";
 
@@ -264,6 +264,17 @@ describe("local actor host on SQLite", () => {
     await stopping;
     expect(Object.fromEntries(await store.actorState.loadState({ type: "Publisher", id: "long" }))).toEqual({ slow: '"done"' });
     await expect(publisher.sent()).rejects.toBeInstanceOf(ActorHostStoppedError);
+  });
+
+  it("shutdown tells a long turn that checks ctx.stopping to give up: it rolls back and the host stops", async () => {
+    const counter = h.host.proxy(CounterActor, "catch-up");
+    await counter.add(2);
+    const long = counter.addUntilStopped();
+    await spin();
+    await h.host.shutdown();
+    await expect(long).rejects.toThrow(HostStoppingError);
+    expect(Object.fromEntries(await store.actorState.loadState({ type: "Counter", id: "catch-up" }))).toEqual({ n: "2" });
+    expect(h.log.lines.some((l) => String(l.msg).startsWith("turn gave up: the host is stopping"))).toBe(true);
   });
 });
 
