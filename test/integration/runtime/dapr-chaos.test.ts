@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { createTestPki } from "../webhooks/support/tls.js";
+import { startHttpsReceiver, type HttpsReceiver } from "../webhooks/support/receiver.js";
 import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { startControlPlane, type ControlPlane } from "./support/dapr-cluster.js";
 import { startServiceReplica, type ServiceReplica } from "./support/service-replica.js";
+import type { Child } from "./support/processes.js";
 
 /**
  * Faults of a two-replica cluster of the real service on real daprd 1.16.2 (placement, scheduler,
@@ -17,9 +21,13 @@ import { startServiceReplica, type ServiceReplica } from "./support/service-repl
 const REPLAY_SPEED = "300";
 /** DECISIONS 1: every data route answers within 60 s of start. */
 const WARM_UP_MS = 60_000;
+/** BTC verdicts sit on a 5-minute market grid. */
+const VERDICT_STEP_MS = 5 * 60_000;
 
 let plane: ControlPlane;
 const started: ServiceReplica[] = [];
+/** Sidecars started again by a scenario (a replica's own are stopped with it). */
+const sidecarsStarted: Child[] = [];
 let scenario = 0;
 
 beforeAll(async () => {
@@ -31,6 +39,7 @@ afterAll(async () => {
     await r.service.stop("SIGKILL");
     await r.daprd.stop("SIGKILL");
   }
+  for (const d of sidecarsStarted) await d.stop("SIGKILL");
   await plane?.stop();
 }, 60_000);
 
@@ -44,8 +53,8 @@ async function freshCluster(): Promise<{ storeUrl: string; key: string; appId: s
   return { storeUrl, key, appId: `mis-chaos-${scenario}` };
 }
 
-async function replica(name: string, cluster: { storeUrl: string; appId: string }, daprdDelayMs = 0): Promise<ServiceReplica> {
-  const r = await startServiceReplica(plane, name, { appId: cluster.appId, storeUrl: cluster.storeUrl, env: { REPLAY_SPEED }, daprdDelayMs });
+async function replica(name: string, cluster: { storeUrl: string; appId: string; env?: Readonly<Record<string, string>> }, daprdDelayMs = 0): Promise<ServiceReplica> {
+  const r = await startServiceReplica(plane, name, { appId: cluster.appId, storeUrl: cluster.storeUrl, env: { REPLAY_SPEED, ...cluster.env }, daprdDelayMs });
   started.push(r);
   return r;
 }
@@ -136,7 +145,7 @@ describe("SIGTERM of one replica", () => {
   }, 180_000);
 });
 
-/** GETs `path` on `r` every 50 ms until stopped; counts statuses (0: no answer). */
+/** GETs `path` on `r` every 100 ms until stopped (under the Pro per-minute limit); counts statuses (0: no answer). */
 function keyedLoad(r: ServiceReplica, path: string, key: string): { stop: () => Promise<Map<number, number>> } {
   const statuses = new Map<number, number>();
   let running = true;
@@ -150,7 +159,7 @@ function keyedLoad(r: ServiceReplica, path: string, key: string): { stop: () => 
         () => 0,
       );
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
   return {
@@ -163,13 +172,25 @@ function keyedLoad(r: ServiceReplica, path: string, key: string): { stop: () => 
 }
 
 describe("kill -9", () => {
-  it("of one replica (app and daprd): the survivor answers throughout and takes over; the restarted replica's clock never goes back", async () => {
-    const cluster = await freshCluster();
+  it("of one replica (app and daprd): the survivor answers throughout and takes over, no webhook delivery is lost; the restarted replica's clock never goes back", async () => {
+    // A real HTTPS receiver (a throwaway CA the replicas trust) counts verdict.new deliveries.
+    const pki = createTestPki();
+    const caFile = join(mkdtempSync(join(tmpdir(), "dapr-chaos-ca-")), "ca.pem");
+    writeFileSync(caFile, pki.ca);
+    const receiver = await startHttpsReceiver(pki);
+    const cluster = { ...(await freshCluster()), env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", NODE_EXTRA_CA_CERTS: caFile } };
     const a = await replica("k-a", cluster);
     const b = await replica("k-b", cluster);
     const store = await openStore(cluster.storeUrl);
     try {
       await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+      const registered = await fetch(`${b.url}/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": cluster.key, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url("/chaos"), events: ["verdict.new"] }),
+      });
+      expect(registered.status, await registered.clone().text()).toBe(201);
+      await waitForDelivery(receiver, 30_000, b);
       const recorded = async () => (await store.signalHistory.latestRecordedAt("BTC_RSI")) ?? 0;
       const newestVerdict = async () => (await store.verdicts.latest("BTC", Number.MAX_SAFE_INTEGER))?.at ?? 0;
       // Samples of the recording cursor (market time) through the whole scenario: never back.
@@ -212,6 +233,12 @@ describe("kill -9", () => {
         expect(typeof views.bx.timestamp).toBe("string");
         expect(views.bx).toEqual(views.by);
         console.info(`[chaos] kill -9 of a replica: verdicts resumed on the survivor ${takeOverMs} ms after the kill`);
+        // No webhook delivery lost: every BTC verdict stored from the first delivery up to one
+        // after the rejoin reached the receiver (retries and pub/sub redelivery included).
+        const upTo = await newestVerdict();
+        const missing = await undeliveredVerdicts(store, receiver, upTo, 150_000);
+        expect(missing, `verdict.new never delivered for these verdicts\n${a2.output()}\n${b.output()}`).toEqual([]);
+        console.info(`[chaos] kill -9 of a replica: every verdict.new up to ${new Date(upTo).toISOString()} delivered (${distinctStamps(receiver).length} events)`);
         expect(a2.service.process.exitCode).toBeNull();
         expect(b.service.process.exitCode).toBeNull();
       } finally {
@@ -224,6 +251,116 @@ describe("kill -9", () => {
       for (let i = 1; i < samples.length; i++) expect(samples[i]!, `cursor went back at sample ${i}`).toBeGreaterThanOrEqual(samples[i - 1]!);
     } finally {
       await store.close();
+      await receiver.stop();
     }
-  }, 300_000);
+  }, 480_000);
 });
+
+describe("kill -9 of one replica's daprd alone", () => {
+  it("the survivor takes every actor over; the app stays up, and with a new daprd it rejoins and answers like the survivor", async () => {
+    const cluster = await freshCluster();
+    const a = await replica("d-a", cluster);
+    const b = await replica("d-b", cluster);
+    const store = await openStore(cluster.storeUrl);
+    const load = keyedLoad(b, "/v1/signals/latest", cluster.key);
+    let statuses = new Map<number, number>();
+    try {
+      await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+      const newestVerdict = async () => (await store.verdicts.latest("BTC", Number.MAX_SAFE_INTEGER))?.at ?? 0;
+      const before = await newestVerdict();
+      const killedAt = Date.now();
+      await a.daprd.stop("SIGKILL");
+      while ((await newestVerdict()) < before + 3 * VERDICT_STEP_MS && Date.now() - killedAt < 60_000) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await newestVerdict(), `${a.output()}\n${b.output()}`).toBeGreaterThanOrEqual(before + 3 * VERDICT_STEP_MS);
+      const takeOverMs = Date.now() - killedAt;
+      // The app without its sidecar keeps running (it cannot host actors until one is back).
+      expect(a.service.process.exitCode, a.output()).toBeNull();
+      const daprd = a.startSidecarAgain();
+      sidecarsStarted.push(daprd);
+      await serves(a, "/v1/health/ready", cluster.key, WARM_UP_MS, [b]);
+      const rejoinedMs = Date.now() - killedAt;
+      // One truth again: both answer the same body (one market clock, one response cache).
+      const [x, y] = await Promise.all([a, b].map(async (r) => withoutCacheFields((await (await fetch(`${r.url}/v1/verdict/latest`, { headers: { "x-api-key": cluster.key } })).json()) as Record<string, unknown>)));
+      expect(x, `${a.output()}\n${b.output()}`).toEqual(y);
+      // Work goes on with both sidecars up: verdicts keep coming.
+      const afterRejoin = await newestVerdict();
+      while ((await newestVerdict()) < afterRejoin + 3 * VERDICT_STEP_MS && Date.now() - killedAt < 180_000) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await newestVerdict(), a.output()).toBeGreaterThanOrEqual(afterRejoin + 3 * VERDICT_STEP_MS);
+      expect(daprd.process.exitCode, a.output()).toBeNull();
+      // A weights update, as the Weights actor's cycle writes it (a fresh cluster has no closed
+      // trades to grade yet): both replicas read it from the store. Once a verdict was stored after
+      // it, both answer the weights (a query no cache holds yet) and the verdict alike.
+      const updatedAt = new Date((await newestVerdict()) + 60_000).toISOString();
+      await store.signalWeights.save([
+        { signal_key: "BTC_RSI", regime: "HIGH_VOLATILITY", multiplier: 1.4, accuracy: 0.61, data_points: 40, last_updated: updatedAt },
+        { signal_key: "BTC_RSI", regime: "LOW_VOLATILITY", multiplier: 0.6, accuracy: 0.39, data_points: 40, last_updated: updatedAt },
+      ]);
+      const savedAfter = await newestVerdict();
+      while ((await newestVerdict()) <= savedAfter && Date.now() - killedAt < 240_000) await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const path of ["/v1/signals/weights?regime=HIGH_VOLATILITY", "/v1/verdict/latest"]) {
+        const [wa, wb] = await Promise.all([a, b].map(async (r) => withoutCacheFields((await (await fetch(`${r.url}${path}`, { headers: { "x-api-key": cluster.key } })).json()) as Record<string, unknown>)));
+        expect(wa, path).toEqual(wb);
+        if (path.startsWith("/v1/signals/weights")) expect(JSON.stringify(wa)).toContain('"multiplier":1.4');
+      }
+      console.info(`[chaos] kill -9 of a daprd alone: verdicts resumed on the survivor ${takeOverMs} ms after the kill; with a new daprd the replica answered /v1/health/ready ${rejoinedMs} ms after it`);
+    } finally {
+      statuses = await load.stop();
+      console.info(`[chaos] survivor's keyed GET /v1/signals/latest during the daprd kill: ${JSON.stringify(Object.fromEntries(statuses))}`);
+      await store.close();
+      await stopBoth(a, b);
+      for (const d of sidecarsStarted) await d.stop("SIGKILL");
+    }
+    // The survivor's store-backed route never failed.
+    expect([...statuses.keys()].filter((st) => st !== 200)).toEqual([]);
+  }, 420_000);
+});
+
+/** A response body without the fields that say how it was served (they differ per replica). */
+function withoutCacheFields(body: Record<string, unknown>): Record<string, unknown> {
+  const { cached: _cached, cache_ttl_seconds: _ttl, ...rest } = body;
+  return rest;
+}
+
+/** The envelope timestamps of every verdict.new the receiver got, distinct, ascending. */
+function distinctStamps(receiver: HttpsReceiver): number[] {
+  const stamps = receiver.received.map((d) => {
+    const body = JSON.parse(d.body) as { event: string; timestamp: string };
+    expect(body.event).toBe("verdict.new");
+    return Date.parse(body.timestamp);
+  });
+  return [...new Set(stamps)].sort((x, y) => x - y);
+}
+
+async function waitForDelivery(receiver: HttpsReceiver, ms: number, r: ServiceReplica): Promise<void> {
+  const from = Date.now();
+  while (receiver.received.length === 0 && Date.now() - from < ms) await new Promise((resolve) => setTimeout(resolve, 200));
+  if (receiver.received.length === 0) throw new Error(`no verdict.new delivered within ${ms} ms\n${r.output()}`);
+}
+
+/**
+ * BTC verdicts stored from the first delivered one up to `upTo` whose verdict.new has not been
+ * delivered within `ms`. A verdict at t is published in the turn that stores it, at a market
+ * instant from t up to the next verdict's t (verdicts sit on the 5-minute grid), so its
+ * envelope's timestamp falls in [t, next t): one delivered stamp in each such interval.
+ */
+/** Market times of the stored BTC verdicts in [from, to], ascending (the store walks back). */
+async function verdictTimes(store: Store, from: number, to: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let v = await store.verdicts.latest("BTC", to); v !== null && v.at >= from; v = await store.verdicts.latest("BTC", v.at - 1)) times.push(v.at);
+  return times.reverse();
+}
+
+async function undeliveredVerdicts(store: Store, receiver: HttpsReceiver, upTo: number, ms: number): Promise<string[]> {
+  const from = Date.now();
+  for (;;) {
+    const stamps = distinctStamps(receiver);
+    const first = stamps[0]!;
+    const rows = await verdictTimes(store, first - VERDICT_STEP_MS + 1, upTo);
+    const missing = rows.filter((t, i) => {
+      const end = rows[i + 1] ?? t + VERDICT_STEP_MS;
+      return !stamps.some((s) => s >= t && s < end);
+    });
+    if (missing.length === 0 || Date.now() - from > ms) return missing.map((t) => new Date(t).toISOString());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}

@@ -27,6 +27,8 @@ export interface ServiceReplica {
   readonly daprdExit: Promise<number | null>;
   /** Both processes' last output lines, for failure messages. */
   output(): string;
+  /** Starts a new daprd for this app on the same ports (after `daprd` died); returns it. */
+  startSidecarAgain(): Child;
 }
 
 export interface ServiceReplicaOptions {
@@ -54,11 +56,11 @@ export async function startServiceReplica(plane: ControlPlane, name: string, opt
   });
   const serviceExit = exitOf(service);
   if (options.daprdDelayMs) await new Promise((resolve) => setTimeout(resolve, options.daprdDelayMs));
-  const daprd = startDaprd(plane, `daprd-${name}`, { appId: options.appId, appPort, httpPort, grpcPort, internalPort, metricsPort }, [
-    "--config", "dapr/config.yaml",
-    ...APP_HEALTH_ARGS,
-  ]);
+  const sidecar = (label: string): Child =>
+    startDaprd(plane, label, { appId: options.appId, appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml", ...APP_HEALTH_ARGS]);
+  const daprd = sidecar(`daprd-${name}`);
   const daprdExit = exitOf(daprd);
+  const sidecars: Child[] = [daprd];
   const replica: ServiceReplica = {
     name,
     url: `http://127.0.0.1:${appPort}`,
@@ -66,7 +68,12 @@ export async function startServiceReplica(plane: ControlPlane, name: string, opt
     daprd,
     serviceExit,
     daprdExit,
-    output: () => `--- service ${name}:\n${service.output()}\n--- daprd ${name}:\n${daprd.output()}`,
+    output: () => [`--- service ${name}:\n${service.output()}`, ...sidecars.map((d, i) => `--- daprd ${name}${i === 0 ? "" : ` (start ${i + 1})`}:\n${d.output()}`)].join("\n"),
+    startSidecarAgain: () => {
+      const next = sidecar(`daprd-${name}-${sidecars.length + 1}`);
+      sidecars.push(next);
+      return next;
+    },
   };
   await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
     throw new Error(`${String(err)}\n${replica.output()}`);
