@@ -88,7 +88,9 @@ export class CouncilActor extends Actor {
   private async run(): Promise<RefreshResult> {
     const asset = this.asset;
     const at = Math.floor(this.ctx.clock.now() / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
-    const last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
+    let last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
+    if (last !== null && at <= last) return { outcome: "fresh", at: last };
+    last = await this.announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const input = councilInputAt(this.deps.feed, asset, at, regime);
@@ -118,5 +120,19 @@ export class CouncilActor extends Actor {
     this.ctx.state.set("lastAt", at);
     await this.ctx.publish("council.new", { ...councilNewData(session) });
     return { outcome: "session", at };
+  }
+
+  /**
+   * The session write and the turn's commit are not one transaction: a turn that stored a session
+   * and then failed left a published session whose `council.new` was rolled back. The next turn
+   * finds it newer than `lastAt` and announces it once (as the VerdictActor does). Returns the new `lastAt`.
+   */
+  private async announceUncommitted(last: number | null, at: number): Promise<number | null> {
+    if (last === null) return last;
+    const stored = await this.deps.sessions.latest(this.asset, at);
+    if (stored === null || stored.at <= last) return last;
+    this.ctx.state.set("lastAt", stored.at);
+    await this.ctx.publish("council.new", { ...councilNewData(stored) });
+    return stored.at;
   }
 }

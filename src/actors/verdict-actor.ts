@@ -76,7 +76,9 @@ export class VerdictActor extends Actor {
     const asset = this.asset;
     // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
     const at = Math.floor(this.ctx.clock.now() / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
-    const last = await this.lastEvaluatedAt();
+    let last = await this.lastEvaluatedAt();
+    if (last !== null && at <= last) return;
+    last = await this.announceUncommitted(last, at);
     if (last !== null && at <= last) return;
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const weights = this.deps.weights;
@@ -89,5 +91,20 @@ export class VerdictActor extends Actor {
     if (at % HOUR === 0) await this.deps.verdicts.pruneBefore(asset, at - VERDICT_RETENTION_MS);
     this.ctx.state.set("lastAt", at);
     if (asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(entry.verdict) });
+  }
+
+  /**
+   * The store write and the turn's commit are not one transaction: a turn that stored a verdict
+   * and then failed (a crash, a store error on pruning) left a published row whose `verdict.new`
+   * was rolled back, and a retry on a later 5-minute slot would never send it. The next turn
+   * finds that row newer than `lastAt` and announces it once. Returns the new `lastAt`.
+   */
+  private async announceUncommitted(last: number | null, at: number): Promise<number | null> {
+    if (last === null) return last;
+    const stored = await this.deps.verdicts.latest(this.asset, at);
+    if (stored === null || stored.at <= last) return last;
+    this.ctx.state.set("lastAt", stored.at);
+    if (this.asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(stored.verdict) });
+    return stored.at;
   }
 }

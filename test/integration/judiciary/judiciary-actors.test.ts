@@ -8,7 +8,9 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import type { ReplayMarketFeed } from "../../../src/feeds/replay/replay-feed.js";
-import { VerdictActor } from "../../../src/actors/verdict-actor.js";
+import { VerdictActor, type VerdictActorDeps } from "../../../src/actors/verdict-actor.js";
+import { verdictNewData } from "../../../src/domain/judiciary/judiciary-verdict.js";
+import { councilNewData } from "../../../src/domain/council/council-event.js";
 import { verdictId } from "../../../src/domain/judiciary/verdict-id.js";
 import { CouncilActor, type CouncilActorDeps } from "../../../src/actors/council-actor.js";
 import { councilSessionId } from "../../../src/domain/council/session-id.js";
@@ -54,7 +56,7 @@ interface Rig {
   advance(ms: number): Promise<void>;
 }
 
-async function rig(start: number, council: Partial<CouncilActorDeps> = {}): Promise<Rig> {
+async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdictDeps: Partial<VerdictActorDeps> = {}): Promise<Rig> {
   const store = openSqliteStore(":memory:");
   const clock = new ManualClock(start);
   const log = captureLogger();
@@ -64,7 +66,7 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}): Prom
   const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
   const host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
   host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory }));
-  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence }));
+  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence, ...verdictDeps }));
   host.register(
     CouncilActor,
     (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, advisor: null, evidence: store.evidence, ...council }),
@@ -196,6 +198,74 @@ describe("verdict and council actors over the bundled replay data", () => {
     expect(r.events.filter((e) => e.event === "verdict.new")).toHaveLength(13);
     // One log line per council and day, not one per paused slot.
     expect(r.log.lines.filter((l) => l.msg === "council paused").map((l) => l.asset).sort()).toEqual(["BTC", "SOL", "TAO"]);
+  });
+
+  it("a verdict turn that failed after storing its verdict: the next turn sends that verdict's verdict.new once", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const verdicts = openSqliteStore(":memory:");
+    let failPruning = true;
+    // The hourly pruning fails once, after the verdict was stored: the turn is rolled back.
+    const flaky = {
+      save: verdicts.verdicts.save.bind(verdicts.verdicts),
+      latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
+      byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
+      pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
+        if (failPruning && asset === "BTC") throw new Error("store unavailable");
+        return verdicts.verdicts.pruneBefore(asset, before);
+      },
+    };
+    r = await rig(start - 10 * MIN, {}, { verdicts: flaky });
+    await r.advance(10 * MIN);
+    expect((await verdicts.verdicts.latest("BTC"))?.at).toBe(start);
+    expect(r.events.filter((e) => e.event === "verdict.new")).toHaveLength(2);
+    failPruning = false;
+    r.clock.set(start + 5 * MIN);
+    await r.host.runDue();
+    await r.dispatcher.flush();
+    const sent = r.events.filter((e) => e.event === "verdict.new");
+    // 09:50, 09:55, then 10:00 (announced by the 10:05 turn) and 10:05: one event per stored verdict.
+    expect(sent).toHaveLength(4);
+    const atStart = await verdicts.verdicts.byId(verdictId("BTC", start));
+    expect(atStart).not.toBeNull();
+    expect(sent[2]?.data).toEqual(verdictNewData(atStart!.verdict));
+    expect((await verdicts.verdicts.latest("BTC"))?.at).toBe(start + 5 * MIN);
+    await verdicts.close();
+  });
+
+  it("a council turn whose session write landed but failed to answer: the next turn sends that session's council.new once", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const sessions = openSqliteStore(":memory:");
+    let lateAnswer = false;
+    // The write lands, then the call fails (a store that timed out after writing): rolled back.
+    const flaky = {
+      ...sessions.councilSessions,
+      save: async (session: Parameters<Store["councilSessions"]["save"]>[0]) => {
+        await sessions.councilSessions.save(session);
+        if (lateAnswer) throw new Error("store did not answer in time");
+      },
+      latest: sessions.councilSessions.latest.bind(sessions.councilSessions),
+    };
+    r = await rig(start - 30 * MIN, { sessions: flaky });
+    await r.advance(0);
+    lateAnswer = true;
+    await r.advance(30 * MIN);
+    expect(r.events.filter((e) => e.event === "council.new")).toHaveLength(COUNCILS.length);
+    lateAnswer = false;
+    r.clock.set(start + 30 * MIN);
+    await r.host.runDue();
+    await r.dispatcher.flush();
+    const sent = r.events.filter((e) => e.event === "council.new");
+    // Per council: 09:30, then the 10:00 session announced by the 10:30 turn, then 10:30's.
+    expect(sent).toHaveLength(3 * COUNCILS.length);
+    for (const asset of COUNCILS) {
+      const stored = await sessions.councilSessions.latest(asset, start);
+      expect(stored?.at).toBe(start);
+      const ofAsset = sent.filter((e) => (e.data as { asset?: string }).asset === asset);
+      expect(ofAsset).toHaveLength(3);
+      expect(ofAsset[1]?.data).toEqual(councilNewData(stored!));
+      expect((await sessions.councilSessions.latest(asset))?.at).toBe(start + 30 * MIN);
+    }
+    await sessions.close();
   });
 
   it("a failed turn stores nothing and publishes nothing; the next firing stores the session once", async () => {
