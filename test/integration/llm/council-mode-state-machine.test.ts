@@ -132,10 +132,15 @@ describe("council_mode with a real provider process that goes away and comes bac
       onCall = () => undefined;
       expect(llama.running).toBe(false);
       const cutCalls = calls.slice(before);
-      expect(cutCalls[0]?.outcome).toBe("ok");
-      // Refused connections (or a 5xx while it shuts down): the provider is unavailable.
-      expect(["network", "server"]).toContain(cutCalls[1]?.outcome);
-      expect(cutCalls).toHaveLength(2);
+      // A 135M model's reply is sometimes invalid (CI saw it): such calls may precede the first
+      // valid answer, which stopped the server.
+      const firstOk = cutCalls.findIndex((c) => c.outcome === "ok");
+      expect(firstOk, JSON.stringify(cutCalls.map((c) => c.outcome))).toBeGreaterThanOrEqual(0);
+      for (const c of cutCalls.slice(0, firstOk)) expect(c.outcome).toBe("invalid_reply");
+      // Refused connections (or a 5xx while it shuts down): the provider is unavailable, and
+      // nothing more is asked of it in this session.
+      expect(["network", "server"]).toContain(cutCalls[firstOk + 1]?.outcome);
+      expect(cutCalls).toHaveLength(firstOk + 2);
       // The session completed: one agent answered, the failing ones were counted, nobody hung.
       expect(cut.mode).toBe("council");
       expect(cut.agentsSucceeded).toBe(1);
