@@ -4,6 +4,9 @@ import express from "express";
 import { loadConfig } from "../../src/config/env.js";
 import { buildService } from "../../src/composition/build-service.js";
 import { benchRoutes, SAMPLE } from "./cached-route.js";
+import { calibrationKey, verdictEvaluationKey } from "../../src/actors/evidence-actor.js";
+import { ASSETS } from "../../src/domain/signals/signal-keys.js";
+import { COUNCIL_ASSETS } from "../../src/actors/council-actor.js";
 
 /**
  * One benchmark target in its own process, so the load generator does not share its event loop.
@@ -44,6 +47,15 @@ if (kind === "node-http") {
   // Measure the route, not the warm-up: with market history to replay, the warm-up fits regime
   // models on this event loop (seconds of CPU), and a load round that overlapped it stalled.
   await service.warmedUp;
+  // And the evidence catch-up: each EvidenceActor's first turn rebuilds its walk-forward stream
+  // from 2023 on (tens of seconds of CPU, once per start). The bench measures the steady state
+  // (actors on their schedules), not that one-off catch-up.
+  const evidence = service.deps.store.evidence;
+  const keys = [...ASSETS.map(verdictEvaluationKey), ...COUNCIL_ASSETS.map((asset) => calibrationKey({ kind: "council", asset }))];
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline && (await Promise.all(keys.map((k) => evidence.get(k)))).some((d) => d === null)) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   const issued = await service.deps.keyIssuer.create("pro", "bench", null);
   announce(port, issued.apiKey);
   process.on("SIGTERM", () => {
