@@ -45,6 +45,10 @@ afterAll(async () => {
 
 /** A fresh store with a pro key, and an app id of its own. */
 async function freshCluster(): Promise<{ storeUrl: string; key: string; appId: string }> {
+  // Each scenario gets the machine to itself: whatever an earlier one left running (a failed
+  // start, an early assertion) is stopped first, or it would load these two cores under this one.
+  for (const r of started) if (r.service.process.exitCode === null || r.daprd.process.exitCode === null) await stopBoth(r);
+  for (const d of sidecarsStarted) if (d.process.exitCode === null) await d.stop("SIGKILL");
   scenario += 1;
   const storeUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-chaos-")), "mis.sqlite")}`;
   const store = await openStore(storeUrl);
@@ -91,10 +95,18 @@ describe("a second replica joining while the first starts (issue 17's start-up d
   for (const [run, delayMs] of [0, 0, 0, 0, 0, 300, 600, 900, 1200, 1500].entries()) {
     it(`start ${run + 1}: second replica ${delayMs} ms after the first; both serve /v1/verdict/latest within 60 s`, async () => {
       const cluster = await freshCluster();
-      const [a, b] = await Promise.all([
+      const starts = await Promise.allSettled([
         replica(`s${run}-a`, cluster),
         new Promise((resolve) => setTimeout(resolve, delayMs)).then(() => replica(`s${run}-b`, cluster)),
       ]);
+      // One replica that did not come up: stop the other before failing, not after the suite.
+      const up = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+      const failed = starts.find((s) => s.status === "rejected");
+      if (failed !== undefined) {
+        await stopBoth(...up);
+        throw failed.reason;
+      }
+      const [a, b] = up as [ServiceReplica, ServiceReplica];
       try {
         const ms = await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
         console.info(`[chaos] second replica +${delayMs} ms: /v1/verdict/latest 200 after ${ms.join(" / ")} ms of polling`);

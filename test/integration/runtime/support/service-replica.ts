@@ -40,8 +40,23 @@ export interface ServiceReplicaOptions {
   readonly daprdDelayMs?: number;
 }
 
-/** One replica of the real service (src/main.ts, ACTOR_RUNTIME=dapr) with its own daprd. */
+/**
+ * One replica of the real service (src/main.ts, ACTOR_RUNTIME=dapr) with its own daprd. A replica
+ * that does not come up is stopped (app and daprd) before the error is thrown, so it cannot load
+ * the machine under the next scenario. A free port taken by another process between the probe
+ * and the listen (EADDRINUSE: two replicas and their daprds pick ports at once) is retried once
+ * on new ports: that is the harness's race, not the service's fault.
+ */
 export async function startServiceReplica(plane: ControlPlane, name: string, options: ServiceReplicaOptions): Promise<ServiceReplica> {
+  try {
+    return await startOnce(plane, name, options);
+  } catch (err) {
+    if (!String(err).includes("EADDRINUSE")) throw err;
+    return startOnce(plane, name, options);
+  }
+}
+
+async function startOnce(plane: ControlPlane, name: string, options: ServiceReplicaOptions): Promise<ServiceReplica> {
   const [appPort, httpPort, grpcPort, internalPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const service = startChild(`service-${name}`, process.execPath, ["--import", "tsx", "src/main.ts"], {
     ...process.env,
@@ -75,8 +90,11 @@ export async function startServiceReplica(plane: ControlPlane, name: string, opt
       return next;
     },
   };
-  await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
-    throw new Error(`${String(err)}\n${replica.output()}`);
+  await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch(async (err: unknown) => {
+    const output = replica.output();
+    await service.stop("SIGKILL");
+    await daprd.stop("SIGKILL");
+    throw new Error(`${String(err)}\n${output}`);
   });
   return replica;
 }
