@@ -40,7 +40,21 @@ afterAll(async () => {
   await svc.kill();
 });
 
+/**
+ * Runs Schemathesis; once more when the only problem was the known crash inside the tool itself
+ * (CPython's `ast` raising "AST constructor recursion depth mismatch" while Hypothesis describes
+ * a lambda; python/cpython#106905, HypothesisWorks/hypothesis#4364). That crash says nothing of
+ * the API and came and went between identical CI runs; any check failure fails at once.
+ */
 async function fuzz(extra: readonly string[]): Promise<{ code: number; output: string }> {
+  const first = await fuzzOnce(extra);
+  const toolCrashOnly = first.code !== 0 && first.output.includes("AST constructor recursion depth mismatch") && !/=+ FAILURES =+/.test(first.output);
+  if (!toolCrashOnly) return first;
+  console.warn("schemathesis crashed inside Hypothesis (CPython ast recursion-depth bug); running it once more");
+  return fuzzOnce(extra);
+}
+
+async function fuzzOnce(extra: readonly string[]): Promise<{ code: number; output: string }> {
   const args = [
     "--config-file", "test/integration/hardening/schemathesis.toml",
     "run", `${svc.url}/v1/openapi.json`,
