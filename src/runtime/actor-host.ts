@@ -36,14 +36,6 @@ export class ActorHostStoppedError extends Error {
  * failed turn; the runtime routes the next call to the actor's new owner. Expected while replicas
  * come and go, so it is logged as a warning, not an error.
  */
-/** A turn that gave up because its host is stopping (see `ActorContext.stopping`); it rolled back. */
-export class HostStoppingError extends Error {
-  constructor() {
-    super("the actor host is stopping");
-    this.name = "HostStoppingError";
-  }
-}
-
 export class ActorMovedError extends Error {
   constructor(type: string, id: string, detail: string) {
     super(`${type}/${id} moved to another replica during its turn: ${detail}`);
@@ -60,5 +52,13 @@ export class RuntimeTimeoutError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "RuntimeTimeoutError";
+  }
+}
+
+/** A turn that gave up because its host is stopping (see `ActorContext.stopping`); it rolled back. */
+export class HostStoppingError extends Error {
+  constructor() {
+    super("the actor host is stopping");
+    this.name = "HostStoppingError";
   }
 }

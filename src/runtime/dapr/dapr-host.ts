@@ -183,7 +183,7 @@ export class DaprActorHost implements ActorHost {
 
   private async stop(): Promise<void> {
     this.phase = "stopping";
-    if (!this.stopSignal.signal.aborted) this.stopSignal.abort(new HostStoppingError());
+    this.stopSignal.abort(new HostStoppingError()); // a no-op when withdraw() already told them
     const drain = async (): Promise<void> => {
       await this.activations.settled();
       for (const activation of this.activations.all()) void this.deactivate(activation);
