@@ -48,11 +48,74 @@ export class ReplayClockMembership {
     if (!founded && anchor.speed !== candidate.speed) {
       this.logger.warn({ configured: candidate.speed, cluster: anchor.speed }, "REPLAY_SPEED differs from the cluster's: following the cluster");
     }
+    this.startBeating(anchor.epoch);
+    return anchor;
+  }
+
+  /**
+   * Dapr replicas start here (issue 17 item 7): the first one holds the cluster's clock (an
+   * anchor of speed 0, kept alive by heartbeats) while it warms the cluster up, and says so by
+   * resolving "founder"; it then calls `release`. Others wait until the clock runs and join it
+   * ("joined"). A founder that died mid-warm-up stops beating: after ANCHOR_STALE_MS the next
+   * replica to look holds the clock instead and warms up itself. "cancelled": the service stopped.
+   */
+  async enter(cancelled: () => boolean, pollMs = 500): Promise<"founder" | "joined" | "cancelled"> {
+    let waitingLogged = false;
+    while (!cancelled()) {
+      const now = this.wall.now();
+      const held: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: 0, epoch: randomUUID(), heartbeatAt: now };
+      const anchor = await this.repo.claim(held, now - ANCHOR_STALE_MS);
+      if (anchor.epoch === held.epoch) {
+        this.anchor = anchor;
+        this.startBeating(anchor.epoch);
+        this.logger.info({ epoch: anchor.epoch, market: new Date(anchor.marketAt).toISOString() }, "holding the cluster's replay clock to warm the cluster up");
+        return "founder";
+      }
+      if (anchor.speed > 0) {
+        this.follow(anchor);
+        return "joined";
+      }
+      if (!waitingLogged) this.logger.info({ epoch: anchor.epoch }, "another replica is warming the cluster up; waiting for its replay clock");
+      waitingLogged = true;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    return "cancelled";
+  }
+
+  /**
+   * The founder's warm-up is over: the held anchor runs from this replica's position. When another
+   * replica replaced it meanwhile (this one stalled past ANCHOR_STALE_MS), this one follows that
+   * replica's clock instead, once it runs.
+   */
+  async release(cancelled: () => boolean): Promise<void> {
+    const held = this.anchor;
+    if (held === null || held.speed !== 0) throw new Error("release() without a held anchor");
+    const now = this.wall.now();
+    const running: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch: held.epoch, heartbeatAt: now };
+    if (await this.repo.release(running)) {
+      this.clock.runFrom(running);
+      this.anchor = running;
+      this.logger.info({ epoch: running.epoch, market: new Date(running.marketAt).toISOString(), speed: running.speed }, "replay clock anchored here");
+      return;
+    }
+    this.logger.warn({ epoch: held.epoch }, "another replica took the cluster's replay clock while this one warmed up; following it");
+    this.stop();
+    if ((await this.enter(cancelled)) === "founder") await this.release(cancelled);
+  }
+
+  private follow(anchor: ReplayAnchor): void {
+    this.clock.runFrom(anchor);
+    this.anchor = anchor;
+    this.startBeating(anchor.epoch);
+    this.logger.info({ epoch: anchor.epoch, market: new Date(this.clock.now()).toISOString(), speed: anchor.speed }, "joined the cluster's replay clock");
+  }
+
+  private startBeating(epoch: string): void {
+    this.stop();
     this.timer = setInterval(() => {
-      this.repo.beat(anchor.epoch, this.wall.now()).catch((err: unknown) => this.logger.warn({ err: String(err) }, "replay clock heartbeat failed"));
+      this.repo.beat(epoch, this.wall.now()).catch((err: unknown) => this.logger.warn({ err: String(err) }, "replay clock heartbeat failed"));
     }, BEAT_MS);
     this.timer.unref();
-    return anchor;
   }
 
   get current(): ReplayAnchor | null {

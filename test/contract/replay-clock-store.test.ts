@@ -46,4 +46,15 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("replay clock anchor on %s", (ki
     await store.replayClock.beat("a", WALL + 70_000);
     expect((await store.replayClock.current())?.heartbeatAt).toBe(WALL + 60_000);
   });
+
+  it("a held anchor (warming up) is set running by its own epoch only, and a replaced one refuses", async () => {
+    const held = anchor("w", WALL + 120_000, { speed: 0, marketAt: MARKET - 86_400_000 });
+    expect(await store.replayClock.claim(held, WALL + 120_000 - 15_000)).toEqual(held);
+    // Another replica arriving meanwhile gets the held anchor back: it waits, it does not found.
+    expect((await store.replayClock.claim(anchor("x", WALL + 121_000), WALL + 121_000 - 15_000)).speed).toBe(0);
+    expect(await store.replayClock.release(anchor("x", WALL + 122_000))).toBe(false);
+    const running = anchor("w", WALL + 150_000, { marketAt: MARKET });
+    expect(await store.replayClock.release(running)).toBe(true);
+    expect(await store.replayClock.current()).toEqual(running);
+  });
 });

@@ -40,6 +40,12 @@ export class MongoReplayClock implements ReplayClockRepository {
     return stored;
   }
 
+  async release(running: ReplayAnchor): Promise<boolean> {
+    const { epoch, wallAt, marketAt, speed, heartbeatAt } = running;
+    const result = await this.docs.updateOne({ _id: ID, epoch }, { $set: { wallAt, marketAt, speed, heartbeatAt } });
+    return result.matchedCount === 1;
+  }
+
   async beat(epoch: string, at: number): Promise<void> {
     await this.docs.updateOne({ _id: ID, epoch, heartbeatAt: { $lt: at } }, { $set: { heartbeatAt: at } });
   }

@@ -7,7 +7,7 @@ export interface ReplayAnchor {
   /** Wall time (ms since epoch) at which market time stood at `marketAt`. */
   readonly wallAt: number;
   readonly marketAt: number;
-  /** Market milliseconds per wall millisecond. */
+  /** Market milliseconds per wall millisecond; 0 while the cluster warms up (market time held). */
   readonly speed: number;
   /** Identifies one anchoring: a replica that re-anchors after the cluster was down makes a new one. */
   readonly epoch: string;
@@ -22,6 +22,11 @@ export interface ReplayClockRepository {
    * `staleBefore` (every replica was down), atomically; returns the anchor in force afterwards.
    */
   claim(candidate: ReplayAnchor, staleBefore: number): Promise<ReplayAnchor>;
+  /**
+   * Sets anchor `running.epoch` running as `running` (a held anchor, speed 0, is a cluster whose
+   * founding replica is still warming up); false when another anchor replaced it meanwhile.
+   */
+  release(running: ReplayAnchor): Promise<boolean>;
   /** Refreshes the heartbeat of anchor `epoch`; a replaced anchor is left alone. */
   beat(epoch: string, at: number): Promise<void>;
 }

@@ -31,12 +31,16 @@ export class SqliteReplayClock implements ReplayClockRepository {
   private readonly read;
   private readonly write;
   private readonly touch;
+  private readonly setRunning;
   private readonly claimTx;
 
   constructor(db: SqliteDb) {
     this.read = db.prepare<[], Row>("SELECT wall_at, market_at, speed, epoch, heartbeat_at FROM replay_clock WHERE id = 1");
     this.write = db.prepare(
       "INSERT INTO replay_clock (id, wall_at, market_at, speed, epoch, heartbeat_at) VALUES (1, @wallAt, @marketAt, @speed, @epoch, @heartbeatAt) ON CONFLICT (id) DO UPDATE SET wall_at = excluded.wall_at, market_at = excluded.market_at, speed = excluded.speed, epoch = excluded.epoch, heartbeat_at = excluded.heartbeat_at",
+    );
+    this.setRunning = db.prepare(
+      "UPDATE replay_clock SET wall_at = @wallAt, market_at = @marketAt, speed = @speed, heartbeat_at = @heartbeatAt WHERE id = 1 AND epoch = @epoch",
     );
     this.touch = db.prepare("UPDATE replay_clock SET heartbeat_at = MAX(heartbeat_at, ?) WHERE id = 1 AND epoch = ?");
     // IMMEDIATE: two processes claiming at once serialise on the write lock, so one anchor wins.
@@ -55,6 +59,10 @@ export class SqliteReplayClock implements ReplayClockRepository {
 
   async claim(candidate: ReplayAnchor, staleBefore: number): Promise<ReplayAnchor> {
     return this.claimTx.immediate(candidate, staleBefore);
+  }
+
+  async release(running: ReplayAnchor): Promise<boolean> {
+    return this.setRunning.run(running).changes === 1;
   }
 
   async beat(epoch: string, at: number): Promise<void> {
