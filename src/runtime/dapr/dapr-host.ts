@@ -19,6 +19,7 @@ import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
 import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
+import { ADOPT_METHOD, actorHandoverSchema, type ActorHandover } from "../actor-handover.js";
 
 export interface DaprHostOptions {
   readonly sidecar: SidecarClient;
@@ -37,6 +38,14 @@ export interface DaprHostOptions {
   /** Told to Dapr in /dapr/config; Dapr deactivates idle actors itself. */
   readonly idleTimeoutMs?: number;
   readonly shutdownTimeoutMs?: number;
+  /**
+   * True while this replica's market clock does not run yet (the cluster's warm-up, or the wait
+   * for it): market reminders that fire meanwhile are skipped. They are a previous incarnation's
+   * schedule (Dapr's scheduler keeps reminders by actor type and id, whatever app set them), and
+   * the warm-up sets the schedule anew (issue 17: one recorded the market position of a fresh
+   * cluster before its warm-up had begun, and the cluster skipped its warm-up).
+   */
+  readonly marketRemindersHeld?: () => boolean;
 }
 
 /** What the app answers daprd. */
@@ -138,6 +147,17 @@ export class DaprActorHost implements ActorHost {
     });
   }
 
+  /**
+   * Gives an actor the state and reminders another host built for it (the Dapr warm-up runs the
+   * actors in this process first): daprd routes the call to the replica placement gives the
+   * actor, and that replica writes them as the actor's own, since daprd takes actor state only
+   * from the replica hosting the actor. Overwrites the keys it names; meant for a fresh cluster.
+   */
+  async adopt(handover: ActorHandover): Promise<void> {
+    if (this.phase === "stopped") throw new ActorHostStoppedError(handover.type, handover.id);
+    await retryWhileMoving(() => this.options.sidecar.invoke(handover.type, handover.id, ADOPT_METHOD, toJsonText(handover)));
+  }
+
   /** Dapr pulls the types and timeouts from /dapr/config when the app is up: nothing to do here. */
   start(): Promise<void> {
     return Promise.resolve();
@@ -215,6 +235,7 @@ export class DaprActorHost implements ActorHost {
       if (this.phase === "stopped") return reply(503, { error: "actor host is stopped" });
       const registration = this.registrations.get(type);
       if (!registration) return reply(404, { error: `actor type ${type} is not hosted here` });
+      if (method === ADOPT_METHOD) return await this.adoptHere(type, id, bodyText);
       if (!registration.methods.has(method)) return reply(404, { error: `${type} has no method ${method}` });
       const args = bodyText.trim().length === 0 ? [] : [fromJsonText(bodyText)];
       const activation = this.activations.entry(type, id);
@@ -231,6 +252,32 @@ export class DaprActorHost implements ActorHost {
       // Logged by runTurn when the actor failed; the caller gets the message, never a stack.
       return reply(500, { error: err instanceof Error ? err.message : String(err) });
     }
+  }
+
+  /** The hosting side of `adopt`: state in one transaction, then the reminders, as a turn's commit does. */
+  private async adoptHere(type: string, id: string, bodyText: string): Promise<DaprReply> {
+    const parsed = actorHandoverSchema.safeParse(fromJsonText(bodyText));
+    if (!parsed.success || parsed.data.type !== type || parsed.data.id !== id) return reply(400, { error: "not a handover of this actor" });
+    const handover = parsed.data;
+    // An activation made before the handover (a read of the then empty actor) is built on state
+    // the handover replaces: it goes, and the next call activates on the adopted state.
+    const earlier = this.activations.find(type, id);
+    if (earlier) await this.deactivate(earlier);
+    const activation = this.activations.entry(type, id);
+    await this.activations.enqueue(activation, async () => {
+      const ops: StateOperation[] = handover.state.map(([key, text]) => ({ operation: "upsert", request: { key, value: toStoredValue(text) } }));
+      if (ops.length > 0) await this.options.sidecar.transact(type, id, ops);
+      for (const r of handover.reminders) {
+        const rate = this.wallMsPer(r.clock);
+        await this.options.sidecar.setReminder(type, id, r.name, {
+          dueTime: goDuration(Math.max(0, r.dueInMs) / rate),
+          ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
+          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs, clock: r.clock }),
+        });
+      }
+    });
+    this.options.logger.debug({ actorType: type, actorId: id, keys: handover.state.length, reminders: handover.reminders.length }, "adopted an actor's state");
+    return reply(200, null);
   }
 
   /** PUT /actors/{type}/{id}/method/remind/{name} */
@@ -255,6 +302,10 @@ export class DaprActorHost implements ActorHost {
       // After downtime Dapr replays missed firings back to back (dapr/dapr#4500): one is enough.
       if (data.periodMs !== null && last !== undefined && now - last < data.periodMs / 2) {
         this.options.logger.debug({ actorType: type, actorId: id, reminder: name }, "coalesced a backlogged reminder firing");
+        return reply(200, null);
+      }
+      if (data.clock === "market" && this.options.marketRemindersHeld?.()) {
+        this.options.logger.debug({ actorType: type, actorId: id, reminder: name }, "skipped a market reminder: this replica's market clock does not run yet");
         return reply(200, null);
       }
       fired.set(name, now);

@@ -6,6 +6,10 @@ import type { DaprEventBus } from "../../../src/events/dapr-bus.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
 import { CounterActor, KeeperActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";
 import { hmmFromJson } from "../../../src/domain/regime/model-json.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { MemoryActorStateStore } from "../../../src/store/memory/actor-state.js";
+import { handoverOf } from "../../../src/composition/dapr-warm-up.js";
+import { ADOPT_METHOD } from "../../../src/runtime/actor-handover.js";
 import { startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 
 /**
@@ -121,6 +125,39 @@ describe("dapr actor host", () => {
     // A stored model reloads as exact distributions.
     const params = hmmFromJson(back.model);
     for (let i = 0; i < 6; i++) expect(Array.from(params.transMat.subarray(i * 6, i * 6 + 6)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
+  it("adopts actors built on another host: their state, and their reminders firing on Dapr", async () => {
+    // The Dapr warm-up's path (issue 17 item 7): actors run on an in-process host, then move in.
+    const memory = new MemoryActorStateStore();
+    const local = new LocalActorHost({ store: memory, clock: wallClock, logger: log.logger, pollIntervalMs: 0 });
+    local.register(CounterActor);
+    local.register(ReminderActor);
+    await local.start();
+    await local.proxy(CounterActor, "dapr-adopt-c").add(41);
+    await local.proxy(ReminderActor, "dapr-adopt-r").schedule({ name: "every", dueInMs: 1000, periodMs: 1000, payload: { k: 2 } });
+    await local.shutdown();
+    // Activated on Dapr before the handover, on empty state: the adoption replaces it.
+    expect(await replica(1).host.proxy(CounterActor, "dapr-adopt-c").value()).toBe(0);
+    const now = Date.now();
+    const holdings = memory.holdings();
+    expect(holdings.map((h) => h.actor.id).sort()).toEqual(["dapr-adopt-c", "dapr-adopt-r"]);
+    const adoptedAt = Date.now();
+    for (const h of holdings) await replica(0).host.adopt(handoverOf(h, now, now));
+    expect(await replica(1).host.proxy(CounterActor, "dapr-adopt-c").value()).toBe(41);
+    expect(await replica(0).host.proxy(CounterActor, "dapr-adopt-c").add(1)).toBe(42);
+    const reminded = replica(0).host.proxy(ReminderActor, "dapr-adopt-r");
+    await expect.poll(async () => (await reminded.firings()).length, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    const firings = await reminded.firings();
+    expect(firings[0]).toMatchObject({ name: "every", payload: { k: 2 } });
+    // Due a second after it was set on the other host, not at once and not a period late.
+    expect(firings[0]!.at).toBeGreaterThanOrEqual(adoptedAt + 500);
+    await reminded.cancel("every");
+  }, 40_000);
+
+  it("refuses a handover that names another actor", async () => {
+    const answer = await replica(0).host.handleCall("Counter", "dapr-adopt-x", ADOPT_METHOD, JSON.stringify({ type: "Counter", id: "someone-else", state: [], reminders: [] }));
+    expect(answer.status).toBe(400);
   });
 
   it("answers deactivations of actors this replica never had without crashing", async () => {
