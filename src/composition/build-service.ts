@@ -25,6 +25,8 @@ import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp } from "./warm-up.js";
 import { openQuotaCounting } from "./quota-counting.js";
 import { MarketDataActor } from "../actors/market-data-actor.js";
+import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
+import { warmUpThroughLocalHost } from "./dapr-warm-up.js";
 
 export interface Service {
   readonly config: Config;
@@ -146,6 +148,23 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       }
       await newsletter.resumePending();
       await actors.host.start();
+      if (actors.kind === "dapr" && membership !== null && market.clock instanceof ReplayMarketClock) {
+        // A Dapr replay cluster: the clock comes first, since the schedules run on it. One
+        // replica warms the whole cluster up (or resumes it) while the others wait; each then
+        // ensures its schedules on the running clock.
+        const clusterClock = market.clock;
+        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, () => cancelled)
+          .catch(async (err: unknown) => {
+            logger.error({ err }, "joining the cluster's replay clock failed; this replica's market time runs on its own");
+            if (clusterClock.warmingUp) clusterClock.run();
+            await startCapabilities(capabilities, deps, logger, () => cancelled);
+          })
+          .then(() => {
+            startedUp = !cancelled;
+            markWarm();
+          });
+        return port;
+      }
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
       await startCapabilities(capabilities, deps, logger, () => cancelled);
@@ -163,6 +182,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     },
     stop() {
       stopping ??= (async () => {
+        // First of all: a warm-up (or a wait for the cluster's clock) stops at its next step.
+        cancelled = true;
         clearInterval(sweep);
         // On Dapr the actors leave first, while this app still answers daprd's deactivations:
         // daprd, asked to shut down, withdraws our actor types and placement moves them.
@@ -184,7 +205,6 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
             s.closeIdleConnections();
           });
         }
-        cancelled = true;
         // No request is in flight any more: unused leased calls go back to the shared windows.
         await quotaCounting.close().catch((err: unknown) => logger.warn({ err: String(err) }, "giving back leased quota calls failed"));
         await warming;
@@ -233,9 +253,52 @@ const ACTOR_STALL_MS = 120_000;
 const DAPR_WITHDRAW_MS = 6_000;
 
 /**
- * Replay: resumes where a previous run of this store stopped, else warms up over the span before
- * REPLAY_START, then lets market time run. The Dapr host cannot be fast-forwarded (Dapr fires
- * reminders on its own wall-clock schedule), so there the replay runs from where it stands.
+ * Replay on a Dapr cluster (issue 17 item 7). The replica that holds the cluster's clock resumes
+ * the cluster where its recording stopped, or, on a fresh cluster, warms it up the way a local
+ * start does (see dapr-warm-up.ts) and sets the clock running at REPLAY_START; the others wait for
+ * the clock and join it. Schedules are ensured only on a running clock: Dapr's reminders must not
+ * fire on actors the warm-up is still building.
+ */
+async function startDaprReplay(
+  market: Market,
+  clock: ReplayMarketClock,
+  dapr: DaprActorHost,
+  capabilities: readonly Capability[],
+  deps: CapabilityContext,
+  membership: ReplayClockMembership,
+  logger: Logger,
+  cancelled: () => boolean,
+): Promise<void> {
+  const role = await membership.enter(cancelled);
+  if (role === "cancelled") return;
+  if (role === "founder") {
+    try {
+      const recordedUpTo = capabilities.some((c) => c.name === "market-data") ? await dapr.proxy(MarketDataActor, MarketDataActor.ID).position() : null;
+      if (recordedUpTo !== null) {
+        if (recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
+        logger.info({ market: new Date(clock.now()).toISOString() }, "the cluster resumes where its recording stopped");
+      } else if (market.runFrom !== null) {
+        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: Math.max(market.runFrom, clock.now()), logger, cancelled });
+        if (result !== null) {
+          logger.info(
+            { from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs, actors: result.actors, reminders: result.reminders, handover_ms: result.handoverMs },
+            "cluster warm-up done",
+          );
+        }
+      }
+    } catch (err) {
+      logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
+    }
+    if (cancelled()) return;
+    await membership.release(cancelled);
+  }
+  if (cancelled()) return;
+  await startCapabilities(capabilities, deps, logger, cancelled);
+}
+
+/**
+ * Replay on the in-process host: resumes where a previous run of this store stopped, else warms
+ * up over the span before REPLAY_START, then lets market time run.
  */
 async function startMarketTime(
   market: Market,
@@ -253,8 +316,6 @@ async function startMarketTime(
     const result = await warmUp(clock, actors.host, Math.max(market.runFrom, clock.now()), logger, cancelled);
     if (cancelled()) return;
     logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
-  } else {
-    logger.warn("ACTOR_RUNTIME=dapr: no warm-up fast-forward; the replay runs from where it stands");
   }
   if (cancelled()) return;
   await startReplayClock(clock, membership, logger);

@@ -31,7 +31,7 @@ export function openActors(config: Config, store: Store, clock: MarketClock, wal
     const sidecar = new SidecarClient(config.DAPR_HTTP_PORT, config.DAPR_HOST);
     const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
     const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
-    const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus });
+    const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp });
     return { kind: "dapr", host, bus, routers: [daprActorRouter(host), daprEventRouter(bus)] };
   }
   const bus = new InProcessEventBus();

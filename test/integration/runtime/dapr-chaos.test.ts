@@ -19,6 +19,12 @@ import type { Child } from "./support/processes.js";
  * never meet another's. Waits are bounded and end on what the replicas answer, never on a sleep.
  */
 const REPLAY_SPEED = "300";
+/**
+ * Two market days of cluster warm-up (a few seconds): every start here goes through the Dapr
+ * warm-up's hold-and-join, while the scenarios stay about faults. The default 14 days and the
+ * 60 s promise on every data route are dapr-warm-up.test.ts's.
+ */
+const REPLAY_WARMUP_DAYS = "2";
 /** DECISIONS 1: every data route answers within 60 s of start. */
 const WARM_UP_MS = 60_000;
 /** BTC verdicts sit on a 5-minute market grid. */
@@ -58,7 +64,7 @@ async function freshCluster(): Promise<{ storeUrl: string; key: string; appId: s
 }
 
 async function replica(name: string, cluster: { storeUrl: string; appId: string; env?: Readonly<Record<string, string>> }, daprdDelayMs = 0): Promise<ServiceReplica> {
-  const r = await startServiceReplica(plane, name, { appId: cluster.appId, storeUrl: cluster.storeUrl, env: { REPLAY_SPEED, ...cluster.env }, daprdDelayMs });
+  const r = await startServiceReplica(plane, name, { appId: cluster.appId, storeUrl: cluster.storeUrl, env: { REPLAY_SPEED, REPLAY_WARMUP_DAYS, ...cluster.env }, daprdDelayMs });
   started.push(r);
   return r;
 }
