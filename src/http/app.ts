@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
     parseBody: express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }),
     literalPaths: new Set(routes.filter((r) => !r.path.includes("{")).map((r) => r.path)),
+    cacheable: () => !deps.marketClock.warmingUp,
   };
   for (const route of routes) mountRoute(app, route, routerDeps);
   mountPages(app);

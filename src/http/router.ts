@@ -21,6 +21,12 @@ export interface RouterDeps {
   readonly parseBody: RequestHandler;
   /** Paths without parameters: a templated route never answers them (/v1/webhooks/test is not an {id}). */
   readonly literalPaths: ReadonlySet<string>;
+  /**
+   * False while market time is warming up: the fast-forward moves it minutes per wall
+   * millisecond, so a cached body would be stale market-wise before its next read, and served
+   * for its whole TTL after the warm-up (a "latest" verdict days old).
+   */
+  readonly cacheable: () => boolean;
 }
 
 export function expressPath(openApiPath: string): string {
@@ -96,6 +102,12 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
       if (ttl === undefined) {
         const out = (await route.handler(ctx)) as Record<string, unknown>;
         res.status(route.successStatus ?? 200).json(checkedBody(route, out));
+        return;
+      }
+      if (!deps.cacheable()) {
+        const out = (await route.handler(ctx)) as Record<string, unknown>;
+        res.setHeader("Cache-Control", "no-store");
+        res.status(route.successStatus ?? 200).json(checkedBody(route, { ...out, cached: false, cache_ttl_seconds: 0 }));
         return;
       }
       const entry = await deps.cache.getOrCompute(cacheKey(route, params, query), ttl, async () => {

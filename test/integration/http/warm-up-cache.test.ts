@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../src/config/env.js";
+import { buildService, type Service } from "../../../src/composition/build-service.js";
+import { freshStoreUrl } from "../../support/service.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { probeRoutes, type ProbeState } from "../../support/probe-routes.js";
+
+/**
+ * Responses are not cached while market time warms up: the fast-forward moves it by minutes per
+ * wall millisecond, and a body cached then was served for its whole TTL after the warm-up (the
+ * Dapr warm-up test met a "latest" verdict 13 market days old that way).
+ */
+describe("the response cache during warm-up", () => {
+  let service: Service;
+  let url: string;
+  let key: string;
+  const probe: ProbeState = { computed: 0 };
+
+  beforeAll(async () => {
+    const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite", "warm-cache"), LOG_LEVEL: "silent", REPLAY_WARMUP_DAYS: "14", PORT: "0", HOST: "127.0.0.1" });
+    service = await buildService(config, { feed: await sharedReplayFeed(), routeSets: [probeRoutes(probe)] });
+    key = (await service.deps.keyIssuer.create("pro", "warm-cache", null)).apiKey;
+    url = `http://127.0.0.1:${await service.listen()}`;
+  }, 60_000);
+  afterAll(() => service.stop());
+
+  const get = () => fetch(`${url}/v1/probe/cached`, { headers: { "x-api-key": key } });
+
+  it("answers every request afresh, with cache_ttl_seconds 0 and no-store, until market time runs", async () => {
+    expect(service.deps.marketClock.warmingUp).toBe(true);
+    const first = await get();
+    const second = await get();
+    // Still inside the 14-day fast-forward (it takes seconds): the two answers above fell in it.
+    expect(service.deps.marketClock.warmingUp).toBe(true);
+    const a = (await first.json()) as { computed: number; cached: boolean; cache_ttl_seconds: number };
+    const b = (await second.json()) as typeof a;
+    expect(a).toMatchObject({ cached: false, cache_ttl_seconds: 0 });
+    expect(b).toMatchObject({ cached: false, cache_ttl_seconds: 0 });
+    expect(b.computed).toBe(a.computed + 1);
+    expect(second.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("caches as usual once the warm-up is over", async () => {
+    await service.warmedUp;
+    expect(service.deps.marketClock.warmingUp).toBe(false);
+    const a = (await (await get()).json()) as { computed: number; cached: boolean; cache_ttl_seconds: number };
+    const b = (await (await get()).json()) as typeof a;
+    expect(a.cached).toBe(false);
+    expect(b).toMatchObject({ computed: a.computed, cached: true });
+  }, 90_000);
+});
