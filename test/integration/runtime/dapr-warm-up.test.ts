@@ -12,6 +12,7 @@ import { defaultReplayStart } from "../../../src/feeds/replay/replay-start.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
 import { verdictId } from "../../../src/domain/judiciary/verdict-id.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { dataRoutes, withoutContentBy } from "../../support/route-content.js";
 import { startService } from "../../support/service.js";
 import { startControlPlane, type ControlPlane } from "./support/dapr-cluster.js";
 import { startServiceReplica, type ServiceReplica } from "./support/service-replica.js";
@@ -74,27 +75,8 @@ describe("a fresh Dapr cluster with the default warm-up", () => {
     replicas = starts.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
     const failed = starts.find((s) => s.status === "rejected");
     if (failed !== undefined) throw failed.reason;
-    const data = routes.filter((r) => !r.path.includes("{") && (r.method === "get" || r.path === "/v1/tao/council/run"));
-    const pending = new Map(replicas.flatMap((r) => data.map((route) => [`${r.name} ${route.method} ${route.path}`, { r, route }] as const)));
-    const failures = new Map<string, string>();
-    while (pending.size > 0 && Date.now() - startedAt < START_BUDGET_MS) {
-      for (const [name, { r, route }] of pending) {
-        const res = await call(r, route).catch((err: unknown) => ({ status: 0, json: async () => String(err) }) as const);
-        const body: unknown = await res.json();
-        if (res.status !== 200) {
-          failures.set(name, `${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-          continue;
-        }
-        const parsed = route.response.safeParse(body);
-        if (!parsed.success) {
-          failures.set(name, `schema: ${parsed.error.message.slice(0, 300)}`);
-          continue;
-        }
-        pending.delete(name);
-      }
-      if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-    const late = [...pending.keys()].map((name) => `${name}: ${failures.get(name) ?? "never answered"}`);
+    const probes = new Map(replicas.flatMap((r) => dataRoutes(routes).map((route) => [`${r.name} ${route.method} ${route.path}`, { route, call: () => call(r, route) }] as const)));
+    const late = await withoutContentBy(probes, startedAt + START_BUDGET_MS);
     expect(late, `routes without real content ${START_BUDGET_MS / 1000} s after start\n${replicas.map((r) => r.output()).join("\n")}`).toEqual([]);
     console.info(`[dapr warm-up] every data route 200 on both replicas after ${Date.now() - startedAt} ms`);
   }, 150_000);

@@ -6,6 +6,7 @@ import { startChildService, type ChildService } from "../../support/child-servic
 import { freshStoreUrl } from "../../support/service.js";
 import { runCli } from "../../support/cli.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { dataRoutes, withoutContentBy } from "../../support/route-content.js";
 
 /**
  * The promise of DECISIONS 1, checked as an operator would meet it: the service started in
@@ -41,10 +42,6 @@ afterAll(async () => {
   await child?.kill();
 });
 
-function landed(route: Route): boolean {
-  return !route.path.includes("{");
-}
-
 async function call(route: Route): Promise<Response> {
   const path = SAMPLE_PARAMS[route.path] ? `${route.path}?${SAMPLE_PARAMS[route.path]}` : route.path;
   return fetch(`${child.url}${path}`, {
@@ -55,28 +52,9 @@ async function call(route: Route): Promise<Response> {
 
 describe("every landed data route, replay mode, default start", () => {
   it("answers 200 with schema-valid, non-empty content within 60 s of start", async () => {
-    const data = routes.filter((r) => landed(r) && (r.method === "get" || r.path === "/v1/tao/council/run"));
+    const data = dataRoutes(routes);
     expect(data.length).toBeGreaterThan(5);
-    const pending = new Map(data.map((r) => [`${r.method} ${r.path}`, r]));
-    const failures = new Map<string, string>();
-    while (pending.size > 0 && Date.now() - startedAt < START_BUDGET_MS) {
-      for (const [name, route] of pending) {
-        const res = await call(route);
-        const body: unknown = await res.json();
-        if (res.status !== 200) {
-          failures.set(name, `${res.status} ${JSON.stringify(body).slice(0, 200)}`);
-          continue;
-        }
-        const parsed = route.response.safeParse(body);
-        if (!parsed.success) {
-          failures.set(name, `schema: ${parsed.error.message.slice(0, 300)}`);
-          continue;
-        }
-        pending.delete(name);
-      }
-      if (pending.size > 0) await new Promise((r) => setTimeout(r, 1_000));
-    }
-    const late = [...pending.keys()].map((name) => `${name}: ${failures.get(name) ?? "never answered"}`);
+    const late = await withoutContentBy(new Map(data.map((route) => [`${route.method} ${route.path}`, { route, call: () => call(route) }])), startedAt + START_BUDGET_MS);
     expect(late, `routes without real content ${START_BUDGET_MS / 1000} s after start`).toEqual([]);
   }, 120_000);
 });
