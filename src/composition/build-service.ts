@@ -26,6 +26,7 @@ import { warmUp } from "./warm-up.js";
 import { openQuotaCounting } from "./quota-counting.js";
 import { MarketDataActor } from "../actors/market-data-actor.js";
 import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
+import type { ActorHost } from "../runtime/actor-host.js";
 import { warmUpThroughLocalHost } from "./dapr-warm-up.js";
 
 export interface Service {
@@ -273,7 +274,7 @@ async function startDaprReplay(
   if (role === "cancelled") return;
   if (role === "founder") {
     try {
-      const recordedUpTo = capabilities.some((c) => c.name === "market-data") ? await dapr.proxy(MarketDataActor, MarketDataActor.ID).position() : null;
+      const recordedUpTo = await recordedPosition(dapr, capabilities);
       if (recordedUpTo !== null) {
         if (recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
         logger.info({ market: new Date(clock.now()).toISOString() }, "the cluster resumes where its recording stopped");
@@ -310,7 +311,7 @@ async function startMarketTime(
 ): Promise<void> {
   const clock = market.clock;
   if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
-  const recordedUpTo = capabilities.some((c) => c.name === "market-data") ? await actors.host.proxy(MarketDataActor, MarketDataActor.ID).position() : null;
+  const recordedUpTo = await recordedPosition(actors.host, capabilities);
   if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
   if (actors.kind === "local") {
     const result = await warmUp(clock, actors.host, Math.max(market.runFrom, clock.now()), logger, cancelled);
@@ -319,6 +320,11 @@ async function startMarketTime(
   }
   if (cancelled()) return;
   await startReplayClock(clock, membership, logger);
+}
+
+/** How far market time has been recorded (where a restart resumes); null before any recording. */
+function recordedPosition(host: ActorHost, capabilities: readonly Capability[]): Promise<number | null> {
+  return capabilities.some((c) => c.name === "market-data") ? host.proxy(MarketDataActor, MarketDataActor.ID).position() : Promise.resolve(null);
 }
 
 /** Joins the cluster's replay clock; without the store's anchor (unreachable) runs on its own, and says so. */

@@ -99,15 +99,11 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps): void {
       }
       const ctx = { req, res, query, body, params, caller, requestId: String(res.getHeader("X-Request-Id") ?? ""), ip: req.ip ?? "" };
       const ttl = route.cacheTtlSeconds;
-      if (ttl === undefined) {
+      if (ttl === undefined || !deps.cacheable()) {
         const out = (await route.handler(ctx)) as Record<string, unknown>;
-        res.status(route.successStatus ?? 200).json(checkedBody(route, out));
-        return;
-      }
-      if (!deps.cacheable()) {
-        const out = (await route.handler(ctx)) as Record<string, unknown>;
-        res.setHeader("Cache-Control", "no-store");
-        res.status(route.successStatus ?? 200).json(checkedBody(route, { ...out, cached: false, cache_ttl_seconds: 0 }));
+        // A cached route answered afresh says so: its body expires at once.
+        if (ttl !== undefined) res.setHeader("Cache-Control", "no-store");
+        res.status(route.successStatus ?? 200).json(checkedBody(route, ttl === undefined ? out : { ...out, cached: false, cache_ttl_seconds: 0 }));
         return;
       }
       const entry = await deps.cache.getOrCompute(cacheKey(route, params, query), ttl, async () => {

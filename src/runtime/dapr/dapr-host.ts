@@ -267,14 +267,7 @@ export class DaprActorHost implements ActorHost {
     await this.activations.enqueue(activation, async () => {
       const ops: StateOperation[] = handover.state.map(([key, text]) => ({ operation: "upsert", request: { key, value: toStoredValue(text) } }));
       if (ops.length > 0) await this.options.sidecar.transact(type, id, ops);
-      for (const r of handover.reminders) {
-        const rate = this.wallMsPer(r.clock);
-        await this.options.sidecar.setReminder(type, id, r.name, {
-          dueTime: goDuration(Math.max(0, r.dueInMs) / rate),
-          ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
-          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs, clock: r.clock }),
-        });
-      }
+      for (const r of handover.reminders) await this.setDaprReminder(type, id, { ...r, dueInMs: Math.max(0, r.dueInMs) });
     });
     this.options.logger.debug({ actorType: type, actorId: id, keys: handover.state.length, reminders: handover.reminders.length }, "adopted an actor's state");
     return reply(200, null);
@@ -387,21 +380,30 @@ export class DaprActorHost implements ActorHost {
   private async committed(activation: Activation, turn: TurnChanges): Promise<void> {
     const { type, id } = activation.ref;
     for (const r of turn.reminderUpserts.values()) {
-      // Dapr schedules on wall time: a wall reminder goes as it is, a market one is scaled.
-      const now = this.clocks[r.clock].now();
-      const rate = this.wallMsPer(r.clock);
-      await this.guard(activation, `reminder ${r.name}`, () =>
-        this.options.sidecar.setReminder(type, id, r.name, {
-          dueTime: goDuration((r.dueAt - now) / rate),
-          ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
-          data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs, clock: r.clock }),
-        }),
-      );
+      const dueInMs = r.dueAt - this.clocks[r.clock].now();
+      await this.guard(activation, `reminder ${r.name}`, () => this.setDaprReminder(type, id, { ...r, dueInMs }));
     }
     for (const name of turn.reminderDeletes) {
       await this.guard(activation, `reminder ${name}`, () => this.options.sidecar.deleteReminder(type, id, name));
     }
     if (turn.outbox.length > 0) await this.flushOutbox(activation);
+  }
+
+  /**
+   * Registers one of our reminders with Dapr. Dapr schedules on wall time: a wall reminder goes as
+   * it is, a market one is scaled by the clock rate; our period and clock ride in its data.
+   */
+  private setDaprReminder(
+    type: string,
+    id: string,
+    r: { readonly name: string; readonly clock: ReminderClock; readonly dueInMs: number; readonly periodMs: number | null; readonly payload: string },
+  ): Promise<void> {
+    const rate = this.wallMsPer(r.clock);
+    return this.options.sidecar.setReminder(type, id, r.name, {
+      dueTime: goDuration(r.dueInMs / rate),
+      ...(r.periodMs === null ? {} : { period: goDuration(Math.max(1, r.periodMs / rate)) }),
+      data: JSON.stringify({ payload: r.payload, periodMs: r.periodMs, clock: r.clock }),
+    });
   }
 
   /** Milliseconds of `clock` per wall-clock millisecond. */

@@ -62,11 +62,6 @@ export class MemoryActorStateStore implements ActorStateStore, OutboxStore {
     }
     return [...byActor.values()].filter((h) => h.state.size > 0 || h.reminders.length > 0);
   }
-
-  /** Events committed and not yet handed to the bus. */
-  undelivered(): number {
-    return this.outbox.length;
-  }
 }
 
 function refKey(actor: ActorRef): string {
