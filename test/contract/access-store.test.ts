@@ -85,7 +85,32 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(refused).toEqual({ allowed: false, counts: [2, 2], blockedIndex: 1 });
     // The refused hit did not count toward the daily window.
     expect(await store.counters.peek("q:day", now)).toBe(2);
+    // A full first window: refused there, and the windows after it are not counted either.
+    const nextMinute = { bucket: "q:min2", limit: 2, expiresAt: now + 120_000 };
+    expect(await store.counters.consumeAll([daily, nextMinute], now)).toEqual({ allowed: true, counts: [3, 1], blockedIndex: null });
+    expect(await store.counters.consumeAll([daily, nextMinute], now)).toEqual({ allowed: false, counts: [3, 1], blockedIndex: 0 });
+    expect(await store.counters.peek("q:min2", now)).toBe(1);
   });
+
+  if (kind === "sqlite" || process.env.MONGODB_URL) {
+    // Concurrent hits on one key's windows (sequential-only on FerretDB, DECISIONS 6). On SQLite
+    // they arrive in one group commit and are counted together while every window has room.
+    it("counts concurrent hits of one key as if one after another, and refuses past the limit", async () => {
+      const now = 2_000_000;
+      const daily = { bucket: "c:day", limit: 7, expiresAt: now + 86_400_000 };
+      const minute = { bucket: "c:min", limit: 100, expiresAt: now + 60_000 };
+      const first = await Promise.all(Array.from({ length: 4 }, () => store.counters.consumeAll([daily, minute], now)));
+      expect(first.every((r) => r.allowed)).toBe(true);
+      expect(first.map((r) => r.counts[0]).sort()).toEqual([1, 2, 3, 4]);
+      expect(first.map((r) => r.counts[1]).sort()).toEqual([1, 2, 3, 4]);
+      // Room for three of the next five: the other two are counted nowhere.
+      const second = await Promise.all(Array.from({ length: 5 }, () => store.counters.consumeAll([daily, minute], now)));
+      expect(second.filter((r) => r.allowed).map((r) => r.counts[0]).sort()).toEqual([5, 6, 7]);
+      expect(second.filter((r) => !r.allowed).map((r) => r.blockedIndex)).toEqual([0, 0]);
+      expect(await store.counters.peek("c:day", now)).toBe(7);
+      expect(await store.counters.peek("c:min", now)).toBe(7);
+    });
+  }
 
   it("restarts an expired window at one", async () => {
     const w = { bucket: "q:exp", limit: 1, expiresAt: 5_000 };

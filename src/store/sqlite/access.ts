@@ -102,7 +102,8 @@ interface PendingConsume {
 
 export class SqliteCounters implements CounterRepository {
   private readonly read;
-  private readonly upsert;
+  private readonly hitsIfRoom;
+  private readonly undoHits;
   private readonly sweep;
   private readonly consumeBatch;
   private readonly add;
@@ -112,14 +113,18 @@ export class SqliteCounters implements CounterRepository {
     this.read = db.prepare<[string, number], { count: number }>(
       "SELECT count FROM counters WHERE bucket = ? AND expires_at > ?",
     );
-    // An expired window restarts at 1 instead of being swept first.
-    this.upsert = db.prepare<[{ bucket: string; expiresAt: number; now: number }], { count: number }>(
-      `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, 1, @expiresAt)
+    // One statement per window: count n hits only where the window has room for all n (n never
+    // exceeds the limit). An expired window restarts at n instead of being swept first; a window
+    // without room returns no row and is left alone.
+    this.hitsIfRoom = db.prepare<[{ bucket: string; expiresAt: number; now: number; limit: number; n: number }], { count: number }>(
+      `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, @n, @expiresAt)
        ON CONFLICT (bucket) DO UPDATE SET
-         count = CASE WHEN counters.expires_at <= @now THEN 1 ELSE counters.count + 1 END,
+         count = CASE WHEN counters.expires_at <= @now THEN @n ELSE counters.count + @n END,
          expires_at = excluded.expires_at
+       WHERE counters.expires_at <= @now OR counters.count + @n <= @limit
        RETURNING count`,
     );
+    this.undoHits = db.prepare<[{ bucket: string; n: number }]>("UPDATE counters SET count = count - @n WHERE bucket = @bucket");
     this.sweep = db.prepare("DELETE FROM counters WHERE expires_at <= ?");
     this.add = db.prepare<[{ bucket: string; n: number; expiresAt: number; now: number }], { count: number }>(
       `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, @n, @expiresAt)
@@ -134,7 +139,7 @@ export class SqliteCounters implements CounterRepository {
        WHERE bucket = @bucket AND expires_at = @expiresAt AND expires_at > @now AND count >= @n
        RETURNING count`,
     );
-    this.consumeBatch = db.transaction((batch: readonly PendingConsume[]) => batch.map((p) => this.consumeOne(p.windows, p.now)));
+    this.consumeBatch = db.transaction((batch: readonly PendingConsume[]) => this.consumeGrouped(batch));
   }
 
   /**
@@ -160,12 +165,53 @@ export class SqliteCounters implements CounterRepository {
     }
   }
 
+  /**
+   * Inside the batch's IMMEDIATE transaction, so no other process sees hits counted and then
+   * taken back. Requests with the same windows (one key's, mostly: a busy key sends many per
+   * event-loop turn) are counted together, one statement per window for the whole group, when
+   * every window has room for all of them; otherwise one by one, in arrival order. Either way
+   * each request is counted in every window or in none, and the counts are those of counting
+   * the requests one after another.
+   */
+  private consumeGrouped(batch: readonly PendingConsume[]): ConsumeResult[] {
+    const groups = new Map<string, PendingConsume[]>();
+    for (const p of batch) {
+      const key = p.windows.map((w) => `${w.bucket} ${w.limit} ${w.expiresAt}`).join("\n");
+      const group = groups.get(key);
+      if (group) group.push(p);
+      else groups.set(key, [p]);
+    }
+    const results = new Map<PendingConsume, ConsumeResult>();
+    for (const group of groups.values()) {
+      const n = group.length;
+      const together = n > 1 ? this.hitAll(group[0]!.windows, n, Math.max(...group.map((p) => p.now))) : null;
+      if (together !== null && "counts" in together) {
+        group.forEach((p, k) => results.set(p, { allowed: true, counts: together.counts.map((c) => c - n + k + 1), blockedIndex: null }));
+      } else {
+        for (const p of group) results.set(p, this.consumeOne(p.windows, p.now));
+      }
+    }
+    return batch.map((p) => results.get(p) as ConsumeResult);
+  }
+
   private consumeOne(windows: readonly CounterWindow[], now: number): ConsumeResult {
-    const current = windows.map((w) => this.read.get(w.bucket, now)?.count ?? 0);
-    const blocked = windows.findIndex((w, i) => (current[i] ?? 0) >= w.limit);
-    if (blocked >= 0) return { allowed: false, counts: current, blockedIndex: blocked };
-    const counts = windows.map((w) => this.upsert.get({ bucket: w.bucket, expiresAt: w.expiresAt, now })?.count ?? 0);
-    return { allowed: true, counts, blockedIndex: null };
+    const hit = this.hitAll(windows, 1, now);
+    if ("counts" in hit) return { allowed: true, counts: hit.counts, blockedIndex: null };
+    return { allowed: false, counts: windows.map((w) => this.read.get(w.bucket, now)?.count ?? 0), blockedIndex: hit.blockedAt };
+  }
+
+  /** Counts n hits in every window when each has room for n; else in none, naming the first without. */
+  private hitAll(windows: readonly CounterWindow[], n: number, now: number): { counts: number[] } | { blockedAt: number } {
+    const counts: number[] = [];
+    for (const [i, w] of windows.entries()) {
+      const row = n <= w.limit ? this.hitsIfRoom.get({ bucket: w.bucket, expiresAt: w.expiresAt, now, limit: w.limit, n }) : undefined;
+      if (row === undefined) {
+        for (const counted of windows.slice(0, i)) this.undoHits.run({ bucket: counted.bucket, n });
+        return { blockedAt: i };
+      }
+      counts.push(row.count);
+    }
+    return { counts };
   }
 
   /** One IMMEDIATE transaction: the write lock makes read-then-add atomic across processes. */
