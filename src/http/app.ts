@@ -2,7 +2,7 @@ import express, { type Express, type Router } from "express";
 import helmet from "helmet";
 import type { AppDeps } from "./app-deps.js";
 import type { Route } from "./route.js";
-import { mountRoute, methodNotAllowedOrNotFound, type RouterDeps } from "./router.js";
+import { inSequence, LiteralRoutes, mountRoute, methodNotAllowedOrNotFound, type RouterDeps } from "./router.js";
 import { requestId } from "./middleware/request-id.js";
 import { accessLog } from "./middleware/access-log.js";
 import { errorHandler } from "./middleware/error-handler.js";
@@ -42,10 +42,9 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
 
   // Ahead of the API pipeline: daprd's callbacks carry their own body formats and no API key.
   for (const router of routers) app.use(router);
-  app.use(requestId);
-  app.use(accessLog(deps.logger));
-  app.use(httpMetrics);
-  app.use(helmet());
+  // Filled as the routes are mounted below; ahead of them so a literal path skips the walk.
+  const literal = new LiteralRoutes();
+  app.use(inSequence(requestId, accessLog(deps.logger), httpMetrics, helmet(), literal.dispatch));
 
   app.get("/v1/openapi.json", (_req, res) => {
     res.json(openApi);
@@ -62,7 +61,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     literalPaths: new Set(routes.filter((r) => !r.path.includes("{")).map((r) => r.path)),
     cacheable: () => !deps.marketClock.warmingUp,
   };
-  for (const route of routes) mountRoute(app, route, routerDeps);
+  for (const route of routes) mountRoute(app, route, routerDeps, literal);
   mountPages(app);
   const fallback = methodNotAllowedOrNotFound([
     ...routes,

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { processCounter, processHistogram } from "../../observability/metrics.js";
+import { routePathOf } from "../router.js";
 
 const requests = processCounter({ name: "http_requests_total", help: "HTTP requests by method, route and status", labelNames: ["method", "route", "status"] });
 
@@ -9,7 +10,7 @@ const duration = processHistogram({ name: "http_request_duration_seconds", help:
 export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
   const start = process.hrtime.bigint();
   res.on("finish", () => {
-    const route = (req.route as { path?: string } | undefined)?.path ?? "unmatched";
+    const route = routePathOf(req) ?? "unmatched";
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     requests.inc({ method: req.method, route, status: String(res.statusCode) });
     duration.observe({ method: req.method, route }, seconds);
