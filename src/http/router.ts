@@ -107,14 +107,22 @@ export class LiteralRoutes {
   };
 }
 
-/** Runs middleware one after another as Express would, ending in `next` (with the first error, if any). */
+/**
+ * Runs middleware one after another as Express would, ending in `next`: an error passed on, thrown,
+ * or a rejected promise goes to `next` at once (and so to the error handler), as Express does it.
+ */
 function runStages(stages: readonly RequestHandler[], req: Request, res: Response, next: NextFunction): void {
   let at = 0;
   const step = (err?: unknown): void => {
     if (err !== undefined && err !== null) return next(err);
     const stage = stages[at++];
     if (stage === undefined) return next();
-    void stage(req, res, step);
+    try {
+      const ran: unknown = stage(req, res, step);
+      if (ran instanceof Promise) ran.catch(next);
+    } catch (thrown) {
+      next(thrown);
+    }
   };
   step();
 }

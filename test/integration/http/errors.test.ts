@@ -116,6 +116,17 @@ describe("health", () => {
     }
   });
 
+  it("answers a literal path written with a trailing slash or in capitals as Express routes it: the same route, its own metric label", async () => {
+    // Exact literal paths are found in a Map; these spellings miss it and go through Express's routing.
+    for (const path of ["/v1/health/", "/V1/Health"]) {
+      const res = await fetch(`${svc.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { status: string }).status).toBe("ok");
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`)).text();
+    expect(metrics).not.toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="200"/);
+  });
+
   it("HEAD /v1/health answers 200 without a body", async () => {
     const res = await fetch(`${svc.url}/v1/health`, { method: "HEAD" });
     expect(res.status).toBe(200);
