@@ -82,8 +82,9 @@ export interface Reliability {
   readonly brierHindsightBaseRate: number | null;
   /**
    * The quintile gap a perfectly calibrated forecaster would show on these very calls: outcomes
-   * drawn as hits with probability = the published confidence, one draw per UTC day shared by
-   * that day's calls (their 24 h horizons overlap, so a day's calls are one outcome, not 24).
+   * drawn as hits with probability = the published confidence, from one price move per UTC day
+   * shared by that day's calls (their 24 h horizons overlap, so a day's calls are one outcome, not
+   * 24; its bullish calls hit when the move is up, its bearish ones when it is down).
    * A measured gap inside this band is what calibration looks like on a span this short.
    */
   readonly quintileGapIfCalibrated: { readonly median: number; readonly p95: number } | null;
@@ -135,7 +136,7 @@ const BIN_EDGES = [0, 0.45, 0.5, 0.55, 0.6, 0.65, 1.0000001];
 function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon): Reliability {
   const graded = rows.filter((r) => r.forward[horizon] !== null && r.forward[horizon] !== 0);
   const upShare = graded.length === 0 ? null : graded.filter((r) => (r.forward[horizon] as number) > 0).length / graded.length;
-  const calls: { at: number; c: number; hit: boolean; base: number; hindsight: number }[] = [];
+  const calls: { at: number; c: number; bullish: boolean; hit: boolean; base: number; hindsight: number }[] = [];
   for (const r of graded) {
     const side = rulingSide(r.ruling);
     if (side === "none") continue;
@@ -143,6 +144,7 @@ function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon)
     calls.push({
       at: r.at,
       c: r.confidence,
+      bullish: side === "up",
       hit: side === "up" ? up : !up,
       base: side === "up" ? r.baseRate : 1 - r.baseRate,
       hindsight: upShare === null ? 0.5 : side === "up" ? upShare : 1 - upShare,
@@ -185,8 +187,14 @@ const DAY = 24 * HOUR;
  * Median and 95th percentile of the quintile gap when each day's outcome is drawn from the
  * published confidences (see `Reliability.quintileGapIfCalibrated`). `sorted` is ordered by
  * confidence, so the quintiles are the same slices in every draw; only the hits change.
+ *
+ * A day's draw u is its price move: a bullish call at confidence c says P(up) = c and hits when
+ * u < c; a bearish one says P(up) = 1 − c and hits when the move is down, u ≥ 1 − c. So each call
+ * hits with probability c, and a bullish and a bearish call of one day hit or miss against each
+ * other as they do in the market (graded as one coin, both would hit or miss together and the
+ * band would be too wide).
  */
-function calibratedGapBand(sorted: readonly { c: number; at: number }[], parts: number): { median: number; p95: number } | null {
+function calibratedGapBand(sorted: readonly { c: number; at: number; bullish: boolean }[], parts: number): { median: number; p95: number } | null {
   if (parts === 0) return null;
   const rng = new SeededRandom(16);
   const days = new Map<number, number>();
@@ -206,7 +214,11 @@ function calibratedGapBand(sorted: readonly { c: number; at: number }[], parts: 
       const lo = bounds[q] as number;
       const hi = bounds[q + 1] as number;
       let hits = 0;
-      for (let i = lo; i < hi; i++) if ((u[dayOf[i] as number] as number) < (sorted[i] as { c: number }).c) hits++;
+      for (let i = lo; i < hi; i++) {
+        const call = sorted[i] as { c: number; bullish: boolean };
+        const move = u[dayOf[i] as number] as number;
+        if (call.bullish ? move < call.c : move >= 1 - call.c) hits++;
+      }
       gap += Math.abs((meanC[q] as number) - hits / (hi - lo));
     }
     draws.push(gap / parts);

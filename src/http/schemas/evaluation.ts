@@ -70,7 +70,7 @@ const span = z.object({
       .object({ median: z.number(), p95: z.number() })
       .nullable()
       .describe(
-        "The quintile gap a perfectly calibrated forecaster would show on these calls (outcomes drawn from the published confidences, one per UTC day): a measured gap inside this band is consistent with calibration",
+        "The quintile gap a perfectly calibrated forecaster would show on these calls (one price move drawn per UTC day from the published confidences; a day's bullish calls hit when it is up, its bearish calls when it is down): a measured gap inside this band is consistent with calibration",
       ),
   }),
 });

@@ -57,6 +57,25 @@ describe("reliability of a ruling stream", () => {
     expect(r.quintileGapIfCalibrated!.median).toBeGreaterThan(0.015);
   });
 
+  it("grades a day's bullish and bearish calls against one price move: they hit against each other, which narrows the band", () => {
+    // Every day: 12 BUY and 12 SELL hours, all at 0.6. A calibrated reader of these confidences
+    // expects 60 % of each to hit, but never all of a day's calls at once (the market moved one way).
+    const mixed: EvaluatedHour[] = [];
+    const oneSided: EvaluatedHour[] = [];
+    for (let d = 0; d < 600; d++) {
+      for (let h = 0; h < 24; h++) {
+        const row = { at: START + d * DAY + h * HOUR, score: 0, confidence: 0.6, baseRate: 0.5, forward: { 4: 0.01, 24: 0.01, 72: 0.01 } };
+        mixed.push({ ...row, ruling: h % 2 === 0 ? "BUY" : "SELL" });
+        oneSided.push({ ...row, ruling: "BUY" });
+      }
+    }
+    const mixedBand = evaluateSpan("from_2023", mixed).reliability.quintileGapIfCalibrated!;
+    const oneSidedBand = evaluateSpan("from_2023", oneSided).reliability.quintileGapIfCalibrated!;
+    // A day's hit share is 0.5 or 1 for the mixed stream (sd 0.2), 0 or 1 for the one-sided one (sd 0.49).
+    expect(mixedBand.median).toBeLessThan(oneSidedBand.median / 2);
+    expect(mixedBand.median).toBeGreaterThan(0);
+  });
+
   it("is a pure function of the calls (fixed seed): the same stream gives the same band", () => {
     const a = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
     const b = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
