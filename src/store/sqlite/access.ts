@@ -106,7 +106,6 @@ export class SqliteCounters implements CounterRepository {
   private readonly undoHits;
   private readonly sweep;
   private readonly consumeBatch;
-  private readonly add;
   private readonly giveBack;
   private pending: PendingConsume[] = [];
   constructor(private readonly db: SqliteDb) {
@@ -126,13 +125,6 @@ export class SqliteCounters implements CounterRepository {
     );
     this.undoHits = db.prepare<[{ bucket: string; n: number }]>("UPDATE counters SET count = count - @n WHERE bucket = @bucket");
     this.sweep = db.prepare("DELETE FROM counters WHERE expires_at <= ?");
-    this.add = db.prepare<[{ bucket: string; n: number; expiresAt: number; now: number }], { count: number }>(
-      `INSERT INTO counters (bucket, count, expires_at) VALUES (@bucket, @n, @expiresAt)
-       ON CONFLICT (bucket) DO UPDATE SET
-         count = CASE WHEN counters.expires_at <= @now THEN @n ELSE counters.count + @n END,
-         expires_at = excluded.expires_at
-       RETURNING count`,
-    );
     // Only into the window the lease came from, and never below zero.
     this.giveBack = db.prepare<[{ bucket: string; n: number; expiresAt: number; now: number }], { count: number }>(
       `UPDATE counters SET count = count - @n
@@ -143,8 +135,8 @@ export class SqliteCounters implements CounterRepository {
   }
 
   /**
-   * Group commit: hits arriving in the same event-loop turn share one IMMEDIATE transaction,
-   * evaluated one after another inside it. IMMEDIATE takes the write lock up front, so each
+   * Group commit: hits arriving in the same event-loop turn share one IMMEDIATE transaction
+   * (counted as `consumeGrouped` says). IMMEDIATE takes the write lock up front, so each
    * check-then-increment stays atomic across processes while the commit cost is paid once.
    */
   consumeAll(windows: readonly CounterWindow[], now: number): Promise<ConsumeResult> {
@@ -220,7 +212,8 @@ export class SqliteCounters implements CounterRepository {
       const count = this.read.get(window.bucket, now)?.count ?? 0;
       const granted = grantFor(window.limit, count, want);
       if (granted === 0) return { granted, count };
-      const after = this.add.get({ bucket: window.bucket, n: granted, expiresAt: window.expiresAt, now })?.count ?? count + granted;
+      // The grant fits what is left, so the window has room for it.
+      const after = this.hitsIfRoom.get({ bucket: window.bucket, n: granted, expiresAt: window.expiresAt, now, limit: window.limit })?.count ?? count + granted;
       return { granted, count: after };
     }).immediate();
   }
