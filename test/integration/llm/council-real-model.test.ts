@@ -155,8 +155,9 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         expect(summary?.promptTokens).toBe(calls.reduce((n, c) => n + c.promptTokens, 0));
         expect(summary?.ms).toBeGreaterThan(0);
       }
-      // The operator's view: one line per question with agent, model, tokens in/out, ms, outcome.
-      const lines = recorded.log.lines.filter((l) => l.msg === "llm call");
+      // The operator's view: one line per question with agent, model, tokens in/out, ms, outcome
+      // ("llm call failed", with its reason, for a reply that failed validation).
+      const lines = recorded.log.lines.filter((l) => l.msg === "llm call" || l.msg === "llm call failed");
       expect(lines.length).toBeGreaterThan(10);
       for (const l of lines) expect(Object.keys(l)).toEqual(expect.arrayContaining(["asset", "agent", "model", "tokens_in", "tokens_out", "ms", "outcome"]));
     },
