@@ -9,6 +9,8 @@ import { evaluateRegimes, type RegimeEvaluation } from "../src/domain/evaluation
 import { DEFAULT_CALIBRATION } from "../src/domain/calibration/calibration-map.js";
 import type { StoredRegime } from "../src/store/ports/regime-history.js";
 import type { RegimeReport } from "../src/domain/regime/regime-report.js";
+import { ROSTERS } from "../src/domain/council/rosters.js";
+import type { CouncilAsset } from "../src/domain/council/council-types.js";
 
 /**
  * Issue 16: the evidence behind what the service publishes, over the whole bundled history, the
@@ -69,6 +71,37 @@ function spanSection(s: SpanEvaluation): string[] {
   return lines;
 }
 
+/**
+ * The council's agents, each calibrated on its own rule votes (what the vote lists publish as
+ * `confidence`): one line per agent and span. The deliberations are the council stream's
+ * (memoised), so this costs the calibration only.
+ */
+async function agentSection(asset: CouncilAsset, from: number, to: number, prices: ReturnType<typeof pricePath>): Promise<string[]> {
+  const lines = [
+    `#### ${asset} council agents: each vote calibrated on its agent's own rule votes`,
+    "",
+    "Graded votes are directional rule votes (HOLD names no direction; an abstention is no vote). A span an agent never voted in is left out.",
+    "",
+    "| agent | span | votes graded | hit rate | quintile gap | gap if calibrated (median / 95th) | Brier | Brier, base rate known then | rank IC 24 h (t) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const agent of ROSTERS[asset].agents) {
+    const run = await calibratedStream(feed, { kind: "agent", asset, agent: agent.name }, from, to);
+    const spans = evaluateStream(withOutcomes(run.rows, prices, to));
+    if (spans.length === 0) lines.push(`| ${agent.name} | all | 0 | abstains throughout: the bundled history has no data for its inputs | | | | | |`);
+    for (const s of spans) {
+      const r = s.reliability;
+      const ic = s.rankIc.find((x) => x.hours === 24);
+      const band = r.quintileGapIfCalibrated === null ? "n/a" : `${f(r.quintileGapIfCalibrated.median)} / ${f(r.quintileGapIfCalibrated.p95)}`;
+      lines.push(
+        `| ${agent.name} | ${s.span === "to_2022" ? "to 2022" : "from 2023"} | ${r.calls} | ${f(r.hitRate)} | ${f(r.quintileMeanAbsGap)} | ${band} | ${f(r.brier, 5)} | ${f(r.brierBaseRate, 5)} | ${ic === undefined ? "n/a" : `${f(ic.ic)} (${f(ic.t, 1)})`} |`,
+      );
+    }
+  }
+  lines.push("");
+  return lines;
+}
+
 function regimeSection(title: string, e: RegimeEvaluation): string[] {
   return [
     `#### ${title} (${iso(e.from)} → ${iso(e.to)}, ${e.hours} hours)`,
@@ -97,6 +130,7 @@ for (const stream of streams) {
   const spans = evaluateStream(withOutcomes(run.rows, prices, to));
   md.push(`### ${streamId(stream)}`, "");
   for (const s of spans) md.push(...spanSection(s));
+  if (stream.kind === "council") md.push(...(await agentSection(stream.asset, (prices[0] as { t: number }).t, to, prices)));
   timings.push(`${streamId(stream)} ${((performance.now() - ts) / 1000).toFixed(1)} s`);
 }
 

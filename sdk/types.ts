@@ -45,8 +45,21 @@ export interface IssuedKey {
 export interface AgentVote {
   readonly name: string;
   readonly vote: Ruling;
+  /** Calibrated: the probability, from this agent's own walk-forward map, of a move in its vote's direction. */
   readonly confidence: number;
+  /** The agent's own figure: what the Chief Judge weighs and the veto reads. */
+  readonly raw_confidence: number;
+  readonly confidence_basis: ConfidenceBasis;
   readonly reasoning: string | null;
+}
+
+/** Beside every list of agent votes: how their confidences were obtained. */
+export interface AgentsConfidenceBasis {
+  /** per_agent: each vote is calibrated on its agent's own outcomes (see its confidence_basis); uncalibrated: stored before agent votes were calibrated. */
+  readonly kind: "per_agent" | "uncalibrated";
+  readonly horizon_hours: number | null;
+  readonly fitted_at: string | null;
+  readonly note: string;
 }
 
 export interface MacroContext {
@@ -57,8 +70,8 @@ export interface MacroContext {
 
 /** How a published confidence was obtained (DECISIONS 7, "Confidence"). */
 export interface ConfidenceBasis {
-  /** isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill or too few outcomes; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed. */
-  readonly kind: "isotonic" | "base_rate" | "prior" | "uncalibrated";
+  /** isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill or too few outcomes; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed; abstained (agent votes only): no data, a fixed low HOLD. */
+  readonly kind: "isotonic" | "base_rate" | "prior" | "uncalibrated" | "abstained";
   /** confidence is the probability of a move in the ruling's direction over this horizon. */
   readonly horizon_hours: number | null;
   /** Market time of the map's fit: only outcomes matured by then were used. */
@@ -82,7 +95,7 @@ export interface Verdict extends CacheInfo {
   readonly council_mode: "council" | "judiciary" | null;
   readonly agents: readonly AgentVote[] | null;
   /** The agents' confidences are their own figures, never calibrated. */
-  readonly agents_confidence_basis: ConfidenceBasis | null;
+  readonly agents_confidence_basis: AgentsConfidenceBasis | null;
   readonly macro_context: MacroContext | null;
 }
 
@@ -150,16 +163,29 @@ export interface CouncilSession extends CacheInfo {
   readonly confidence_basis: ConfidenceBasis;
   readonly consensus: string;
   readonly score: number;
-  readonly agents: readonly { readonly agent: string; readonly ruling: Ruling; readonly confidence: number; readonly thesis: string }[];
-  /** The agents' confidences are their own figures, never calibrated. */
-  readonly agents_confidence_basis: ConfidenceBasis;
+  readonly agents: readonly {
+    readonly agent: string;
+    readonly ruling: Ruling;
+    /** Calibrated on this agent's own outcomes (see confidence_basis). */
+    readonly confidence: number;
+    /** The agent's own figure: what the Chief Judge weighs and the veto reads. */
+    readonly raw_confidence: number;
+    readonly confidence_basis: ConfidenceBasis;
+    readonly thesis: string;
+  }[];
+  readonly agents_confidence_basis: AgentsConfidenceBasis;
   readonly agents_failed: number;
   readonly session_at: string;
 }
 
-export interface AgentVoteSummary {
+/** A TAO or SOL agent's vote: calibrated confidence, the agent's own figure, and how it was obtained. */
+export interface CouncilAgentVote {
   readonly ruling: string;
+  /** Calibrated on this agent's own outcomes (see confidenceBasis). */
   readonly confidence: number;
+  /** The agent's own figure: what the Chief Judge weighs and the veto reads. */
+  readonly rawConfidence: number;
+  readonly confidenceBasis: ConfidenceBasis;
 }
 
 export interface CouncilVerdict {
@@ -168,9 +194,8 @@ export interface CouncilVerdict {
   readonly confidence: number;
   /** How `confidence` was obtained (DECISIONS 7, "Confidence"). */
   readonly confidenceBasis: ConfidenceBasis;
-  readonly agentVotes: Readonly<Record<string, AgentVoteSummary>>;
-  /** The agents' confidences are their own figures, never calibrated. */
-  readonly agentVotesConfidenceBasis: ConfidenceBasis;
+  readonly agentVotes: Readonly<Record<string, CouncilAgentVote>>;
+  readonly agentVotesConfidenceBasis: AgentsConfidenceBasis;
   readonly riskFlags?: readonly string[];
   readonly chiefRationale: string | null;
   readonly plainExplanation: string | null;

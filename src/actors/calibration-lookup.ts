@@ -3,15 +3,24 @@ import { calibrationMapSchema, type CalibrationMap } from "../domain/calibration
 import { refitTime } from "../domain/calibration/walk-forward-calibrator.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RulingStream } from "../application/ruling-streams.js";
-import { calibrationKey, EvidenceActor, storedMap } from "./evidence-actor.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
+import { agentCalibrationKey, agentMapsSchema, calibrationKey, EvidenceActor, storedMap, type AgentMaps } from "./evidence-actor.js";
 
 /**
  * The calibration map in force at `at` for a stream: the stored one when it is that day's
  * (one store read, as every replica shares it), else the EvidenceActor fits it (once a day).
  */
-export async function calibrationMapAt(ctx: ActorContext, evidence: EvidenceRepository, stream: RulingStream, at: number): Promise<CalibrationMap> {
+export async function calibrationMapAt(ctx: ActorContext, evidence: EvidenceRepository, stream: RulingStream & { kind: "verdict" | "council" }, at: number): Promise<CalibrationMap> {
   const stored = await evidence.get(calibrationKey(stream));
   const map = stored === null ? null : storedMap(stored.body);
   if (map !== null && map.fittedAt === refitTime(at)) return map;
   return calibrationMapSchema.parse(await ctx.proxy(EvidenceActor, stream.asset).mapFor({ kind: stream.kind, at }));
+}
+
+/** The council's agent maps in force at `at`: the stored day's document, else the EvidenceActor fits them. */
+export async function agentMapsAt(ctx: ActorContext, evidence: EvidenceRepository, asset: CouncilAsset, at: number): Promise<AgentMaps> {
+  const stored = await evidence.get(agentCalibrationKey(asset));
+  const parsed = stored === null ? null : agentMapsSchema.safeParse(stored.body);
+  if (parsed?.success === true && parsed.data.fittedAt === refitTime(at)) return parsed.data;
+  return agentMapsSchema.parse(await ctx.proxy(EvidenceActor, asset).agentMapsFor({ at }));
 }

@@ -1,6 +1,6 @@
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedSession } from "../domain/council/calibrated-session.js";
-import { calibrationMapAt } from "./calibration-lookup.js";
+import { agentMapsAt, calibrationMapAt } from "./calibration-lookup.js";
 import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
@@ -115,7 +115,8 @@ export class CouncilActor extends Actor {
       return { outcome: "paused", at };
     }
     const map = await calibrationMapAt(this.ctx, this.deps.evidence, { kind: "council", asset }, at);
-    const session = calibratedSession(outcome.session, map);
+    const agentMaps = await agentMapsAt(this.ctx, this.deps.evidence, asset, at);
+    const session = calibratedSession(outcome.session, map, agentMaps.maps);
     await this.deps.sessions.save(session);
     this.ctx.state.set("lastAt", at);
     await this.ctx.publish("council.new", { ...councilNewData(session) });

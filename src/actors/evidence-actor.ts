@@ -4,11 +4,13 @@ import type { ActorContext } from "../runtime/actor-context.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import { DEFAULT_CALIBRATION, calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
-import { WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
+import { refitTime, WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 import { evaluateSpan, HELD_OUT_FROM, DEFAULT_EVALUATION } from "../domain/evaluation/verdict-evaluation.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { calibrationLeadMs, pricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
+import { calibrationLeadMs, councilHourAt, pricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
+import { ROSTERS } from "../domain/council/rosters.js";
+import type { CouncilAsset } from "../domain/council/council-types.js";
 import { withOutcomes } from "../domain/evaluation/stream-outcomes.js";
 import { regimeHoursFrom } from "../application/regime-hours.js";
 import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
@@ -28,11 +30,17 @@ const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
 const SCHEDULE_VERSION = 2;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
+/** One document per council: its six agents' maps, fitted together (one read per session). */
+export const agentCalibrationKey = (asset: CouncilAsset): string => `calibration:agents:${asset}`;
 export const verdictEvaluationKey = (asset: Asset): string => `evaluation:verdicts:${asset}`;
 export const REGIME_EVALUATION_KEY = "evaluation:regime:BTC";
 
 export const mapRequestSchema = z.object({ kind: z.enum(["verdict", "council"]), at: z.number().int() });
 export type MapRequest = z.infer<typeof mapRequestSchema>;
+
+/** The maps of a council's agents in force on one market day, keyed by agent name. */
+export const agentMapsSchema = z.object({ fittedAt: z.number().int(), maps: z.record(z.string(), calibrationMapSchema) });
+export type AgentMaps = z.infer<typeof agentMapsSchema>;
 
 export interface EvidenceActorDeps {
   readonly feed: MarketFeed;
@@ -45,6 +53,8 @@ export interface EvidenceActorDeps {
 /** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
 interface StreamState {
   readonly calibrator: WalkForwardCalibrator;
+  /** Council streams: one calibrator per agent, fed by the same deliberations (maps fitted when asked). */
+  readonly agents: ReadonlyMap<string, WalkForwardCalibrator>;
   /** Published rows kept for the evaluation (verdict streams, from the held-out span on). */
   readonly rows: CalibratedHour[];
   processedTo: number;
@@ -105,6 +115,24 @@ export class EvidenceActor extends Actor {
     return map;
   }
 
+  /**
+   * The maps of the council's agents in force at `at` (same fit rule as `mapFor`), stored as one
+   * document so the council actor reads them in one go.
+   */
+  async agentMapsFor(request: { at: number }): Promise<AgentMaps> {
+    const { at } = z.object({ at: z.number().int() }).parse(request);
+    const stream = this.streamOf("council");
+    const state = await this.catchUp(stream, Math.min(at, this.ctx.clock.now()));
+    const maps: Record<string, CalibrationMap> = {};
+    for (const [agent, calibrator] of state.agents) maps[agent] = calibrator.mapAt(at);
+    const body: AgentMaps = { fittedAt: refitTime(at), maps };
+    await this.deps.evidence.put({ key: agentCalibrationKey(stream.asset), at: body.fittedAt, body });
+    return body;
+  }
+
+  private streamOf(kind: "verdict"): RulingStream & { kind: "verdict" };
+  private streamOf(kind: "council"): RulingStream & { kind: "council" };
+  private streamOf(kind: "verdict" | "council"): RulingStream;
   private streamOf(kind: "verdict" | "council"): RulingStream {
     const asset = this.asset;
     if (kind === "verdict") return { kind, asset };
@@ -123,15 +151,20 @@ export class EvidenceActor extends Actor {
       const verdictStart = HELD_OUT_FROM - calibrationLeadMs();
       const councilStart = to - calibrationLeadMs();
       const start = Math.max(prices[0]?.t ?? to, stream.kind === "verdict" ? Math.min(verdictStart, councilStart) : councilStart);
-      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), rows: [], processedTo: start - 1 };
+      const agents = new Map<string, WalkForwardCalibrator>();
+      if (stream.kind === "council") {
+        for (const a of ROSTERS[stream.asset].agents) agents.set(a.name, new WalkForwardCalibrator(streamId({ kind: "agent", asset: stream.asset, agent: a.name }), prices, DEFAULT_CALIBRATION));
+      }
+      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], processedTo: start - 1 };
       this.streams.set(id, state);
     }
     // The calibrator reads prices only up to each fit time; it gets the newest series each time.
     state.calibrator.setPrices(prices);
+    for (const c of state.agents.values()) c.setPrices(prices);
     let n = 0;
     for (const p of prices) {
       if (p.t <= state.processedTo) continue;
-      const scored = await scoredHourAt(this.deps.feed, stream, p.t);
+      const scored = await this.scoredHour(stream, state, p.t);
       if (scored !== null) {
         const row = state.calibrator.calibrate(scored);
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
@@ -145,6 +178,15 @@ export class EvidenceActor extends Actor {
       }
     }
     return state;
+  }
+
+  /** The stream's ruling at `t`; a council hour also records its agents' rule votes. */
+  private async scoredHour(stream: RulingStream, state: StreamState, t: number) {
+    if (stream.kind !== "council") return scoredHourAt(this.deps.feed, stream, t);
+    const hour = await councilHourAt(this.deps.feed, stream.asset, t);
+    if (hour === null) return null;
+    for (const vote of hour.agents) state.agents.get(vote.agent)?.observe(vote);
+    return { at: t, ruling: hour.ruling, score: hour.score };
   }
 
   /** Recomputes the published evaluations from the rows and the outcomes known now. */

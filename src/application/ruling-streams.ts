@@ -15,9 +15,18 @@ const DAY = 24 * HOUR;
  * The ruling streams the service publishes and calibrates: each asset's Judiciary verdict, and
  * the BTC, TAO and SOL councils. Streams are sampled at every hourly bar close.
  */
-export type RulingStream = { readonly kind: "verdict"; readonly asset: Asset } | { readonly kind: "council"; readonly asset: CouncilAsset };
+export type RulingStream =
+  | { readonly kind: "verdict"; readonly asset: Asset }
+  | { readonly kind: "council"; readonly asset: CouncilAsset }
+  /** One council agent's rule votes (judiciary mode), e.g. `agent:BTC:TECH HAWK`. */
+  | { readonly kind: "agent"; readonly asset: CouncilAsset; readonly agent: string };
 
-export const streamId = (s: RulingStream): string => `${s.kind}:${s.asset}`;
+export const streamId = (s: RulingStream): string => (s.kind === "agent" ? `agent:${s.asset}:${s.agent}` : `${s.kind}:${s.asset}`);
+
+/** A council hour with its agents' rule votes (an abstaining agent has none): one deliberation feeds seven streams. */
+export interface CouncilHour extends ScoredHour {
+  readonly agents: readonly (ScoredHour & { readonly agent: string })[];
+}
 
 /**
  * What the stream's engine rules at `at`, from the feed as of `at` only. Regime-dependent
@@ -26,10 +35,33 @@ export const streamId = (s: RulingStream): string => `${s.kind}:${s.asset}`;
  * is in judiciary mode (rule agents), as in every warm-up and backtest; a BLACKOUT hour is null.
  */
 export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: number): Promise<ScoredHour | null> {
-  const memo = feed.mode === "replay" ? memoOf(feed, stream) : null;
+  if (stream.kind === "council") {
+    const hour = await councilHourAt(feed, stream.asset, at);
+    return hour === null ? null : { at, ruling: hour.ruling, score: hour.score };
+  }
+  if (stream.kind === "agent") {
+    const vote = (await councilHourAt(feed, stream.asset, at))?.agents.find((a) => a.agent === stream.agent);
+    return vote === undefined ? null : { at, ruling: vote.ruling, score: vote.score };
+  }
+  return memoised(feed, streamId(stream), at, () => verdictHour(feed, stream.asset, at));
+}
+
+/** The council's judiciary-mode session at `at` with its agents' rule votes; a BLACKOUT hour is null. */
+export async function councilHourAt(feed: MarketFeed, asset: CouncilAsset, at: number): Promise<CouncilHour | null> {
+  return memoised(feed, `council:${asset}`, at, async () => {
+    const outcome = await deliberate(councilInputAt(feed, asset, at, null), { advisor: null, newId: () => "stream" });
+    if (outcome.kind !== "session") return null;
+    const s = outcome.session;
+    const agents = s.votes.flatMap((v) => (v.source === "rule" && v.score !== undefined ? [{ agent: v.agent, at, ruling: v.ruling, score: v.score }] : []));
+    return { at, ruling: s.ruling, score: s.score, agents };
+  });
+}
+
+async function memoised<T extends ScoredHour>(feed: MarketFeed, id: string, at: number, score: () => Promise<T | null> | T | null): Promise<T | null> {
+  const memo = feed.mode === "replay" ? memoOf(feed, id) : null;
   const hit = memo?.get(at);
-  if (hit !== undefined) return hit;
-  const scored = await scoreHour(feed, stream, at);
+  if (hit !== undefined) return hit as T | null;
+  const scored = await score();
   memo?.set(at, scored);
   return scored;
 }
@@ -42,13 +74,12 @@ export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: n
  */
 const memos = new WeakMap<MarketFeed, Map<string, Map<number, ScoredHour | null>>>();
 
-function memoOf(feed: MarketFeed, stream: RulingStream): Map<number, ScoredHour | null> {
+function memoOf(feed: MarketFeed, id: string): Map<number, ScoredHour | null> {
   let byStream = memos.get(feed);
   if (byStream === undefined) {
     byStream = new Map();
     memos.set(feed, byStream);
   }
-  const id = streamId(stream);
   let memo = byStream.get(id);
   if (memo === undefined) {
     memo = new Map();
@@ -57,13 +88,9 @@ function memoOf(feed: MarketFeed, stream: RulingStream): Map<number, ScoredHour 
   return memo;
 }
 
-async function scoreHour(feed: MarketFeed, stream: RulingStream, at: number): Promise<ScoredHour | null> {
-  if (stream.kind === "verdict") {
-    const v = evaluateJudiciary(stream.asset, judiciaryInputAt(feed, stream.asset, at, null));
-    return { at, ruling: v.ruling, score: v.score };
-  }
-  const outcome = await deliberate(councilInputAt(feed, stream.asset, at, null), { advisor: null, newId: () => "stream" });
-  return outcome.kind === "session" ? { at, ruling: outcome.session.ruling, score: outcome.session.score } : null;
+function verdictHour(feed: MarketFeed, asset: Asset, at: number): ScoredHour {
+  const v = evaluateJudiciary(asset, judiciaryInputAt(feed, asset, at, null));
+  return { at, ruling: v.ruling, score: v.score };
 }
 
 /** Hourly closing prices of `asset` (t = the bar's close) for bars closed at or before `to`. */

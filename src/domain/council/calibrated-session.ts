@@ -1,21 +1,52 @@
 import { calibratedConfidence, type CalibrationMap } from "../calibration/calibration-map.js";
-import type { CouncilSession } from "./council-types.js";
+import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
+import { RULING_SCORE } from "../judiciary/score-bands.js";
+import type { AgentVote, CouncilSession } from "./council-types.js";
+
+/**
+ * The map that applies to a figure from this source. Maps are fitted on judiciary-mode (rule)
+ * scores; what the language model said has a different distribution and no graded outcomes of
+ * its own yet, so it gets the base rate of the same window until enough council-mode outcomes
+ * exist to fit one.
+ */
+function mapFor(map: CalibrationMap, fromModel: boolean): CalibrationMap {
+  return fromModel && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
+}
+
+function basisOf(map: CalibrationMap, fromModel: boolean): ConfidenceBasis {
+  return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, ...(fromModel ? { awaitingModelOutcomes: true } : {}) };
+}
+
+/**
+ * A vote as published: `confidence` becomes the probability, from the agent's own walk-forward
+ * map, that the asset moves in the vote's direction over the horizon (DECISIONS 7 names agent
+ * votes too). The agent's figure stays as `rawConfidence`: the Chief Judge weighed it and the
+ * SOL/TAO veto read it ("AVOID with confidence > 0.7" is the agent's own conviction). An
+ * abstaining agent (no data) keeps its HOLD at 0.2, as DECISIONS 7 sets for it.
+ */
+export function calibratedVote(vote: AgentVote, map: CalibrationMap | undefined): AgentVote {
+  if (map === undefined) return vote;
+  if (vote.source === "abstain") return { ...vote, rawConfidence: vote.confidence };
+  const fromModel = vote.source === "model";
+  const used = mapFor(map, fromModel);
+  const score = vote.score ?? RULING_SCORE[vote.ruling];
+  return { ...vote, confidence: calibratedConfidence(used, vote.ruling, score), rawConfidence: vote.confidence, calibration: basisOf(used, fromModel) };
+}
 
 /**
  * The session as published: `confidence` becomes the calibrated probability that the asset
- * moves in the ruling's direction over the horizon. The map is fitted on the council's
- * judiciary-mode stream, so it applies as is to judiciary-mode sessions only; a session in which
- * the language model voted has a different score distribution and no outcomes of its own yet,
- * so it gets the base rate of the same window (`calibration.kind` = `base_rate`) until enough
- * council-mode outcomes exist to fit one.
+ * moves in the ruling's direction over the horizon, from the council stream's map; each vote's
+ * from its agent's map (`agentMaps`, keyed by agent name; a vote without one is left as given).
+ * A session in which the language model voted gets the base rate (see `mapFor`).
  */
-export function calibratedSession(session: CouncilSession, map: CalibrationMap): CouncilSession {
-  const model = session.mode === "council";
-  const used: CalibrationMap = model && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
+export function calibratedSession(session: CouncilSession, map: CalibrationMap, agentMaps: Readonly<Record<string, CalibrationMap>> = {}): CouncilSession {
+  const fromModel = session.mode === "council";
+  const used = mapFor(map, fromModel);
   return {
     ...session,
     confidence: calibratedConfidence(used, session.ruling, session.score),
     rawConfidence: session.confidence,
-    calibration: { kind: used.kind, horizonHours: used.horizonHours, fittedAt: used.fittedAt, outcomes: used.outcomes, baseRate: used.baseRate, ...(model ? { awaitingModelOutcomes: true } : {}) },
+    calibration: basisOf(used, fromModel),
+    votes: session.votes.map((v) => calibratedVote(v, agentMaps[v.agent])),
   };
 }

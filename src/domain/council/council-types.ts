@@ -34,11 +34,21 @@ export type VoteSource = "model" | "rule" | "abstain";
 export interface AgentVote {
   readonly agent: string;
   readonly ruling: TaoRuling;
+  /**
+   * As deliberated: the agent's own figure (what the Chief Judge weighs and the veto reads).
+   * As published: the calibrated probability of a move in the vote's direction (issue 16),
+   * with the agent's own figure kept as `rawConfidence`. An abstaining agent keeps its 0.2.
+   */
   readonly confidence: number;
   readonly thesis: string;
   readonly source: VoteSource;
   /** Inputs of the agent that had no live or stale data. */
   readonly missing: readonly string[];
+  /** A rule vote's score (−100…100) before the bands: what the agent's calibration map reads. */
+  readonly score?: number;
+  /** The agent's own figure before calibration (an abstention's 0.2 too); absent on votes stored before it. */
+  readonly rawConfidence?: number;
+  readonly calibration?: ConfidenceBasis;
 }
 
 export type CouncilMode = "council" | "judiciary";
@@ -82,7 +92,7 @@ export interface CouncilSession {
   readonly at: number;
   readonly mode: CouncilMode;
   readonly ruling: TaoRuling;
-  /** Calibrated (issue 16; see `calibration`). Agent votes keep their own, uncalibrated figures. */
+  /** Calibrated (issue 16; see `calibration`), as are the votes' (each against its agent's own map). */
   readonly confidence: number;
   /** The Chief Judge's own figure before calibration; absent on sessions stored before issue 16. */
   readonly rawConfidence?: number;

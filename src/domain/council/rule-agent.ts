@@ -51,5 +51,5 @@ export function ruleVote(agent: AgentDefinition, input: CouncilInput, solScale: 
     reasons.join("; ") +
     "." +
     (missing.length > 0 ? ` Missing: ${missing.join(", ")}.` : "");
-  return { agent: agent.name, ruling, confidence, thesis, source: "rule", missing };
+  return { agent: agent.name, ruling, confidence, thesis, source: "rule", missing, score: Math.round(scored.score * 10) / 10 };
 }

@@ -1,5 +1,5 @@
 import type { TaoRuling } from "../market/vocabulary.js";
-import type { CouncilSession } from "./council-types.js";
+import type { AgentVote, CouncilSession } from "./council-types.js";
 import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 
 /** The `confidence_basis` of a published ruling; rulings stored before issue 16 say so. */
@@ -19,16 +19,37 @@ const BASIS_NOTES = {
     "the language model voted in this session: such sessions have no graded outcomes of their own yet, so this is the base rate of the ruling's direction, not a fit",
 } as const;
 
+/** How one vote's confidence was obtained (issue 16): its agent's map, or why there is none. */
+export function voteConfidenceBasisView(v: AgentVote) {
+  if (v.source === "abstain") return { kind: "abstained" as const, horizon_hours: null, fitted_at: null, note: ABSTAINED_NOTE };
+  return confidenceBasisView(v.calibration);
+}
+
+const ABSTAINED_NOTE = "no data for this agent: it abstains with HOLD at its fixed low figure (DECISIONS 7), not a probability";
+
 /**
- * The agents' own confidences are never calibrated: SPEC's veto and flag rules read them as the
- * agents give them (e.g. AVOID with confidence > 0.7). Published beside every vote list.
+ * Beside every vote list: how the votes' confidences were obtained, in one place a caller reads
+ * first. Votes stored before agent calibration carry the agents' own figures.
  */
-export const AGENT_CONFIDENCE_BASIS = {
-  kind: "uncalibrated" as const,
-  horizon_hours: null,
-  fitted_at: null,
-  note: "each agent's own figure (its rule, or the language model's): not a probability; the veto and flag rules read it as given",
-};
+export function agentsConfidenceBasisView(s: CouncilSession) {
+  // Calibration keeps every agent's own figure, an abstention's included; older votes have none.
+  if (!s.votes.some((v) => v.rawConfidence !== undefined)) return { kind: "uncalibrated" as const, horizon_hours: null, fitted_at: null, note: AGENTS_UNCALIBRATED_NOTE };
+  const basis = s.votes.find((v) => v.calibration !== undefined)?.calibration;
+  return {
+    kind: "per_agent" as const,
+    horizon_hours: basis?.horizonHours ?? null,
+    fitted_at: basis === undefined ? null : new Date(basis.fittedAt).toISOString(),
+    note: AGENTS_CALIBRATED_NOTE,
+  };
+}
+
+const AGENTS_CALIBRATED_NOTE =
+  "each vote's confidence is the probability, from that agent's own walk-forward map, that the asset moves in the vote's direction over horizon_hours; " +
+  "its confidence_basis says how the map was made; raw_confidence is the agent's own figure, which the Chief Judge weighs and the veto reads";
+const AGENTS_UNCALIBRATED_NOTE = "the agents' own figures, stored before agent votes were calibrated: not probabilities";
+
+/** The agent's own figure: what the Chief Judge weighed and the veto read. */
+const rawConfidenceOf = (v: AgentVote): number => v.rawConfidence ?? v.confidence;
 
 /**
  * SPEC-shaped views of a stored session, so every endpoint shows a session the same way.
@@ -41,8 +62,15 @@ export interface BtcCouncilView {
   readonly confidence_basis: ReturnType<typeof confidenceBasisView>;
   readonly consensus: CouncilSession["consensus"];
   readonly score: number;
-  readonly agents: readonly { agent: string; ruling: TaoRuling; confidence: number; thesis: string }[];
-  readonly agents_confidence_basis: typeof AGENT_CONFIDENCE_BASIS;
+  readonly agents: readonly {
+    agent: string;
+    ruling: TaoRuling;
+    confidence: number;
+    raw_confidence: number;
+    confidence_basis: ReturnType<typeof voteConfidenceBasisView>;
+    thesis: string;
+  }[];
+  readonly agents_confidence_basis: ReturnType<typeof agentsConfidenceBasisView>;
   readonly agents_failed: number;
   readonly session_at: string;
 }
@@ -55,8 +83,15 @@ export function btcCouncilView(s: CouncilSession): BtcCouncilView {
     confidence_basis: confidenceBasisView(s.calibration),
     consensus: s.consensus,
     score: s.score,
-    agents: s.votes.map((v) => ({ agent: v.agent, ruling: v.ruling, confidence: v.confidence, thesis: v.thesis })),
-    agents_confidence_basis: AGENT_CONFIDENCE_BASIS,
+    agents: s.votes.map((v) => ({
+      agent: v.agent,
+      ruling: v.ruling,
+      confidence: v.confidence,
+      raw_confidence: rawConfidenceOf(v),
+      confidence_basis: voteConfidenceBasisView(v),
+      thesis: v.thesis,
+    })),
+    agents_confidence_basis: agentsConfidenceBasisView(s),
     agents_failed: s.agentsFailed,
     session_at: new Date(s.at).toISOString(),
   };
@@ -83,22 +118,29 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
     council_consensus: s.consensusLevel,
     council_explanation: s.plainExplanation,
     council_mode: mode,
-    agents: s.votes.map((v) => ({ name: v.agent, vote: v.ruling, confidence: v.confidence, reasoning: v.thesis })),
-    agents_confidence_basis: AGENT_CONFIDENCE_BASIS,
+    agents: s.votes.map((v) => ({
+      name: v.agent,
+      vote: v.ruling,
+      confidence: v.confidence,
+      raw_confidence: rawConfidenceOf(v),
+      confidence_basis: voteConfidenceBasisView(v),
+      reasoning: v.thesis,
+    })),
+    agents_confidence_basis: agentsConfidenceBasisView(s),
   };
 }
 
 /** TAO or SOL verdict (SPEC "TAO verdict", "SOL verdict"). */
 export function assetVerdictView(s: CouncilSession) {
-  const agentVotes: Record<string, { ruling: TaoRuling; confidence: number }> = {};
-  for (const v of s.votes) agentVotes[v.agent] = { ruling: v.ruling, confidence: v.confidence };
+  const agentVotes: Record<string, { ruling: TaoRuling; confidence: number; rawConfidence: number; confidenceBasis: ReturnType<typeof voteConfidenceBasisView> }> = {};
+  for (const v of s.votes) agentVotes[v.agent] = { ruling: v.ruling, confidence: v.confidence, rawConfidence: rawConfidenceOf(v), confidenceBasis: voteConfidenceBasisView(v) };
   return {
     id: s.id,
     ruling: s.ruling,
     confidence: s.confidence,
     confidenceBasis: confidenceBasisView(s.calibration),
     agentVotes,
-    agentVotesConfidenceBasis: AGENT_CONFIDENCE_BASIS,
+    agentVotesConfidenceBasis: agentsConfidenceBasisView(s),
     ...(s.asset === "TAO" ? { riskFlags: [...s.riskFlags] } : {}),
     chiefRationale: s.chiefRationale,
     plainExplanation: s.plainExplanation,

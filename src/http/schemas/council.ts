@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RULINGS, SOL_RULINGS, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
 import { cacheFields } from "./common.js";
-import { confidenceBasisSchema } from "./judiciary.js";
+import { agentConfidence, agentsConfidenceBasisSchema, confidenceBasisSchema, rawAgentConfidence } from "./judiciary.js";
 
 const unit = z.number().min(0).max(1);
 
@@ -18,11 +18,13 @@ export const btcCouncilSessionSchema = z
       z.object({
         agent: z.string(),
         ruling: z.enum(RULINGS),
-        confidence: unit.describe("the agent's own figure (its rule, or the language model's): not calibrated"),
+        confidence: agentConfidence,
+        raw_confidence: rawAgentConfidence,
+        confidence_basis: confidenceBasisSchema,
         thesis: z.string(),
       }),
     ),
-    agents_confidence_basis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
+    agents_confidence_basis: agentsConfidenceBasisSchema,
     agents_failed: z.number().int().min(0).max(6),
     session_at: z.string(),
     ...cacheFields,
@@ -30,7 +32,7 @@ export const btcCouncilSessionSchema = z
   .meta({ id: "BtcCouncilSession" });
 
 function agentVotes<const K extends readonly string[], R extends readonly [string, ...string[]]>(keys: K, rulings: R) {
-  const vote = z.object({ ruling: z.enum(rulings), confidence: unit });
+  const vote = z.object({ ruling: z.enum(rulings), confidence: agentConfidence, rawConfidence: rawAgentConfidence, confidenceBasis: confidenceBasisSchema });
   return z.object(Object.fromEntries(keys.map((k) => [k, vote])) as { [P in K[number]]: typeof vote });
 }
 
@@ -44,8 +46,8 @@ export const taoVerdictSchema = z
     ruling: z.enum(TAO_RULINGS),
     confidence: unit,
     confidenceBasis: confidenceBasisSchema,
-    agentVotes: agentVotes(TAO_AGENTS, TAO_RULINGS).describe("each agent's own figures: not calibrated"),
-    agentVotesConfidenceBasis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
+    agentVotes: agentVotes(TAO_AGENTS, TAO_RULINGS),
+    agentVotesConfidenceBasis: agentsConfidenceBasisSchema,
     riskFlags: z.array(z.enum(TAO_RISK_FLAGS)),
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
@@ -76,8 +78,8 @@ export const solVerdictSchema = z
     ruling: z.enum(SOL_RULINGS),
     confidence: unit,
     confidenceBasis: confidenceBasisSchema,
-    agentVotes: agentVotes(SOL_AGENTS, SOL_RULINGS).describe("each agent's own figures: not calibrated"),
-    agentVotesConfidenceBasis: confidenceBasisSchema.describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
+    agentVotes: agentVotes(SOL_AGENTS, SOL_RULINGS),
+    agentVotesConfidenceBasis: agentsConfidenceBasisSchema,
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
     snapshotSignals: z.object({

@@ -9,9 +9,9 @@ const consensusLevel = z.enum(["UNANIMOUS", "STRONG", "MODERATE", "SPLIT"]);
 export const confidenceBasisSchema = z
   .object({
     kind: z
-      .enum(["isotonic", "base_rate", "prior", "uncalibrated"])
+      .enum(["isotonic", "base_rate", "prior", "uncalibrated", "abstained"])
       .describe(
-        "isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill (or too few outcomes), so the window's base rate of the ruling's direction; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed",
+        "isotonic: fitted on outcomes that showed skill; base_rate: no measurable skill (or too few outcomes), so the window's base rate of the ruling's direction; prior: under a week of outcomes (0.5); uncalibrated: stored before calibration existed; abstained (agent votes only): the agent had no data and holds at its fixed low figure",
       ),
     horizon_hours: z.number().int().nullable().describe("confidence is the probability of a move in the ruling's direction over this horizon"),
     fitted_at: z.string().nullable().describe("market time of the map's fit: outcomes matured by then only"),
@@ -19,12 +19,30 @@ export const confidenceBasisSchema = z
   })
   .meta({ id: "ConfidenceBasis" });
 
+/** Beside every list of agent votes: how their confidences were obtained (each vote has its own basis too). */
+export const agentsConfidenceBasisSchema = z
+  .object({
+    kind: z
+      .enum(["per_agent", "uncalibrated"])
+      .describe("per_agent: each vote's confidence is calibrated on its agent's own outcomes (see the vote's basis); uncalibrated: the agents' own figures, stored before agent votes were calibrated"),
+    horizon_hours: z.number().int().nullable(),
+    fitted_at: z.string().nullable(),
+    note: z.string(),
+  })
+  .meta({ id: "AgentsConfidenceBasis" });
+
+/** The agent's own figure beside its calibrated one: SPEC's veto ("AVOID with confidence > 0.7") reads this. */
+export const rawAgentConfidence = unit.describe("the agent's own figure (its rule, or the language model's): what the Chief Judge weighs and the veto reads; not a probability");
+export const agentConfidence = unit.describe("calibrated: the probability, from the agent's own walk-forward map, that the asset moves in the vote's direction over the horizon (see confidence_basis)");
+
 /** Agent vote object of the BTC verdict (SPEC "BTC verdict"). */
 export const verdictAgentSchema = z
   .object({
     name: z.string().describe("CHAIN ORACLE, MACRO SAGE, SENTIMENT MONK, TECH HAWK, LIQUIDITY GUARDIAN or RISK SHIELD"),
     vote: z.enum(RULINGS),
-    confidence: unit.describe("the agent's own figure (its rule, or the language model's): not calibrated"),
+    confidence: agentConfidence,
+    raw_confidence: rawAgentConfidence,
+    confidence_basis: confidenceBasisSchema,
     reasoning: z.string().nullable().describe("null on historical verdicts stored before reasoning was exposed"),
   })
   .meta({ id: "VerdictAgent" });
@@ -54,7 +72,7 @@ export const btcVerdictSchema = z
     council_explanation: z.string().nullable(),
     council_mode: z.enum(["council", "judiciary"]).nullable(),
     agents: z.array(verdictAgentSchema).nullable(),
-    agents_confidence_basis: confidenceBasisSchema.nullable().describe("how the agents' confidences were obtained: never calibrated (their own figures)"),
+    agents_confidence_basis: agentsConfidenceBasisSchema.nullable(),
     macro_context: macroContextSchema.nullable(),
     ...cacheFields,
   })

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { regimeEvaluationSchema, verdictEvaluationSchema } from "../../../src/http/schemas/evaluation.js";
 import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
-import { REGIME_EVALUATION_KEY, calibrationKey, storedMap } from "../../../src/actors/evidence-actor.js";
+import { REGIME_EVALUATION_KEY, agentCalibrationKey, agentMapsSchema, calibrationKey, storedMap } from "../../../src/actors/evidence-actor.js";
+import { btcCouncilSessionSchema } from "../../../src/http/schemas/council.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
 import { calibratedConfidence } from "../../../src/domain/calibration/calibration-map.js";
 import { refitTime } from "../../../src/domain/calibration/walk-forward-calibrator.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -20,6 +22,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
   let svc: RunningService;
   let basic: string;
   let free: string;
+  let pro: string;
 
   beforeAll(async () => {
     // FerretDB writes a warm-up's signal history ~40x slower than SQLite (two market days took
@@ -28,6 +31,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     svc = await startService({ STORE_URL: freshStoreUrl(kind, "evidence"), REPLAY_WARMUP_DAYS: kind === "sqlite" ? "2" : "0" });
     basic = await createKey(svc, "basic");
     free = await createKey(svc, "free");
+    pro = await createKey(svc, "pro");
     // The first evaluation at or after the hour the replay clock started running, read from the
     // store (the route caches for 300 s). The actor evaluates at most once a market week while
     // the warm-up fast-forwards, then at the first hourly reminder once 6 market hours have
@@ -86,6 +90,31 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     const map = storedMap(doc?.body);
     expect(map?.fittedAt).toBe(refitTime(at));
     expect(body.confidence).toBe(calibratedConfidence(map!, body.ruling, body.score));
+  });
+
+  it("publishes each council vote's confidence as its agent's stored map gives it, beside the agent's own figure", async () => {
+    const res = await call(svc, "/v1/council/latest", pro);
+    expect(res.status).toBe(200);
+    const body = btcCouncilSessionSchema.parse(await res.json());
+    const session = await svc.service.store.councilSessions.latest("BTC", Date.parse(body.session_at));
+    expect(session).not.toBeNull();
+    const doc = await svc.service.store.evidence.get(agentCalibrationKey("BTC"));
+    const agentMaps = agentMapsSchema.parse(doc?.body);
+    expect(agentMaps.fittedAt).toBe(refitTime(session!.at));
+    // One map per agent, each fitted on that agent's own graded rule votes over the trailing year.
+    expect(Object.keys(agentMaps.maps).sort()).toEqual(ROSTERS.BTC.agents.map((a) => a.name).sort());
+    for (const [agent, map] of Object.entries(agentMaps.maps)) {
+      expect(map.stream).toBe(`agent:BTC:${agent}`);
+      expect(map.outcomes).toBeGreaterThan(24 * 300);
+    }
+    expect(body.agents_confidence_basis.kind).toBe("per_agent");
+    for (const a of body.agents) {
+      const stored = session!.votes.find((v) => v.agent === a.agent);
+      expect(stored?.source).toBe("rule");
+      expect(a.raw_confidence).toBe(stored?.rawConfidence);
+      expect(a.confidence).toBe(calibratedConfidence(agentMaps.maps[a.agent]!, a.ruling, stored!.score!));
+      expect(a.confidence_basis.fitted_at).toBe(new Date(agentMaps.fittedAt).toISOString());
+    }
   });
 
   it("answers 422 for an unknown asset", async () => {

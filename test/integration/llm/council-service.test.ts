@@ -114,6 +114,12 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
             expect(c.agents.map((a) => a.thesis)).toEqual(stored.votes.map((x) => x.thesis));
             // A session the model answered is not calibrated on council-mode outcomes yet: it says so.
             expect(c.confidence_basis.kind).toBe("base_rate");
+            // So does each vote the model cast: its agent's base rate, the model's own figure beside it.
+            for (const [i, a] of c.agents.entries()) {
+              const v = stored.votes[i];
+              expect(a.raw_confidence).toBe(v?.rawConfidence);
+              if (v?.source === "model") expect(a.confidence_basis).toMatchObject({ kind: "base_rate", note: expect.stringMatching(/language model/) });
+            }
           }
         }
         // The verdict's council_* fields follow the newest BTC session in which the model answered.

@@ -8,6 +8,10 @@ import { verdictNewData } from "../../../src/domain/judiciary/judiciary-verdict.
 import { btcCouncilSessionSchema, councilNewDataSchema, solVerdictSchema, taoVerdictSchema } from "../../../src/http/schemas/council.js";
 import { btcVerdictSchema, verdictNewDataSchema } from "../../../src/http/schemas/judiciary.js";
 import { councilInput } from "./fixtures.js";
+import { calibratedSession } from "../../../src/domain/council/calibrated-session.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
+
+const FITTED = Date.UTC(2025, 4, 14);
 
 const UUID = "3f1c2a4e-8b7d-4c1e-9a2b-5d6e7f8a9b0c";
 const cache = { cached: false, cache_ttl_seconds: 60 };
@@ -34,11 +38,37 @@ describe("session views match the response schemas", () => {
     expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }).note).toMatch(/language model voted.*no graded outcomes of their own yet/);
   });
 
-  it("publishes the agents' confidences as their own, uncalibrated figures beside every vote list", async () => {
+  it("a session stored before agent calibration says its votes carry the agents' own figures", async () => {
     const s = await run("BTC");
     expect(btcCouncilView(s).agents_confidence_basis).toMatchObject({ kind: "uncalibrated", horizon_hours: null });
+    expect(btcCouncilView(s).agents.every((a) => a.confidence_basis.kind === "uncalibrated" && a.raw_confidence === a.confidence)).toBe(true);
     expect(verdictCouncilFields(s, "judiciary").agents_confidence_basis?.kind).toBe("uncalibrated");
     expect(verdictCouncilFields(null, null).agents_confidence_basis).toBeNull();
+  });
+
+  it("calibrated votes: each shows its calibrated confidence, the agent's own figure and its map's basis, on every view", async () => {
+    const map = { stream: "agent", horizonHours: 24, fittedAt: FITTED, kind: "base_rate" as const, baseRate: 0.53, upShare: 0.56, outcomes: 8000, windowDays: 365, steps: [] };
+    const maps = (asset: "BTC" | "TAO" | "SOL") => Object.fromEntries(ROSTERS[asset].agents.map((a) => [a.name, map]));
+    const btc = calibratedSession(await run("BTC"), map, maps("BTC"));
+    const view = btcCouncilView(btc);
+    expect(view.agents_confidence_basis).toMatchObject({ kind: "per_agent", horizon_hours: 24, fitted_at: "2025-05-14T00:00:00.000Z" });
+    for (const [i, a] of view.agents.entries()) {
+      const v = btc.votes[i];
+      expect(a).toMatchObject({ confidence: v?.confidence, raw_confidence: v?.rawConfidence, confidence_basis: { kind: "base_rate", horizon_hours: 24 } });
+      // A no-skill map: a bullish vote is the base rate of up, a bearish one of down.
+      expect([0.53, 0.47, 0.53]).toContain(a.confidence);
+    }
+    expect(btcCouncilSessionSchema.safeParse({ ...view, ...cache }).error?.issues ?? []).toEqual([]);
+    expect(verdictCouncilFields(btc, "judiciary").agents?.[0]).toMatchObject({ raw_confidence: btc.votes[0]?.rawConfidence, confidence_basis: { kind: "base_rate" } });
+
+    const tao = calibratedSession(await run("TAO", { readings: [] }), map, maps("TAO"));
+    const taoView = assetVerdictView(tao);
+    expect(taoVerdictSchema.safeParse(taoView).error?.issues ?? []).toEqual([]);
+    expect(taoView.agentVotesConfidenceBasis.kind).toBe("per_agent");
+    // With no data every TAO agent abstains: HOLD at its own 0.2, said plainly.
+    const oracle = taoView.agentVotes["SUBNET_ORACLE"];
+    expect(oracle).toMatchObject({ ruling: "HOLD", confidence: 0.2, rawConfidence: 0.2, confidenceBasis: { kind: "abstained" } });
+    expect(oracle?.confidenceBasis.note).toMatch(/abstains/);
   });
 
   it("BTC council latest", async () => {

@@ -24,7 +24,7 @@ export const btcCouncilPanel: PanelDef<CouncilSession> = {
       ]),
     );
     const list = el("ul", { class: "agents" });
-    for (const a of c.agents) list.append(el("li", {}, el("strong", {}, a.agent), " ", rulingPill(a.ruling), ` ${pct01(a.confidence)} — ${a.thesis}`));
+    for (const a of c.agents) list.append(el("li", {}, el("strong", {}, a.agent), " ", rulingPill(a.ruling), ` ${pct01(a.confidence)} (${basisText(a.confidence_basis)}; agent's own ${pct01(a.raw_confidence)}) — ${a.thesis}`));
     body.append(list);
   },
 };
@@ -37,7 +37,7 @@ function renderCouncilVerdict(body: HTMLElement, v: CouncilVerdict | null, empty
   body.append(el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} · ${when(v.createdAt)}`));
   if (v.plainExplanation) body.append(el("p", { class: "explanation" }, v.plainExplanation));
   const list = el("ul", { class: "agents" });
-  for (const [agent, vote] of Object.entries(v.agentVotes)) list.append(el("li", {}, el("strong", {}, label(agent)), " ", rulingPill(vote.ruling), ` ${pct01(vote.confidence)}`));
+  for (const [agent, vote] of Object.entries(v.agentVotes)) list.append(el("li", {}, el("strong", {}, label(agent)), " ", rulingPill(vote.ruling), ` ${pct01(vote.confidence)} (${basisText(vote.confidenceBasis)}; agent's own ${pct01(vote.rawConfidence)})`));
   body.append(list);
   if (v.riskFlags && v.riskFlags.length > 0) body.append(el("p", {}, `Risk flags: ${v.riskFlags.map(label).join(", ")}`));
 }
