@@ -4,7 +4,8 @@ import { refitTime } from "../domain/calibration/walk-forward-calibrator.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RulingStream } from "../application/ruling-streams.js";
 import type { CouncilAsset } from "../domain/council/council-types.js";
-import { agentCalibrationKey, agentMapsSchema, calibrationKey, EvidenceActor, storedMap, type AgentMaps } from "./evidence-actor.js";
+import { agentCalibrationKey, agentMapsSchema, calibrationKey, EvidenceActor, modelCalibrationKey, modelMapsSchema, storedMap, type AgentMaps } from "./evidence-actor.js";
+import type { ModelMaps } from "../domain/council/model-calibration.js";
 
 /**
  * The calibration map in force at `at` for a stream: the stored one when it is that day's
@@ -23,4 +24,12 @@ export async function agentMapsAt(ctx: ActorContext, evidence: EvidenceRepositor
   const parsed = stored === null ? null : agentMapsSchema.safeParse(stored.body);
   if (parsed?.success === true && parsed.data.fittedAt === refitTime(at)) return parsed.data;
   return agentMapsSchema.parse(await ctx.proxy(EvidenceActor, asset).agentMapsFor({ at }));
+}
+
+/** The council-mode maps in force at `at` (the model's own sessions and votes): the stored day's, else fitted. */
+export async function modelMapsAt(ctx: ActorContext, evidence: EvidenceRepository, asset: CouncilAsset, at: number): Promise<ModelMaps> {
+  const stored = await evidence.get(modelCalibrationKey(asset));
+  const parsed = stored === null ? null : modelMapsSchema.safeParse(stored.body);
+  if (parsed?.success === true && parsed.data.fittedAt === refitTime(at)) return parsed.data;
+  return modelMapsSchema.parse(await ctx.proxy(EvidenceActor, asset).modelMapsFor({ at }));
 }

@@ -1,6 +1,6 @@
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedSession } from "../domain/council/calibrated-session.js";
-import { agentMapsAt, calibrationMapAt } from "./calibration-lookup.js";
+import { agentMapsAt, calibrationMapAt, modelMapsAt } from "./calibration-lookup.js";
 import { z } from "zod";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
@@ -116,7 +116,9 @@ export class CouncilActor extends Actor {
     }
     const map = await calibrationMapAt(this.ctx, this.deps.evidence, { kind: "council", asset }, at);
     const agentMaps = await agentMapsAt(this.ctx, this.deps.evidence, asset, at);
-    const session = calibratedSession(outcome.session, map, agentMaps.maps);
+    // Only a session the model answered in reads the council-mode maps (one more store read).
+    const modelMaps = outcome.session.mode === "council" ? await modelMapsAt(this.ctx, this.deps.evidence, asset, at) : null;
+    const session = calibratedSession(outcome.session, map, agentMaps.maps, modelMaps);
     await this.deps.sessions.save(session);
     this.ctx.state.set("lastAt", at);
     await this.ctx.publish("council.new", { ...councilNewData(session) });

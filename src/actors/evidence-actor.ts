@@ -10,6 +10,8 @@ import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { calibrationLeadMs, councilHourAt, pricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
 import { ROSTERS } from "../domain/council/rosters.js";
+import { fitModelMaps, type ModelMaps } from "../domain/council/model-calibration.js";
+import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { CouncilAsset } from "../domain/council/council-types.js";
 import { withOutcomes } from "../domain/evaluation/stream-outcomes.js";
 import { regimeHoursFrom } from "../application/regime-hours.js";
@@ -32,6 +34,8 @@ const SCHEDULE_VERSION = 2;
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 /** One document per council: its six agents' maps, fitted together (one read per session). */
 export const agentCalibrationKey = (asset: CouncilAsset): string => `calibration:agents:${asset}`;
+/** One document per council: its council-mode maps (the model's sessions and votes). */
+export const modelCalibrationKey = (asset: CouncilAsset): string => `calibration:model:${asset}`;
 export const verdictEvaluationKey = (asset: Asset): string => `evaluation:verdicts:${asset}`;
 export const REGIME_EVALUATION_KEY = "evaluation:regime:BTC";
 
@@ -42,10 +46,14 @@ export type MapRequest = z.infer<typeof mapRequestSchema>;
 export const agentMapsSchema = z.object({ fittedAt: z.number().int(), maps: z.record(z.string(), calibrationMapSchema) });
 export type AgentMaps = z.infer<typeof agentMapsSchema>;
 
+export const modelMapsSchema = z.object({ fittedAt: z.number().int(), session: calibrationMapSchema, agents: z.record(z.string(), calibrationMapSchema) });
+
 export interface EvidenceActorDeps {
   readonly feed: MarketFeed;
   readonly evidence: EvidenceRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "between">;
+  /** The stored sessions the language model answered in: the council-mode streams' history. */
+  readonly sessions: Pick<CouncilSessionRepository, "modelSessionsBetween">;
   /** True while the replay warm-up fast-forwards the clock (evaluations are then spaced out). */
   readonly warmingUp?: () => boolean;
 }
@@ -128,6 +136,21 @@ export class EvidenceActor extends Actor {
     const body: AgentMaps = { fittedAt: refitTime(at), maps };
     await this.deps.evidence.put({ key: agentCalibrationKey(stream.asset), at: body.fittedAt, body });
     return body;
+  }
+
+  /**
+   * The council-mode maps in force at `at`, fitted on the sessions the language model answered
+   * in that the store holds (the trailing window plus the horizon before the day's fit). Read
+   * from the store each time: they are what this and every other replica published.
+   */
+  async modelMapsFor(request: { at: number }): Promise<ModelMaps> {
+    const { at } = z.object({ at: z.number().int() }).parse(request);
+    const asset = this.streamOf("council").asset;
+    const fitAt = refitTime(Math.min(at, this.ctx.clock.now()));
+    const sessions = await this.deps.sessions.modelSessionsBetween(asset, fitAt - calibrationLeadMs(), fitAt);
+    const maps = fitModelMaps(asset, sessions, pricePath(this.deps.feed, asset, fitAt), fitAt, DEFAULT_CALIBRATION);
+    await this.deps.evidence.put({ key: modelCalibrationKey(asset), at: maps.fittedAt, body: maps });
+    return maps;
   }
 
   private streamOf(kind: "verdict"): RulingStream & { kind: "verdict" };

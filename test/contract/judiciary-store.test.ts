@@ -73,4 +73,16 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("verdict and council-session rep
     expect(await store.councilSessions.latest("SOL")).toBeNull();
     expect(await store.councilSessions.byId(b1.id)).toEqual(b1);
   });
+
+  it("lists the sessions the model answered in over a span, oldest first, bounds (from, to]", async () => {
+    const later = await session("TAO", T0 + 24 * M5, "council");
+    const judiciary = await session("TAO", T0 + 18 * M5, "judiciary");
+    for (const s of [later, judiciary]) await store.councilSessions.save(s);
+    const ats = async (from: number, to: number) => (await store.councilSessions.modelSessionsBetween("TAO", from, to)).map((s) => s.at);
+    expect(await ats(T0 - 1, T0 + 30 * M5)).toEqual([T0, T0 + 24 * M5]);
+    expect(await ats(T0, T0 + 24 * M5)).toEqual([T0 + 24 * M5]);
+    expect(await ats(T0 - 1, T0 + 24 * M5 - 1)).toEqual([T0]);
+    expect((await store.councilSessions.modelSessionsBetween("TAO", T0 - 1, T0))[0]?.votes).toHaveLength(6);
+    expect(await store.councilSessions.modelSessionsBetween("SOL", 0, T0 + 30 * M5)).toEqual([]);
+  });
 });

@@ -2,12 +2,13 @@ import { calibratedConfidence, type CalibrationMap } from "../calibration/calibr
 import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 import { RULING_SCORE } from "../judiciary/score-bands.js";
 import type { AgentVote, CouncilSession } from "./council-types.js";
+import { modelVoteScore, usableModelMap, type ModelMaps } from "./model-calibration.js";
 
 /**
- * The map that applies to a figure from this source. Maps are fitted on judiciary-mode (rule)
- * scores; what the language model said has a different distribution and no graded outcomes of
- * its own yet, so it gets the base rate of the same window until enough council-mode outcomes
- * exist to fit one.
+ * The map that applies to a figure from this source when the model has no usable map of its
+ * own. Maps are fitted on judiciary-mode (rule) scores; what the language model said has a
+ * different distribution, so it gets the base rate of the same window until enough council-mode
+ * outcomes exist to fit one (`ModelMaps`, `usableModelMap`).
  */
 function mapFor(map: CalibrationMap, fromModel: boolean): CalibrationMap {
   return fromModel && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
@@ -17,6 +18,11 @@ function basisOf(map: CalibrationMap, fromModel: boolean): ConfidenceBasis {
   return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, ...(fromModel ? { awaitingModelOutcomes: true } : {}) };
 }
 
+/** A figure from the model, calibrated on the model's own graded outcomes. */
+function modelBasisOf(map: CalibrationMap): ConfidenceBasis {
+  return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, modelOutcomes: true };
+}
+
 /**
  * A vote as published: `confidence` becomes the probability, from the agent's own walk-forward
  * map, that the asset moves in the vote's direction over the horizon (DECISIONS 7 names agent
@@ -24,10 +30,12 @@ function basisOf(map: CalibrationMap, fromModel: boolean): ConfidenceBasis {
  * SOL/TAO veto read it ("AVOID with confidence > 0.7" is the agent's own conviction). An
  * abstaining agent (no data) keeps its HOLD at 0.2, as DECISIONS 7 sets for it.
  */
-export function calibratedVote(vote: AgentVote, map: CalibrationMap | undefined): AgentVote {
+export function calibratedVote(vote: AgentVote, map: CalibrationMap | undefined, modelMap?: CalibrationMap): AgentVote {
+  const fromModel = vote.source === "model";
+  const own = fromModel ? usableModelMap(modelMap) : null;
+  if (own !== null) return { ...vote, confidence: calibratedConfidence(own, vote.ruling, modelVoteScore(vote)), rawConfidence: vote.confidence, calibration: modelBasisOf(own) };
   if (map === undefined) return vote;
   if (vote.source === "abstain") return { ...vote, rawConfidence: vote.confidence };
-  const fromModel = vote.source === "model";
   const used = mapFor(map, fromModel);
   const score = vote.score ?? RULING_SCORE[vote.ruling];
   return { ...vote, confidence: calibratedConfidence(used, vote.ruling, score), rawConfidence: vote.confidence, calibration: basisOf(used, fromModel) };
@@ -37,16 +45,23 @@ export function calibratedVote(vote: AgentVote, map: CalibrationMap | undefined)
  * The session as published: `confidence` becomes the calibrated probability that the asset
  * moves in the ruling's direction over the horizon, from the council stream's map; each vote's
  * from its agent's map (`agentMaps`, keyed by agent name; a vote without one is left as given).
- * A session in which the language model voted gets the base rate (see `mapFor`).
+ * A session in which the language model voted, and each model vote, is calibrated on the
+ * model's own graded outcomes once there are enough (`modelMaps`), else gets the base rate.
  */
-export function calibratedSession(session: CouncilSession, map: CalibrationMap, agentMaps: Readonly<Record<string, CalibrationMap>> = {}): CouncilSession {
+export function calibratedSession(
+  session: CouncilSession,
+  map: CalibrationMap,
+  agentMaps: Readonly<Record<string, CalibrationMap>> = {},
+  modelMaps: ModelMaps | null = null,
+): CouncilSession {
   const fromModel = session.mode === "council";
-  const used = mapFor(map, fromModel);
+  const own = fromModel ? usableModelMap(modelMaps?.session) : null;
+  const used = own ?? mapFor(map, fromModel);
   return {
     ...session,
     confidence: calibratedConfidence(used, session.ruling, session.score),
     rawConfidence: session.confidence,
-    calibration: basisOf(used, fromModel),
-    votes: session.votes.map((v) => calibratedVote(v, agentMaps[v.agent])),
+    calibration: own !== null ? modelBasisOf(own) : basisOf(used, fromModel),
+    votes: session.votes.map((v) => calibratedVote(v, agentMaps[v.agent], modelMaps?.agents[v.agent])),
   };
 }

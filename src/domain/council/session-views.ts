@@ -5,7 +5,12 @@ import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 /** The `confidence_basis` of a published ruling; rulings stored before issue 16 say so. */
 export function confidenceBasisView(basis: ConfidenceBasis | undefined) {
   if (basis === undefined) return { kind: "uncalibrated" as const, horizon_hours: null, fitted_at: null, note: BASIS_NOTES.uncalibrated };
-  const note = basis.awaitingModelOutcomes === true ? BASIS_NOTES.awaiting_model_outcomes : BASIS_NOTES[basis.kind];
+  const note =
+    basis.awaitingModelOutcomes === true
+      ? BASIS_NOTES.awaiting_model_outcomes
+      : basis.modelOutcomes === true
+        ? `${BASIS_NOTES[basis.kind]}${MODEL_OUTCOMES_SUFFIX}`
+        : BASIS_NOTES[basis.kind];
   return { kind: basis.kind, horizon_hours: basis.horizonHours, fitted_at: new Date(basis.fittedAt).toISOString(), note };
 }
 
@@ -16,8 +21,10 @@ const BASIS_NOTES = {
   prior: "under a week of graded outcomes: a coin flip (0.5)",
   uncalibrated: "not calibrated: stored before calibration existed",
   awaiting_model_outcomes:
-    "the language model voted in this session: such sessions have no graded outcomes of their own yet, so this is the base rate of the ruling's direction, not a fit",
+    "the language model voted in this session: such sessions do not yet have enough graded outcomes of their own (60 market days) to fit on, so this is the base rate of the ruling's direction, not a fit",
 } as const;
+
+const MODEL_OUTCOMES_SUFFIX = " (this stream: what the language model said, graded on its own outcomes)";
 
 /** How one vote's confidence was obtained (issue 16): its agent's map, or why there is none. */
 export function voteConfidenceBasisView(v: AgentVote) {

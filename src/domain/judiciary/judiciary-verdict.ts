@@ -17,6 +17,8 @@ export interface ConfidenceBasis {
    * own yet, so the map's base rate stands in (the judiciary-mode fit does not apply to them).
    */
   readonly awaitingModelOutcomes?: boolean;
+  /** True when the map was fitted on the sessions (or votes) the language model answered in. */
+  readonly modelOutcomes?: boolean;
 }
 
 /** One Judiciary Engine evaluation of one asset at one moment. */

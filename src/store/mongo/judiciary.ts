@@ -93,4 +93,9 @@ export class MongoCouncilSessions implements CouncilSessionRepository {
     const doc = await this.docs.findOne({ _id: id });
     return doc ? (JSON.parse(doc.body) as CouncilSession) : null;
   }
+
+  async modelSessionsBetween(asset: CouncilAsset, from: number, to: number): Promise<CouncilSession[]> {
+    const docs = await this.docs.find({ asset, mode: "council", at: { $gt: from, $lte: to } }).sort({ at: 1 }).toArray();
+    return docs.map((d) => JSON.parse(d.body) as CouncilSession);
+  }
 }

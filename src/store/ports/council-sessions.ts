@@ -9,4 +9,9 @@ export interface CouncilSessionRepository {
   /** The newest session of `asset` in which the language model answered (council_mode), or null. */
   latestWithModel(asset: CouncilAsset, at?: number): Promise<CouncilSession | null>;
   byId(id: string): Promise<CouncilSession | null>;
+  /**
+   * Sessions of `asset` the language model answered in (council mode) with `from` < at ≤ `to`,
+   * oldest first: the graded history a council-mode calibration map is fitted on.
+   */
+  modelSessionsBetween(asset: CouncilAsset, from: number, to: number): Promise<CouncilSession[]>;
 }

@@ -68,6 +68,7 @@ export class SqliteCouncilSessions implements CouncilSessionRepository {
   private readonly newest;
   private readonly newestWithModel;
   private readonly one;
+  private readonly modelBetween;
 
   constructor(db: SqliteDb) {
     this.insert = db.prepare("INSERT INTO council_sessions (id, asset, at, mode, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
@@ -76,6 +77,13 @@ export class SqliteCouncilSessions implements CouncilSessionRepository {
       "SELECT body FROM council_sessions WHERE asset = ? AND mode = 'council' AND at <= ? ORDER BY at DESC LIMIT 1",
     );
     this.one = db.prepare<[string], { body: string }>("SELECT body FROM council_sessions WHERE id = ?");
+    this.modelBetween = db.prepare<[string, number, number], { body: string }>(
+      "SELECT body FROM council_sessions WHERE asset = ? AND mode = 'council' AND at > ? AND at <= ? ORDER BY at",
+    );
+  }
+
+  async modelSessionsBetween(asset: CouncilAsset, from: number, to: number): Promise<CouncilSession[]> {
+    return this.modelBetween.all(asset, from, to).map((r) => JSON.parse(r.body) as CouncilSession);
   }
 
   async save(session: CouncilSession): Promise<void> {

@@ -16,7 +16,6 @@ import { CouncilActor, type CouncilActorDeps } from "../../../src/actors/council
 import { councilSessionId } from "../../../src/domain/council/session-id.js";
 import { calendarStatus } from "../../../src/domain/signals/macro-calendar.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
-import type { CouncilAsset } from "../../../src/domain/council/council-types.js";
 import { verdictNewDataSchema } from "../../../src/http/schemas/judiciary.js";
 import { councilNewDataSchema, solVerdictSchema, taoVerdictSchema } from "../../../src/http/schemas/council.js";
 import { assetVerdictView } from "../../../src/domain/council/session-views.js";
@@ -24,6 +23,14 @@ import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { ChatServer, type Received, type Reply } from "../llm/chat-server.js";
+import type { CouncilAsset, CouncilSession } from "../../../src/domain/council/council-types.js";
+import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import { pricePath } from "../../../src/application/ruling-streams.js";
+import { forwardReturn } from "../../../src/domain/calibration/price-path.js";
+import { modelCalibrationKey, modelMapsSchema } from "../../../src/actors/evidence-actor.js";
+import { calibratedConfidence } from "../../../src/domain/calibration/calibration-map.js";
+import { modelVoteScore } from "../../../src/domain/council/model-calibration.js";
+import { btcCouncilView } from "../../../src/domain/council/session-views.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -65,7 +72,7 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
   for (const t of ["verdict.new", "council.new"]) bus.subscribe(t, async (e) => void events.push(e));
   const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
   const host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
-  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory }));
+  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions }));
   host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence, ...verdictDeps }));
   host.register(
     CouncilActor,
@@ -83,6 +90,32 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
     await dispatcher.flush();
   };
   return { store, host, clock, dispatcher, events, log, advance };
+}
+
+/** A stored BTC session the model answered in, unanimous for the side that came true. */
+function oracleSession(at: number, up: boolean): CouncilSession {
+  const ruling = up ? "BUY" : "SELL";
+  return {
+    id: `oracle-${at}`,
+    asset: "BTC",
+    at,
+    mode: "council",
+    ruling,
+    confidence: 0.5,
+    rawConfidence: 0.8,
+    score: up ? 47.5 : -47.5,
+    consensus: up ? "BULLISH" : "BEARISH",
+    consensusLevel: "UNANIMOUS",
+    votes: ROSTERS.BTC.agents.map((a) => ({ agent: a.name, ruling, confidence: 0.8, thesis: "t", source: "model" as const, missing: [] })),
+    agentsSucceeded: 6,
+    agentsFailed: 0,
+    vetoedBy: [],
+    riskFlags: [],
+    chiefRationale: "r",
+    plainExplanation: "e",
+    explanationSource: "model",
+    snapshotSignals: {},
+  };
 }
 
 /** A healthy provider: agents answer BUY at 0.8, the Chief Judge explains. */
@@ -164,11 +197,50 @@ describe("verdict and council actors over the bundled replay data", () => {
       expect(s?.explanationSource).toBe("model");
       expect(s?.votes.filter((v) => v.source === "model").length).toBe(s?.agentsSucceeded);
       expect(await r.store.councilSessions.latestWithModel(asset)).toEqual(s);
+      // No model sessions graded yet: the base rate, said plainly, for the session and each model vote.
+      expect(s?.calibration?.awaitingModelOutcomes).toBe(true);
+      for (const v of s?.votes.filter((x) => x.source === "model") ?? []) {
+        expect(v.rawConfidence).toBe(0.8);
+        expect(v.calibration).toMatchObject({ kind: "base_rate", awaitingModelOutcomes: true });
+        expect(v.confidence).toBeLessThan(0.6);
+      }
     }
     expect(chat.received.length).toBeGreaterThan(10);
     expect(chat.received[0]?.headers.authorization).toBe("Bearer sk-test");
     const events = r.events.filter((e) => e.event === "council.new").map((e) => e.data as { asset: string; agents_succeeded: number });
     expect(events.map((d) => d.asset).sort()).toEqual(["BTC", "SOL", "TAO"]);
+  });
+
+  it("once the model's sessions have 60 market days of graded outcomes, its sessions and votes are calibrated on them", async () => {
+    chat.fallback = good;
+    const start = dayWith(false) + 10 * HOUR;
+    r = await rig(start, { advisor: councilAdvisorFromEnv({ LLM_BASE_URL: chatUrl, LLM_MODEL: "test-model" }) });
+    // 90 market days of stored BTC model sessions, every 30 minutes, that called the next 24 h of
+    // the real BTC price right: a model with a track record the map should learn.
+    const prices = pricePath(feed, "BTC", start);
+    const from = Math.floor(start / DAY) * DAY - 90 * DAY;
+    for (let t = from; t < start - DAY; t += 30 * MIN) {
+      const r24 = forwardReturn(prices, t, DAY);
+      if (r24 === null) continue;
+      await r.store.councilSessions.save(oracleSession(t, r24 > 0));
+    }
+    await r.advance(0);
+    const s = await r.store.councilSessions.latest("BTC", start);
+    expect(s?.mode).toBe("council");
+    const maps = modelMapsSchema.parse((await r.store.evidence.get(modelCalibrationKey("BTC")))?.body);
+    expect(maps.fittedAt).toBe(Math.floor(start / DAY) * DAY);
+    expect(maps.session.outcomes).toBeGreaterThan(60 * 24);
+    expect(maps.session.kind).toBe("isotonic");
+    // The healthy provider says BUY at 0.8: the session and each vote read the model's own map.
+    expect(s?.calibration).toMatchObject({ kind: "isotonic", modelOutcomes: true });
+    expect(s?.confidence).toBe(calibratedConfidence(maps.session, s!.ruling, s!.score));
+    expect(s?.confidence).toBeGreaterThan(0.8);
+    for (const v of s?.votes.filter((x) => x.source === "model") ?? []) {
+      expect(v.calibration).toMatchObject({ modelOutcomes: true });
+      expect(v.confidence).toBe(calibratedConfidence(maps.agents[v.agent]!, v.ruling, modelVoteScore(v)));
+    }
+    // The view says whose outcomes they were.
+    expect(btcCouncilView(s!).confidence_basis.note).toMatch(/language model said, graded on its own outcomes/);
   });
 
   it("asks no model while the replay warm-up fast-forwards, and does again once it is over", async () => {

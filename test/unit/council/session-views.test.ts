@@ -35,7 +35,9 @@ describe("session views match the response schemas", () => {
       note: "calibrated: no measurable skill in the trailing window, so the base rate of the ruling's direction",
     });
     // A session the language model voted in says its figure is a stand-in, not a fit.
-    expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }).note).toMatch(/language model voted.*no graded outcomes of their own yet/);
+    expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }).note).toMatch(/language model voted.*not yet have enough graded outcomes of their own/);
+    // Once they have, the map is fitted on them, and the note says whose outcomes they were.
+    expect(confidenceBasisView({ ...basis, modelOutcomes: true }).note).toMatch(/^calibrated: no measurable skill.*language model said, graded on its own outcomes/);
   });
 
   it("a session stored before agent calibration says its votes carry the agents' own figures", async () => {
