@@ -94,7 +94,7 @@ export interface Verdict extends CacheInfo {
   readonly council_explanation: string | null;
   readonly council_mode: "council" | "judiciary" | null;
   readonly agents: readonly AgentVote[] | null;
-  /** The agents' confidences are their own figures, never calibrated. */
+  /** How the votes' confidences were obtained (each vote also carries its own basis and raw figure). */
   readonly agents_confidence_basis: AgentsConfidenceBasis | null;
   readonly macro_context: MacroContext | null;
 }

@@ -54,12 +54,19 @@ describe("verdicts export (the walk-forward hourly verdict stream)", () => {
     expect(b).toEqual(a);
   }, 180_000);
 
-  it("publishes the same evaluation at t, calibration map included, when every datum after t is removed (verdict and council streams)", async () => {
+  it("publishes the same evaluation at t, calibration map included, when every datum after t is removed (verdict, council and agent streams)", async () => {
     cutDir ??= await truncatedMarketData("market-data", Date.parse(CUT));
     const t = Date.parse(CUT);
     const [full, cut] = [await ReplayMarketFeed.load("market-data"), await ReplayMarketFeed.load(cutDir)];
     const from = Date.parse("2025-01-01T00:00:00Z");
-    for (const stream of [{ kind: "verdict", asset: "TAO" }, { kind: "council", asset: "TAO" }] as RulingStream[]) {
+    const streams: RulingStream[] = [
+      { kind: "verdict", asset: "TAO" },
+      { kind: "council", asset: "TAO" },
+      // Two of the TAO council's agents that vote on the bundled data (the maps its votes are published with).
+      { kind: "agent", asset: "TAO", agent: "RISK_WARDEN" },
+      { kind: "agent", asset: "TAO", agent: "MACRO_SAGE" },
+    ];
+    for (const stream of streams) {
       // What the EvidenceActor computes at t: the walk-forward rows up to t, their outcomes as
       // known at t, the figures over them, and the map in force at t.
       const published = async (feed: ReplayMarketFeed) => {

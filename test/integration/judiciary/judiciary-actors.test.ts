@@ -23,8 +23,8 @@ import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { ChatServer, type Received, type Reply } from "../llm/chat-server.js";
-import type { CouncilAsset, CouncilSession } from "../../../src/domain/council/council-types.js";
-import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import type { CouncilAsset } from "../../../src/domain/council/council-types.js";
+import { modelSession } from "../../unit/council/fixtures.js";
 import { pricePath } from "../../../src/application/ruling-streams.js";
 import { forwardReturn } from "../../../src/domain/calibration/price-path.js";
 import { modelCalibrationKey, modelMapsSchema } from "../../../src/actors/evidence-actor.js";
@@ -90,32 +90,6 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
     await dispatcher.flush();
   };
   return { store, host, clock, dispatcher, events, log, advance };
-}
-
-/** A stored BTC session the model answered in, unanimous for the side that came true. */
-function oracleSession(at: number, up: boolean): CouncilSession {
-  const ruling = up ? "BUY" : "SELL";
-  return {
-    id: `oracle-${at}`,
-    asset: "BTC",
-    at,
-    mode: "council",
-    ruling,
-    confidence: 0.5,
-    rawConfidence: 0.8,
-    score: up ? 47.5 : -47.5,
-    consensus: up ? "BULLISH" : "BEARISH",
-    consensusLevel: "UNANIMOUS",
-    votes: ROSTERS.BTC.agents.map((a) => ({ agent: a.name, ruling, confidence: 0.8, thesis: "t", source: "model" as const, missing: [] })),
-    agentsSucceeded: 6,
-    agentsFailed: 0,
-    vetoedBy: [],
-    riskFlags: [],
-    chiefRationale: "r",
-    plainExplanation: "e",
-    explanationSource: "model",
-    snapshotSignals: {},
-  };
 }
 
 /** A healthy provider: agents answer BUY at 0.8, the Chief Judge explains. */
@@ -222,7 +196,7 @@ describe("verdict and council actors over the bundled replay data", () => {
     for (let t = from; t < start - DAY; t += 30 * MIN) {
       const r24 = forwardReturn(prices, t, DAY);
       if (r24 === null) continue;
-      await r.store.councilSessions.save(oracleSession(t, r24 > 0));
+      await r.store.councilSessions.save(modelSession(t, r24 > 0));
     }
     await r.advance(0);
     const s = await r.store.councilSessions.latest("BTC", start);

@@ -1,4 +1,4 @@
-import type { AgentVote, CouncilAsset, CouncilInput } from "../../../src/domain/council/council-types.js";
+import type { AgentVote, CouncilAsset, CouncilInput, CouncilSession } from "../../../src/domain/council/council-types.js";
 import { ROSTERS } from "../../../src/domain/council/rosters.js";
 import type { TaoRuling } from "../../../src/domain/market/vocabulary.js";
 import { BULLISH_BTC, readings } from "../judiciary/fixtures.js";
@@ -34,4 +34,33 @@ export function votes(asset: CouncilAsset, ruling: TaoRuling, confidence: number
     const o = over[a.name];
     return o ? vote(a.name, o[0], o[1]) : vote(a.name, ruling, confidence);
   });
+}
+
+/**
+ * A stored BTC session the language model answered in, unanimous at the model's 0.8 for one
+ * side (BUY when `up`, else SELL): the history a council-mode calibration map is fitted on.
+ */
+export function modelSession(at: number, up: boolean): CouncilSession {
+  const ruling = up ? "BUY" : "SELL";
+  return {
+    id: `model-${at}`,
+    asset: "BTC",
+    at,
+    mode: "council",
+    ruling,
+    confidence: 0.5,
+    rawConfidence: 0.8,
+    score: up ? 47.5 : -47.5,
+    consensus: up ? "BULLISH" : "BEARISH",
+    consensusLevel: "UNANIMOUS",
+    votes: votes("BTC", ruling, 0.8),
+    agentsSucceeded: 6,
+    agentsFailed: 0,
+    vetoedBy: [],
+    riskFlags: [],
+    chiefRationale: "r",
+    plainExplanation: "e",
+    explanationSource: "model",
+    snapshotSignals: {},
+  };
 }

@@ -5,7 +5,7 @@ import { calibratedSession } from "../../../src/domain/council/calibrated-sessio
 import type { CouncilSession } from "../../../src/domain/council/council-types.js";
 import { fitModelMaps, modelVoteScore, usableModelMap } from "../../../src/domain/council/model-calibration.js";
 import { ROSTERS } from "../../../src/domain/council/rosters.js";
-import { votes } from "./fixtures.js";
+import { modelSession, votes } from "./fixtures.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -32,31 +32,7 @@ const priceAt = (prices: readonly PricePoint[], t: number) => prices.find((p) =>
  */
 function modelSessions(prices: readonly PricePoint[], days: number, skilled: boolean): CouncilSession[] {
   const out: CouncilSession[] = [];
-  for (let t = START; t < START + days * DAY; t += HOUR / 2) {
-    const up = skilled ? priceAt(prices, t + DAY) > priceAt(prices, t) : (t / HOUR) % 2 === 0;
-    const ruling = up ? "BUY" : "SELL";
-    out.push({
-      id: `s-${t}`,
-      asset: "BTC",
-      at: t,
-      mode: "council",
-      ruling,
-      confidence: 0.5,
-      rawConfidence: 0.8,
-      score: up ? 47.5 : -47.5,
-      consensus: up ? "BULLISH" : "BEARISH",
-      consensusLevel: "UNANIMOUS",
-      votes: votes("BTC", ruling, 0.8).map((v) => ({ ...v, source: "model" as const })),
-      agentsSucceeded: 6,
-      agentsFailed: 0,
-      vetoedBy: [],
-      riskFlags: [],
-      chiefRationale: "r",
-      plainExplanation: "e",
-      explanationSource: "model",
-      snapshotSignals: {},
-    });
-  }
+  for (let t = START; t < START + days * DAY; t += HOUR / 2) out.push(modelSession(t, skilled ? priceAt(prices, t + DAY) > priceAt(prices, t) : (t / HOUR) % 2 === 0));
   return out;
 }
 
