@@ -13,7 +13,8 @@
 #
 # Settings (environment): REPLICAS (1 or more), PORT (first replica's HTTP port, default 8080;
 # replica i listens on PORT+i), STORE_URL (default sqlite:./data/mis-dapr.sqlite, shared by the
-# replicas), DAPR_RUN_DIR (Redis, scheduler and component files, default ./data/dapr), and
+# replicas), DAPR_RUN_DIR (Redis, scheduler and component files, default ./data/dapr),
+# APP_API_TOKEN (daprd's token for its app; default: random per run), and
 # everything the service itself reads (REPLAY_SPEED, LOG_LEVEL, ...). Actor state and reminders
 # persist in DAPR_RUN_DIR across runs; delete it to start over.
 set -euo pipefail
@@ -24,6 +25,9 @@ BASE_PORT="${PORT:-8080}"
 RUN_DIR="${DAPR_RUN_DIR:-./data/dapr}"
 APP_ID="${DAPR_APP_ID:-market-intel}"
 export STORE_URL="${STORE_URL:-sqlite:./data/mis-dapr.sqlite}"
+# daprd sends APP_API_TOKEN with every call to its app, and the app refuses its callback routes
+# without it (they share the API port). A fresh random token per run unless one is given.
+export APP_API_TOKEN="${APP_API_TOKEN:-$(node -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))')}"
 # Fixed ports a little off the usual defaults so a system Redis or a `dapr init` install
 # does not collide; every port of every process is distinct (DECISIONS 6).
 REDIS_PORT="${DAPR_REDIS_PORT:-6380}"

@@ -11,6 +11,7 @@ import { InProcessEventBus } from "../events/in-process-bus.js";
 import { DaprActorHost } from "../runtime/dapr/dapr-host.js";
 import { SidecarClient } from "../runtime/dapr/sidecar-client.js";
 import { daprActorRouter } from "../runtime/dapr/actor-routes.js";
+import { daprCallerGuard } from "../http/middleware/dapr-caller-guard.js";
 import { DaprEventBus } from "../events/dapr-bus.js";
 import { daprEventRouter } from "../events/dapr-bus-routes.js";
 
@@ -32,7 +33,9 @@ export function openActors(config: Config, store: Store, clock: MarketClock, wal
     const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
     const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
     const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp });
-    return { kind: "dapr", host, bus, routers: [daprActorRouter(host), daprEventRouter(bus)] };
+    // The config refuses dapr without the token; this only narrows its type.
+    if (config.APP_API_TOKEN === undefined) throw new Error("APP_API_TOKEN is required with ACTOR_RUNTIME=dapr");
+    return { kind: "dapr", host, bus, routers: [daprCallerGuard(config.APP_API_TOKEN, logger), daprActorRouter(host), daprEventRouter(bus)] };
   }
   const bus = new InProcessEventBus();
   const host = new LocalActorHost({

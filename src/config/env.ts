@@ -25,6 +25,12 @@ const settings = z.object({
   ACTOR_RUNTIME: z.enum(["local", "dapr"]).default("local"),
   DAPR_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3500),
   DAPR_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * Dapr's app API token: daprd sends it as `dapr-api-token` on every call to the app (actor
+   * calls, reminders, pub/sub deliveries), and the app refuses those routes without it. Give
+   * daprd the same value (its own APP_API_TOKEN variable).
+   */
+  APP_API_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. 32 random bytes, hex)").optional(),
   MARKET_FEED: z.enum(["replay", "live"]).default("replay"),
   REPLAY_SPEED: z.coerce.number().positive("must be > 0").default(60),
   REPLAY_START: z.iso.date("must be an ISO date (YYYY-MM-DD)").optional(),
@@ -75,6 +81,11 @@ export const envSchema = settings
   .refine((c) => c.TRUST_PROXY !== "true" || c.TRUST_PROXY_FORCE, {
     path: ["TRUST_PROXY"],
     message: "true lets any client choose its IP through X-Forwarded-For; give the hop count (e.g. 1) or the proxies' addresses, or set TRUST_PROXY_FORCE=true",
+  })
+  .refine((c) => c.ACTOR_RUNTIME !== "dapr" || c.APP_API_TOKEN !== undefined, {
+    path: ["APP_API_TOKEN"],
+    message:
+      "ACTOR_RUNTIME=dapr needs it: daprd's callbacks (actor calls, reminders, pub/sub) arrive on the API port, and without the token anyone who reaches that port could make them; give daprd the same APP_API_TOKEN",
   })
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],

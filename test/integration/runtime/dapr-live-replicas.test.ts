@@ -7,7 +7,7 @@ import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
-import { startControlPlane, startDaprd, type ControlPlane } from "./support/dapr-cluster.js";
+import { startControlPlane, startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./support/dapr-cluster.js";
 import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
 
 const H = 3_600_000;
@@ -70,10 +70,11 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
         STORE_URL: storeUrl,
         ACTOR_RUNTIME: "dapr",
         DAPR_HTTP_PORT: String(httpPort),
+        APP_API_TOKEN: TEST_APP_API_TOKEN,
         MARKET_FEED: "live",
         FAKE_PROVIDER_URL: server.url,
       });
-      const daprd = startDaprd(plane, `daprd-${name}`, { appId: "mis-live-replicas", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"]);
+      const daprd = startDaprd(plane, `daprd-${name}`, { appId: "mis-live-replicas", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"], TEST_APP_API_TOKEN);
       const replica = { url: `http://127.0.0.1:${appPort}`, metricsUrl: `http://127.0.0.1:${appMetricsPort}/metrics`, service, daprd };
       replicas.push(replica);
       await waitUntil(`replica ${name} to answer /v1/health`, async () => (await fetch(`${replica.url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {

@@ -6,7 +6,7 @@ import { openStore } from "../../../src/store/open-store.js";
 import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
-import { startControlPlane, startDaprd, type ControlPlane } from "./support/dapr-cluster.js";
+import { startControlPlane, startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./support/dapr-cluster.js";
 import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
 
 /**
@@ -44,12 +44,14 @@ describe("the service on Dapr (ACTOR_RUNTIME=dapr)", () => {
       STORE_URL: storeUrl,
       ACTOR_RUNTIME: "dapr",
       DAPR_HTTP_PORT: String(httpPort),
+      APP_API_TOKEN: TEST_APP_API_TOKEN,
       MARKET_FEED: "replay",
       REPLAY_SPEED: String(REPLAY_SPEED),
       REPLAY_WARMUP_DAYS: "2",
     });
     exited = new Promise((resolve) => service.process.once("exit", (code) => resolve(code)));
-    daprd = startDaprd(plane, "daprd", { appId: "mis-service-test", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"]);    await waitUntil("the service to answer /v1/health", async () => (await fetch(`${url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
+    daprd = startDaprd(plane, "daprd", { appId: "mis-service-test", appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml"], TEST_APP_API_TOKEN);
+    await waitUntil("the service to answer /v1/health", async () => (await fetch(`${url}/v1/health`)).ok, 90_000, service).catch((err: unknown) => {
       throw new Error(`${String(err)}\n--- daprd:\n${daprd.output()}`);
     });
   }, 180_000);
@@ -86,6 +88,37 @@ describe("the service on Dapr (ACTOR_RUNTIME=dapr)", () => {
     const errors = service.output().split("\n").filter((line) => /"level":(50|60)/.test(line) && !line.includes('"path":"/v1/health/ready"'));
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("answers daprd's callback routes only to a caller holding daprd's token (they share the API port)", async () => {
+    const call = (method: string, path: string, token?: string) =>
+      fetch(`${url}${path}`, { method, headers: { "content-type": "application/json", ...(token === undefined ? {} : { "dapr-api-token": token }) }, ...(method === "GET" ? {} : { body: "{}" }) });
+    const forged = [
+      ["PUT", "/actors/MarketData/BTC/method/ensureScheduled"],
+      ["PUT", "/actors/MarketData/BTC/method/remind/record"],
+      ["DELETE", "/actors/MarketData/BTC"],
+      ["POST", "/dapr/events/verdict.new"],
+      ["GET", "/dapr/config"],
+      ["GET", "/dapr/subscribe"],
+    ] as const;
+    for (const [method, path] of forged) {
+      for (const token of [undefined, "wrong", `${TEST_APP_API_TOKEN}x`]) {
+        const res = await call(method, path, token);
+        // Exactly what an unknown path gets: to a stranger these routes do not exist.
+        expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
+        expect(await res.json()).toEqual({ detail: "Not Found" });
+      }
+    }
+    // With the token (what daprd sends): the actor configuration, as daprd reads it.
+    const config = await call("GET", "/dapr/config", TEST_APP_API_TOKEN);
+    expect(config.status).toBe(200);
+    expect(((await config.json()) as { entities: string[] }).entities).toContain("MarketData");
+    // The app health probe stays open to probes.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    // And daprd's own calls still arrive: the recorded history still grows.
+    const before = (await history()).total;
+    await waitUntil("the history to grow after the refusals", async () => (await history()).total > before, 30_000, service);
+    expect(service.output()).toContain("dapr callback refused");
+  }, 60_000);
 
   it("exits 0 within 10 s of SIGTERM", async () => {
     const started = Date.now();

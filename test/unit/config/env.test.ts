@@ -44,6 +44,15 @@ describe("configuration", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
+  it("will not run on Dapr without daprd's app API token, nor with a short one", () => {
+    expect(() => loadConfig({ ACTOR_RUNTIME: "dapr" })).toThrow(/APP_API_TOKEN: ACTOR_RUNTIME=dapr needs it/);
+    expect(() => loadConfig({ ACTOR_RUNTIME: "dapr", APP_API_TOKEN: "short" })).toThrow(/APP_API_TOKEN: must be at least 32 characters/);
+    const token = "a".repeat(64);
+    expect(loadConfig({ ACTOR_RUNTIME: "dapr", APP_API_TOKEN: token }).APP_API_TOKEN).toBe(token);
+    // The local runtime has no callback routes: no token needed.
+    expect(loadConfig({ ACTOR_RUNTIME: "local" }).APP_API_TOKEN).toBeUndefined();
+  });
+
   it("accepts the store URLs DECISIONS 1 names", () => {
     for (const url of ["sqlite:./data/x.sqlite", "sqlite::memory:", "mongodb://db:27017/mis", "mongodb+srv://cluster.example.net/mis"]) {
       expect(loadConfig({ STORE_URL: url }).STORE_URL).toBe(url);

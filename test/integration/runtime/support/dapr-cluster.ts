@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -126,8 +127,18 @@ export interface DaprdPorts {
   readonly metricsPort: number;
 }
 
-/** One daprd sidecar on loopback for an app, joined to the control plane (every port distinct: the defaults collide). */
-export function startDaprd(plane: ControlPlane, name: string, ports: DaprdPorts, extraArgs: readonly string[] = []): Child {
+/**
+ * The app API token the service replicas of these suites run with (ACTOR_RUNTIME=dapr requires
+ * one): their daprd gets it too and sends it on every call to the app.
+ */
+export const TEST_APP_API_TOKEN = randomBytes(32).toString("hex");
+
+/**
+ * One daprd sidecar on loopback for an app, joined to the control plane (every port distinct: the
+ * defaults collide). `appApiToken`: what daprd sends the app as dapr-api-token (service replicas).
+ */
+export function startDaprd(plane: ControlPlane, name: string, ports: DaprdPorts, extraArgs: readonly string[] = [], appApiToken?: string): Child {
+  const env = appApiToken === undefined ? process.env : { ...process.env, APP_API_TOKEN: appApiToken };
   return startChild(name, join(plane.bin, "daprd"), [
     "--app-id", ports.appId,
     "--app-port", String(ports.appPort),
@@ -143,7 +154,7 @@ export function startDaprd(plane: ControlPlane, name: string, ports: DaprdPorts,
     "--metrics-port", String(ports.metricsPort),
     "--log-level", "warn",
     ...extraArgs,
-  ]);
+  ], env);
 }
 
 export interface Replica {

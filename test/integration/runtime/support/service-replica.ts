@@ -1,4 +1,4 @@
-import { startDaprd, type ControlPlane } from "./dapr-cluster.js";
+import { startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./dapr-cluster.js";
 import { freePort, startChild, waitUntil, type Child } from "./processes.js";
 
 /**
@@ -68,11 +68,12 @@ async function startOnce(plane: ControlPlane, name: string, options: ServiceRepl
     STORE_URL: options.storeUrl,
     ACTOR_RUNTIME: "dapr",
     DAPR_HTTP_PORT: String(httpPort),
+    APP_API_TOKEN: TEST_APP_API_TOKEN,
   });
   const serviceExit = exitOf(service);
   if (options.daprdDelayMs) await new Promise((resolve) => setTimeout(resolve, options.daprdDelayMs));
   const sidecar = (label: string): Child =>
-    startDaprd(plane, label, { appId: options.appId, appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml", ...APP_HEALTH_ARGS]);
+    startDaprd(plane, label, { appId: options.appId, appPort, httpPort, grpcPort, internalPort, metricsPort }, ["--config", "dapr/config.yaml", ...APP_HEALTH_ARGS], TEST_APP_API_TOKEN);
   const daprd = sidecar(`daprd-${name}`);
   const daprdExit = exitOf(daprd);
   const sidecars: Child[] = [daprd];
