@@ -77,20 +77,20 @@ export class CouncilActor extends Actor {
    * has a session. Deliberation is slot-aligned, so nudges never add sessions beyond the schedule.
    */
   async refresh(): Promise<RefreshResult> {
-    return this.run();
+    return this.#run();
   }
 
   override async receiveReminder(name: string): Promise<void> {
     if (name !== "deliberate") return;
-    await this.run();
+    await this.#run();
   }
 
-  private async run(): Promise<RefreshResult> {
+  async #run(): Promise<RefreshResult> {
     const asset = this.asset;
     const at = Math.floor(this.ctx.clock.now() / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
     let last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
-    last = await this.announceUncommitted(last, at);
+    last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const input = councilInputAt(this.deps.feed, asset, at, regime);
@@ -130,7 +130,7 @@ export class CouncilActor extends Actor {
    * and then failed left a published session whose `council.new` was rolled back. The next turn
    * finds it newer than `lastAt` and announces it once (as the VerdictActor does). Returns the new `lastAt`.
    */
-  private async announceUncommitted(last: number | null, at: number): Promise<number | null> {
+  async #announceUncommitted(last: number | null, at: number): Promise<number | null> {
     if (last === null) return last;
     const stored = await this.deps.sessions.latest(this.asset, at);
     if (stored === null || stored.at <= last) return last;

@@ -107,7 +107,7 @@ export class EvidenceActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name === "evaluate") await this.evaluate();
+    if (name === "evaluate") await this.#evaluate();
   }
 
   /**
@@ -116,8 +116,8 @@ export class EvidenceActor extends Actor {
    */
   async mapFor(request: MapRequest): Promise<CalibrationMap> {
     const { kind, at } = mapRequestSchema.parse(request);
-    const stream = this.streamOf(kind);
-    const state = await this.catchUp(stream, Math.min(at, this.ctx.clock.now()));
+    const stream = this.#streamOf(kind);
+    const state = await this.#catchUp(stream, Math.min(at, this.ctx.clock.now()));
     const map = state.calibrator.mapAt(at);
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     return map;
@@ -129,8 +129,8 @@ export class EvidenceActor extends Actor {
    */
   async agentMapsFor(request: { at: number }): Promise<AgentMaps> {
     const { at } = z.object({ at: z.number().int() }).parse(request);
-    const stream = this.streamOf("council");
-    const state = await this.catchUp(stream, Math.min(at, this.ctx.clock.now()));
+    const stream = this.#streamOf("council");
+    const state = await this.#catchUp(stream, Math.min(at, this.ctx.clock.now()));
     const maps: Record<string, CalibrationMap> = {};
     for (const [agent, calibrator] of state.agents) maps[agent] = calibrator.mapAt(at);
     const body: AgentMaps = { fittedAt: refitTime(at), maps };
@@ -145,7 +145,7 @@ export class EvidenceActor extends Actor {
    */
   async modelMapsFor(request: { at: number }): Promise<ModelMaps> {
     const { at } = z.object({ at: z.number().int() }).parse(request);
-    const asset = this.streamOf("council").asset;
+    const asset = this.#streamOf("council").asset;
     const fitAt = refitTime(Math.min(at, this.ctx.clock.now()));
     const sessions = await this.deps.sessions.modelSessionsBetween(asset, fitAt - calibrationLeadMs(), fitAt);
     const maps = fitModelMaps(asset, sessions, pricePath(this.deps.feed, asset, fitAt), fitAt, DEFAULT_CALIBRATION);
@@ -153,10 +153,10 @@ export class EvidenceActor extends Actor {
     return maps;
   }
 
-  private streamOf(kind: "verdict"): RulingStream & { kind: "verdict" };
-  private streamOf(kind: "council"): RulingStream & { kind: "council" };
-  private streamOf(kind: "verdict" | "council"): RulingStream;
-  private streamOf(kind: "verdict" | "council"): RulingStream {
+  #streamOf(kind: "verdict"): RulingStream & { kind: "verdict" };
+  #streamOf(kind: "council"): RulingStream & { kind: "council" };
+  #streamOf(kind: "verdict" | "council"): RulingStream;
+  #streamOf(kind: "verdict" | "council"): RulingStream {
     const asset = this.asset;
     if (kind === "verdict") return { kind, asset };
     if (asset === "ETH") throw new Error("ETH has no council");
@@ -164,7 +164,7 @@ export class EvidenceActor extends Actor {
   }
 
   /** Brings the stream's rows up to `to` (bar closes at or before it), yielding between chunks. */
-  private async catchUp(stream: RulingStream, to: number): Promise<StreamState> {
+  async #catchUp(stream: RulingStream, to: number): Promise<StreamState> {
     const id = streamId(stream);
     const prices = pricePath(this.deps.feed, stream.asset, to);
     let state = this.streams.get(id);
@@ -187,7 +187,7 @@ export class EvidenceActor extends Actor {
     let n = 0;
     for (const p of prices) {
       if (p.t <= state.processedTo) continue;
-      const scored = await this.scoredHour(stream, state, p.t);
+      const scored = await this.#scoredHour(stream, state, p.t);
       if (scored !== null) {
         const row = state.calibrator.calibrate(scored);
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
@@ -204,7 +204,7 @@ export class EvidenceActor extends Actor {
   }
 
   /** The stream's ruling at `t`; a council hour also records its agents' rule votes. */
-  private async scoredHour(stream: RulingStream, state: StreamState, t: number) {
+  async #scoredHour(stream: RulingStream, state: StreamState, t: number) {
     if (stream.kind !== "council") return scoredHourAt(this.deps.feed, stream, t);
     const hour = await councilHourAt(this.deps.feed, stream.asset, t);
     if (hour === null) return null;
@@ -213,14 +213,14 @@ export class EvidenceActor extends Actor {
   }
 
   /** Recomputes the published evaluations from the rows and the outcomes known now. */
-  private async evaluate(): Promise<void> {
+  async #evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
     const last = await this.ctx.state.get("evaluatedAt", z.number());
     const gap = this.deps.warmingUp?.() === true ? WARM_UP_EVALUATION_PERIOD_MS : EVALUATION_PERIOD_MS;
     if (last !== undefined && now - last < gap) return;
     const asset = this.asset;
     const stream: RulingStream = { kind: "verdict", asset };
-    const state = await this.catchUp(stream, now);
+    const state = await this.#catchUp(stream, now);
     const map = state.calibrator.mapAt(now);
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     const prices = pricePath(this.deps.feed, asset, now);

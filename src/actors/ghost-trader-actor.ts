@@ -89,7 +89,7 @@ export class GhostTraderActor extends Actor {
 
   override async receiveReminder(name: string): Promise<void> {
     if (name === "bar") await this.step();
-    else if (name === "liquidity") await this.probeLiquidity();
+    else if (name === "liquidity") await this.#probeLiquidity();
   }
 
   /** Applies every closed bar not applied yet; returns how many. Public so operators and tests can nudge it. */
@@ -97,7 +97,7 @@ export class GhostTraderActor extends Actor {
     const asset = this.asset;
     const now = this.ctx.clock.now();
     let state = (await this.ctx.state.get("ghost", ghostStateSchema)) ?? initialGhostState(asset, "live_paper");
-    const liquidity = await this.liquidity();
+    const liquidity = await this.#liquidity();
     const bars = this.deps.source.bars(asset, now, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
     // The first turn starts with the newest bar: a trader launched today does not trade history.
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
@@ -138,12 +138,12 @@ export class GhostTraderActor extends Actor {
     return { applied: todo.length, status: ghostStatus(state) };
   }
 
-  private async liquidity(): Promise<LiquidityView> {
+  async #liquidity(): Promise<LiquidityView> {
     if (this.deps.liquidityProbe === null || this.asset !== "TAO") return REPLAY_LIQUIDITY;
     return (await this.ctx.state.get("liquidity", liquiditySchema)) ?? REPLAY_LIQUIDITY;
   }
 
-  private async probeLiquidity(): Promise<void> {
+  async #probeLiquidity(): Promise<void> {
     const probe = this.deps.liquidityProbe;
     if (probe === null) return;
     let depth: number | null = null;

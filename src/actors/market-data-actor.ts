@@ -60,10 +60,10 @@ export class MarketDataActor extends Actor {
     const result = await this.recorder.recordUpTo(now);
     this.ctx.state.set("recordedUpTo", Math.max(result.upTo, recorded ?? result.upTo));
     if (result.written > 0) this.ctx.logger.debug({ written: result.written, pruned: result.pruned }, "signal history recorded");
-    await this.watchMacro(result.upTo);
+    await this.#watchMacro(result.upTo);
   }
 
-  private async watchMacro(at: number): Promise<void> {
+  async #watchMacro(at: number): Promise<void> {
     const raised = (await this.ctx.state.get("macroAlerts", z.array(z.string()))) ?? [];
     const alerts = macroCorrelationAt(this.feed, at).alerts;
     for (const alert of alerts) {

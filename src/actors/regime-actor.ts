@@ -109,8 +109,8 @@ export class RegimeActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name === "evaluate") await this.evaluate();
-    else if (name === "prune") await this.prune();
+    if (name === "evaluate") await this.#evaluate();
+    else if (name === "prune") await this.#prune();
   }
 
   /**
@@ -119,7 +119,7 @@ export class RegimeActor extends Actor {
    * away and /v1/regime/current keeps an answer. Idempotent: a retried or coalesced firing
    * deletes nothing more.
    */
-  private async prune(): Promise<void> {
+  async #prune(): Promise<void> {
     const lastBarClose = await this.ctx.state.get("lastBarClose", z.number());
     if (lastBarClose === undefined) return;
     const cutoff = lastBarClose - RETENTION_MS;
@@ -127,7 +127,7 @@ export class RegimeActor extends Actor {
     if (deleted > 0) this.ctx.logger.info({ deleted, before: new Date(cutoff).toISOString() }, "regime history pruned");
   }
 
-  private async evaluate(): Promise<void> {
+  async #evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
     const candles = this.deps.feed.candles("BTC", "1h", now, FILTER_BARS);
     const newest = candles[candles.length - 1];
@@ -137,7 +137,7 @@ export class RegimeActor extends Actor {
     // No bar closed since the last evaluation (end of the replay data): the hysteresis rule
     // counts evaluations of distinct bars, so the same bar is never evaluated twice.
     if (lastBarClose !== undefined && barClose <= lastBarClose) return;
-    const model = await this.currentModel(barClose);
+    const model = await this.#currentModel(barClose);
     if (model === null) return;
     const evaluation = evaluateRegime(model, candles, flowContextAt(this.deps.feed, now));
     const previous = (await this.ctx.state.get("hysteresis", hysteresisSchema)) ?? INITIAL_HYSTERESIS;
@@ -162,7 +162,7 @@ export class RegimeActor extends Actor {
    * (the newest bar close, so a fit never depends on how late its reminder fired). Null: too
    * little history yet.
    */
-  private async currentModel(now: number): Promise<RegimeModel | null> {
+  async #currentModel(now: number): Promise<RegimeModel | null> {
     const stored = await this.ctx.state.get("model", regimeModelSchema);
     const previous = stored ? regimeModelFromJson(stored) : null;
     if (previous !== null && now - previous.fit.trainedAt < REFIT_EVERY_MS) return previous;

@@ -69,16 +69,16 @@ export class VerdictActor extends Actor {
 
   override async receiveReminder(name: string): Promise<void> {
     if (name !== "evaluate") return;
-    await this.evaluate();
+    await this.#evaluate();
   }
 
-  private async evaluate(): Promise<void> {
+  async #evaluate(): Promise<void> {
     const asset = this.asset;
     // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
     const at = Math.floor(this.ctx.clock.now() / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
-    last = await this.announceUncommitted(last, at);
+    last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return;
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const weights = this.deps.weights;
@@ -99,7 +99,7 @@ export class VerdictActor extends Actor {
    * was rolled back, and a retry on a later 5-minute slot would never send it. The next turn
    * finds that row newer than `lastAt` and announces it once. Returns the new `lastAt`.
    */
-  private async announceUncommitted(last: number | null, at: number): Promise<number | null> {
+  async #announceUncommitted(last: number | null, at: number): Promise<number | null> {
     if (last === null) return last;
     const stored = await this.deps.verdicts.latest(this.asset, at);
     if (stored === null || stored.at <= last) return last;

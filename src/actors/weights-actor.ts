@@ -59,7 +59,7 @@ export class WeightsActor extends Actor {
     // changes what is published, not what is learned); a replay restarted earlier must not grade
     // the future.
     const graded = countedClosed(trades, 0).filter((t) => t.exitTime <= now);
-    const baselineOf = await this.baselines(graded);
+    const baselineOf = await this.#baselines(graded);
     const rows: WeightRow[] = updateWeights(previous, graded, new Date(now).toISOString(), baselineOf);
     await this.weights.save(rows);
     this.ctx.state.set("lastUpdate", now);
@@ -72,7 +72,7 @@ export class WeightsActor extends Actor {
    * (simulating ~2,000 random entries) and kept in the actor's state; a cycle computes only the
    * trades it has not seen. Without a feed every call is graded against a coin flip.
    */
-  private async baselines(trades: readonly ClosedTrade[]): Promise<(t: ClosedTrade) => number> {
+  async #baselines(trades: readonly ClosedTrade[]): Promise<(t: ClosedTrade) => number> {
     if (this.feed === null) return () => COIN_FLIP;
     const known = (await this.ctx.state.get("baselines", baselineStateSchema)) ?? {};
     const missing = trades.filter((t) => known[t.id] === undefined);
