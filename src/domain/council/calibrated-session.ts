@@ -14,13 +14,13 @@ function mapFor(map: CalibrationMap, fromModel: boolean): CalibrationMap {
   return fromModel && map.kind === "isotonic" ? { ...map, kind: "base_rate", steps: [] } : map;
 }
 
-function basisOf(map: CalibrationMap, fromModel: boolean): ConfidenceBasis {
-  return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, ...(fromModel ? { awaitingModelOutcomes: true } : {}) };
-}
-
-/** A figure from the model, calibrated on the model's own graded outcomes. */
-function modelBasisOf(map: CalibrationMap): ConfidenceBasis {
-  return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, modelOutcomes: true };
+/**
+ * How a figure was calibrated: `rule` on its stream's map; `awaiting` a model's figure given the
+ * base rate as a stand-in; `model` a model's figure on the model's own graded outcomes.
+ */
+function basisOf(map: CalibrationMap, source: "rule" | "awaiting" | "model"): ConfidenceBasis {
+  const marker = source === "awaiting" ? { awaitingModelOutcomes: true } : source === "model" ? { modelOutcomes: true } : {};
+  return { kind: map.kind, horizonHours: map.horizonHours, fittedAt: map.fittedAt, outcomes: map.outcomes, baseRate: map.baseRate, ...marker };
 }
 
 /**
@@ -33,12 +33,12 @@ function modelBasisOf(map: CalibrationMap): ConfidenceBasis {
 export function calibratedVote(vote: AgentVote, map: CalibrationMap | undefined, modelMap?: CalibrationMap): AgentVote {
   const fromModel = vote.source === "model";
   const own = fromModel ? usableModelMap(modelMap) : null;
-  if (own !== null) return { ...vote, confidence: calibratedConfidence(own, vote.ruling, modelVoteScore(vote)), rawConfidence: vote.confidence, calibration: modelBasisOf(own) };
+  if (own !== null) return { ...vote, confidence: calibratedConfidence(own, vote.ruling, modelVoteScore(vote)), rawConfidence: vote.confidence, calibration: basisOf(own, "model") };
   if (map === undefined) return vote;
   if (vote.source === "abstain") return { ...vote, rawConfidence: vote.confidence };
   const used = mapFor(map, fromModel);
   const score = vote.score ?? RULING_SCORE[vote.ruling];
-  return { ...vote, confidence: calibratedConfidence(used, vote.ruling, score), rawConfidence: vote.confidence, calibration: basisOf(used, fromModel) };
+  return { ...vote, confidence: calibratedConfidence(used, vote.ruling, score), rawConfidence: vote.confidence, calibration: basisOf(used, fromModel ? "awaiting" : "rule") };
 }
 
 /**
@@ -61,7 +61,7 @@ export function calibratedSession(
     ...session,
     confidence: calibratedConfidence(used, session.ruling, session.score),
     rawConfidence: session.confidence,
-    calibration: own !== null ? modelBasisOf(own) : basisOf(used, fromModel),
+    calibration: basisOf(used, own !== null ? "model" : fromModel ? "awaiting" : "rule"),
     votes: session.votes.map((v) => calibratedVote(v, agentMaps[v.agent], modelMaps?.agents[v.agent])),
   };
 }

@@ -58,5 +58,5 @@ export function fitModelMaps(
 
 /** A council-mode map is used once it rests on as many outcomes as any fit needs; before that, null. */
 export function usableModelMap(map: CalibrationMap | undefined, settings: CalibrationSettings = DEFAULT_CALIBRATION): CalibrationMap | null {
-  return map !== undefined && map.kind !== "prior" && map.outcomes >= settings.minFitOutcomes ? map : null;
+  return map !== undefined && map.outcomes >= settings.minFitOutcomes ? map : null;
 }
