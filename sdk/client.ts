@@ -105,7 +105,7 @@ export class MarketIntelClient {
     return this.get(ENDPOINTS.health.path);
   }
 
-  /** Free key; shown once, so store it at once (5 per client IP per hour). */
+  /** Free key; shown once, so store it at once (5 per client IP in any 60 minutes). */
   generateKey(input: { readonly name: string; readonly email: string }): Promise<IssuedKey> {
     return this.request("POST", ENDPOINTS.generateKey.path, { body: input });
   }

@@ -16,10 +16,13 @@ export class KeyIssuer {
     private readonly clock: Clock,
   ) {}
 
-  draft(tier: Tier, name: string | null, email: string | null): IssuedKey {
+  /** A new record; `usageId` continues a rotated key's usage, a new key starts its own. */
+  draft(tier: Tier, name: string | null, email: string | null, usageId?: string): IssuedKey {
     const apiKey = generateApiKey(tier);
+    const id = randomUUID();
     const record: ApiKeyRecord = {
-      id: randomUUID(),
+      id,
+      usageId: usageId ?? id,
       hash: hashApiKey(apiKey),
       prefix: keyPrefix(apiKey),
       tier,
@@ -38,9 +41,12 @@ export class KeyIssuer {
     return issued;
   }
 
-  /** New key of the same tier; the old one is inactive from now on. Null if it already was. */
+  /**
+   * New key of the same tier, counting against the same quota and rate limits (a rotation is not
+   * a way to reset them); the old one is inactive from now on. Null if it already was.
+   */
   async rotate(presented: string, current: ApiKeyRecord): Promise<IssuedKey | null> {
-    const issued = this.draft(current.tier, current.name, current.email);
+    const issued = this.draft(current.tier, current.name, current.email, current.usageId);
     const ok = await this.keys.rotate(hashApiKey(presented), issued.record, issued.record.createdAt);
     return ok ? issued : null;
   }

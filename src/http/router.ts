@@ -56,7 +56,7 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
     throw new ApiError("tier_required", { required: need, current: key.tier, upgradeUrl: deps.upgradeUrl });
   }
   const limits = deps.tierLimits[key.tier];
-  const usage = await deps.limiter.consume(key.id, limits.dailyQuota, limits.perMinute, route.access.limits ?? []);
+  const usage = await deps.limiter.consume(key.usageId, limits.dailyQuota, limits.perMinute, route.access.limits ?? []);
   res.setHeader("X-RateLimit-Limit", String(usage.quota.limit));
   res.setHeader("X-RateLimit-Remaining", String(usage.quota.remaining));
   res.setHeader("X-RateLimit-Reset", String(usage.quota.resetEpochSeconds));

@@ -4,6 +4,10 @@ import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { ApiKeyRecord } from "../../src/store/ports/api-keys.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+import { openSqlite } from "../../src/store/sqlite/database.js";
+import { applyMigrations } from "../../src/store/sqlite/migrate.js";
+import { accessMigrations } from "../../src/store/sqlite/access.js";
+import { openMongo } from "../../src/store/mongo/database.js";
 
 /** Runs test/support/reserve-blocks.ts as its own process and parses its one line of output. */
 function reserveBlocks(args: string[]): Promise<{ granted: number; released: number; maxCount: number }> {
@@ -20,6 +24,7 @@ function reserveBlocks(args: string[]): Promise<{ granted: number; released: num
 function key(id: string, hash: string, over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   return {
     id,
+    usageId: id,
     hash,
     prefix: "svc_free_abcd",
     tier: "free",
@@ -70,9 +75,24 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(await store.apiKeys.findByHash("f".repeat(64))).toBeNull();
   });
 
+  it("keeps a rotated key's usage id: the successor counts against its predecessor's quota", async () => {
+    await store.apiKeys.create(key("k6", "1".repeat(64)));
+    expect(await store.apiKeys.rotate("1".repeat(64), key("k7", "2".repeat(64), { usageId: "k6" }), "2026-03-03T00:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.findByHash("2".repeat(64))).toMatchObject({ id: "k7", usageId: "k6", active: true });
+    expect(await store.apiKeys.findById("k7")).toMatchObject({ usageId: "k6" });
+  });
+
+  it("leaves nothing behind when a rotation loses to a deactivation", async () => {
+    await store.apiKeys.create(key("k8", "3".repeat(64)));
+    await store.apiKeys.deactivate("3".repeat(64), "2026-03-04T00:00:00.000Z");
+    expect(await store.apiKeys.rotate("3".repeat(64), key("k9", "4".repeat(64)), "2026-03-04T00:00:01.000Z")).toBe(false);
+    expect(await store.apiKeys.findByHash("4".repeat(64))).toBeNull();
+    expect(await store.apiKeys.findById("k9")).toBeNull();
+  });
+
   it("lists every key", async () => {
     const ids = (await store.apiKeys.list()).map((k) => k.id).sort();
-    expect(ids).toEqual(["k1", "k2", "k3", "k4"]);
+    expect(ids).toEqual(["k1", "k2", "k3", "k4", "k6", "k7", "k8"]);
   });
 
   it("counts a hit in every window or in none", async () => {
@@ -243,5 +263,36 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
 
   it("answers the readiness ping", async () => {
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+});
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("keys stored before usage ids, on %s", (kind) => {
+  it("count against their own id once the store is opened by this version", async () => {
+    const url = freshStoreUrl(kind, "access-legacy");
+    const old = { id: "legacy-1", hash: "9".repeat(64), prefix: "svc_free_abcd", tier: "free", name: "old", email: null, createdAt: "2026-01-01T00:00:00.000Z", deactivatedAt: null };
+    if (kind === "sqlite") {
+      const db = openSqlite(url.slice("sqlite:".length));
+      applyMigrations(db, accessMigrations.filter((m) => m.version === 1));
+      db.prepare("INSERT INTO api_keys (id, hash, prefix, tier, name, email, active, created_at, deactivated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, NULL)").run(
+        old.id,
+        old.hash,
+        old.prefix,
+        old.tier,
+        old.name,
+        old.email,
+        old.createdAt,
+      );
+      db.close();
+    } else {
+      const { client, db } = await openMongo(url);
+      await db.collection("api_keys").insertOne({ _id: old.id as unknown as never, ...old, active: true });
+      await client.close();
+    }
+    const store = await openStore(url);
+    try {
+      expect(await store.apiKeys.findByHash(old.hash)).toMatchObject({ id: "legacy-1", usageId: "legacy-1", active: true });
+    } finally {
+      await store.close();
+    }
   });
 });

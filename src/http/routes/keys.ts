@@ -21,9 +21,10 @@ export function keyRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "post",
       path: "/v1/keys/generate",
-      summary: "Generate a free API key (5 per client IP per hour)",
+      summary: "Generate a free API key (5 per client IP in any hour)",
       tags: ["keys"],
-      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: false, refusal: "rate_limit_exceeded", counts: "valid-requests" } },
+      // A sliding hour: a fixed clock hour let 10 generations through in the minutes around its end.
+      access: { kind: "public", ipLimit: { name: "keygen", limit: 5, windowSeconds: 3600, sliding: true, refusal: "rate_limit_exceeded", counts: "valid-requests" } },
       body: generateKeyBody,
       response: issuedKeySchema,
       successStatus: 201,

@@ -6,7 +6,8 @@ import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windo
 import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
 import { leftIn } from "../../domain/access/lease-arithmetic.js";
 
-type KeyDoc = ApiKeyRecord & { _id: string };
+/** Documents stored before usage ids have none: they count against their own id. */
+type KeyDoc = Omit<ApiKeyRecord, "usageId"> & { _id: string; usageId?: string };
 
 export class MongoApiKeys implements ApiKeyRepository {
   private readonly keys: Collection<KeyDoc>;
@@ -32,11 +33,14 @@ export class MongoApiKeys implements ApiKeyRepository {
     return r.modifiedCount === 1;
   }
   async rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean> {
-    // No multi-document transactions on the portable subset: deactivate first, so a crash in
-    // between leaves the caller with no active key to misuse, never with two.
-    if (!(await this.deactivate(previousHash, at))) return false;
+    // No multi-document transactions on the portable subset. The new key is written first: until
+    // it has been returned nobody holds it, so a crash before the old key is deactivated leaves
+    // the caller's old key working (rotate again), never the caller without a key. If the old
+    // key was no longer active (another rotation or a deactivation won), the new one goes again.
     await this.create(next);
-    return true;
+    if (await this.deactivate(previousHash, at)) return true;
+    await this.keys.deleteOne({ _id: next.id });
+    return false;
   }
   async list(): Promise<ApiKeyRecord[]> {
     const docs = await this.keys.find({}, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).toArray();
@@ -44,9 +48,10 @@ export class MongoApiKeys implements ApiKeyRepository {
   }
 }
 
-function strip(d: Partial<KeyDoc> & ApiKeyRecord): ApiKeyRecord {
+function strip(d: Omit<KeyDoc, "_id">): ApiKeyRecord {
   return {
     id: d.id,
+    usageId: d.usageId ?? d.id,
     hash: d.hash,
     prefix: d.prefix,
     tier: d.tier,
@@ -178,7 +183,15 @@ interface HitDoc {
   at: number;
 }
 
-/** Low-volume per-IP log; count-then-insert is not atomic under concurrency on MongoDB (documented). */
+/**
+ * Low-volume per-IP log. Insert first, then rank: a hit is admitted when it is among the window's
+ * first `limit` hits in (time, id) order, else withdrawn. Count-then-insert admitted every one of
+ * a burst of simultaneous requests (each counted before any inserted); now each sees the others
+ * that were written before its read. Not exact under concurrency (documented in
+ * docs/decisions.md): a hit written after another's read but ordered before it (same
+ * millisecond, another replica's id or clock) can still admit one more. A withdrawn hit may
+ * briefly crowd out another, which refuses rather than admits.
+ */
 export class MongoSlidingWindows implements SlidingWindowRepository {
   private readonly hits: Collection<HitDoc>;
   constructor(db: Db) {
@@ -189,13 +202,11 @@ export class MongoSlidingWindows implements SlidingWindowRepository {
   }
   async hit(bucket: string, now: number, windowMs: number, limit: number): Promise<SlidingHit> {
     await this.hits.deleteMany({ bucket, at: { $lte: now - windowMs } });
-    const n = await this.hits.countDocuments({ bucket });
-    if (n >= limit) {
-      const oldest = await this.hits.find({ bucket }).sort({ at: 1 }).limit(1).next();
-      return { allowed: false, count: n, retryAt: (oldest?.at ?? now) + windowMs };
-    }
-    await this.hits.insertOne({ bucket, at: now });
-    return { allowed: true, count: n + 1, retryAt: null };
+    const { insertedId } = await this.hits.insertOne({ bucket, at: now });
+    const first = await this.hits.find({ bucket }, { projection: { at: 1 } }).sort({ at: 1, _id: 1 }).limit(limit).toArray();
+    if (first.some((d) => d._id.equals(insertedId))) return { allowed: true, count: first.length, retryAt: null };
+    await this.hits.deleteOne({ _id: insertedId });
+    return { allowed: false, count: first.length, retryAt: (first[0]?.at ?? now) + windowMs };
   }
 }
 

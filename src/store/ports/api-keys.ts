@@ -3,6 +3,12 @@ import type { Tier } from "../../domain/access/tiers.js";
 /** A stored API key: never the key itself, only its SHA-256 hash and a display prefix. */
 export interface ApiKeyRecord {
   readonly id: string;
+  /**
+   * Whose usage this key's requests count against: its own id when generated, its predecessor's
+   * when rotated. Quotas and rate limits are counted per usage id, so rotating a key does not
+   * hand it a fresh daily quota.
+   */
+  readonly usageId: string;
   readonly hash: string;
   readonly prefix: string;
   readonly tier: Tier;

@@ -23,10 +23,19 @@ export const accessMigrations: readonly SqliteMigration[] = [
         email TEXT PRIMARY KEY, name TEXT, subscribed_at TEXT NOT NULL,
         welcome_sent_at TEXT, welcome_attempts INTEGER NOT NULL DEFAULT 0);`,
   },
+  {
+    // Quotas follow a key through rotation: keys stored before count against their own id.
+    component: "access",
+    version: 2,
+    up: `
+      ALTER TABLE api_keys ADD COLUMN usage_id TEXT;
+      UPDATE api_keys SET usage_id = id WHERE usage_id IS NULL;`,
+  },
 ];
 
 interface KeyRow {
   id: string;
+  usage_id: string | null;
   hash: string;
   prefix: string;
   tier: string;
@@ -40,6 +49,7 @@ interface KeyRow {
 function toKey(r: KeyRow): ApiKeyRecord {
   return {
     id: r.id,
+    usageId: r.usage_id ?? r.id,
     hash: r.hash,
     prefix: r.prefix,
     tier: r.tier as Tier,
@@ -59,8 +69,8 @@ export class SqliteApiKeys implements ApiKeyRepository {
   private readonly all;
   constructor(private readonly db: SqliteDb) {
     this.insert = db.prepare(
-      `INSERT INTO api_keys (id, hash, prefix, tier, name, email, active, created_at, deactivated_at)
-       VALUES (@id, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
+      `INSERT INTO api_keys (id, usage_id, hash, prefix, tier, name, email, active, created_at, deactivated_at)
+       VALUES (@id, @usageId, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
     );
     this.byHash = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE hash = ?");
     this.byId = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE id = ?");

@@ -150,6 +150,31 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
     expect((await get("/v1/tao/council/run", key, { method: "POST" })).status).not.toBe(429);
   });
 
+  it("carries the daily quota and the per-minute window over a rotation: rotating is no way round them", async () => {
+    clock.set(DAY_START + 5 * 86_400_000);
+    const free = await createKey(svc, "free");
+    for (let i = 0; i < 2; i++) expect((await get("/v1/probe/cached", free)).status).toBe(200);
+    const rotated = await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "x-api-key": free } });
+    expect(rotated.status).toBe(201);
+    expect(rotated.headers.get("x-ratelimit-remaining")).toBe("1");
+    const successor = ((await rotated.json()) as { api_key: string }).api_key;
+    const last = await get("/v1/probe/cached", successor);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
+    const over = await get("/v1/probe/cached", successor);
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as Detail).detail).toMatchObject({ error: "daily_limit_exceeded", calls_today: 4 });
+    // Another caller's key keeps its own quota.
+    expect((await get("/v1/probe/cached", await createKey(svc, "free"))).headers.get("x-ratelimit-remaining")).toBe("3");
+
+    const basic = await createKey(svc, "basic");
+    for (let i = 0; i < 2; i++) expect((await get("/v1/probe/cached", basic)).status).toBe(200);
+    const next = ((await (await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "x-api-key": basic } })).json()) as { api_key: string }).api_key;
+    const limited = await get("/v1/probe/cached", next);
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as Detail).detail).toMatchObject({ error: "rate_limit_exceeded", limit: 3, window_seconds: 60 });
+  });
+
   it("lets the public endpoints through without a key", async () => {
     for (const path of ["/v1/tao/status", "/v1/ghost/stats", "/v1/eth/track-record"]) {
       const res = await get(path);
@@ -210,6 +235,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and de
     expect(res.headers.get("retry-after")).toBe(String(detail.retry_after_seconds));
     clock.advance(3600_000);
     expect((await generate({ name: "next", email: "next@example.com" })).status).toBe(201);
+  });
+
+  it("counts the five generations in any 60 minutes, not per clock hour", async () => {
+    const hourEnd = DAY_START + 40 * 3600_000;
+    clock.set(hourEnd - 60_000);
+    for (let i = 0; i < 5; i++) expect((await generate({ name: `s${i}`, email: `s${i}@example.com` })).status).toBe(201);
+    clock.set(hourEnd + 60_000);
+    const res = await generate({ name: "s5", email: "s5@example.com" });
+    expect(res.status).toBe(429);
+    const { detail } = (await res.json()) as Detail;
+    // Free again when the first of the five is an hour old: 58 minutes from now.
+    expect(detail).toMatchObject({ error: "rate_limit_exceeded", limit: 5, window_seconds: 3600, retry_after_seconds: 58 * 60 });
+    clock.set(hourEnd - 60_000 + 3600_000 + 1);
+    expect((await generate({ name: "s6", email: "s6@example.com" })).status).toBe(201);
   });
 
   it("rotates a key: a new key of the same tier, the old one key_inactive at once", async () => {
