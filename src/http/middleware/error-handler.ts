@@ -28,6 +28,10 @@ export function errorHandler(logger: Logger) {
       apiError = new ApiError("json_invalid");
     } else if (bp?.type === "encoding.unsupported" || bp?.type === "charset.unsupported") {
       apiError = new ApiError("unsupported_media_type");
+    } else if (err instanceof URIError) {
+      // The router could not percent-decode a path parameter (`/v1/webhooks/%ZZ`): no resource
+      // has that name, and it is the caller's fault, not ours (it was a logged 500).
+      apiError = new ApiError("not_found");
     } else if (bp?.type === "request.aborted") {
       // The client went away mid-body: its choice, not our fault, and nobody is left to answer.
       logger.debug({ method: req.method, path: req.path }, "client aborted its request body");

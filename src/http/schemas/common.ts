@@ -33,8 +33,21 @@ export const serverErrorSchema = z
   .object({ detail: z.string(), request_id: z.string() })
   .meta({ id: "ServerError", description: "Unexpected fault; the request id finds the log line" });
 
-/** Pagination of DECISIONS 2: page ≥ 1 (default 1), per_page 1..500 (default 100). */
+/**
+ * Pagination of DECISIONS 2: page ≥ 1 (default 1), per_page 1..500 (default 100). Any page past
+ * the end is a 200 with an empty list and the true total, however far: the only upper bound is
+ * the largest integer JSON numbers carry exactly.
+ */
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  page: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 };
+
+/**
+ * Names people give (keys, newsletter): printable text only. A control character (NUL, BEL, an
+ * escape sequence) or a bidirectional override would be stored and later shown in `keys list`,
+ * owner notifications and e-mails, where it can hide or reorder what an operator reads.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const PRINTABLE_TEXT = /^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$/;
+export const PRINTABLE_TEXT_MESSAGE = "must not contain control or bidirectional-override characters";

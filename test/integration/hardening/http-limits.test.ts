@@ -85,6 +85,44 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ detail: [{ loc: ["body"], type: "json_invalid" }] });
   });
+
+  it("answers a path that does not percent-decode 404 Not Found, to anyone, without an error log", async () => {
+    const key = await createKey(svc, "basic");
+    for (const path of ["/v1/webhooks/%ZZ", "/v1/webhooks/%E0%A4%A/deliveries", "/assets/%ZZ"]) {
+      for (const headers of [{}, { "x-api-key": key }] as Record<string, string>[]) {
+        const res = await fetch(`${svc.url}${path}`, { headers });
+        expect(res.status, path).toBe(404);
+        expect(await res.json()).toEqual({ detail: "Not Found" });
+      }
+    }
+    expect(errorLines()).toEqual([]);
+  });
+
+  it("names at most 50 faults in one 422, so an anonymous body of unknown keys is not answered ten times its size", async () => {
+    const body = Object.fromEntries([["name", "n"], ["email", "n@example.com"], ...Array.from({ length: 7000 }, (_, i) => [i.toString(36), 1])]);
+    const res = await fetch(`${svc.url}/v1/keys/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(res.status).toBe(422);
+    const text = await res.text();
+    const { detail } = JSON.parse(text) as { detail: { loc: unknown[]; type: string }[] };
+    expect(detail).toHaveLength(50);
+    expect(detail.every((d) => d.type === "extra_forbidden")).toBe(true);
+    expect(text.length).toBeLessThan(JSON.stringify(body).length);
+  });
+
+  it("refuses control and bidirectional-override characters in names people give, and keeps other scripts", async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${svc.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const name of ["a\u0000b", "bell\u0007", "abc\u202Etxt.exe", "x\u2066y", "esc\u001b[31m", "tab\tinside"]) {
+      // The newsletter's every-request IP limit is spent above; its schema is unit-tested.
+      const res = await post("/v1/keys/generate", { name, email: "names@example.com" });
+      expect(res.status, JSON.stringify(name)).toBe(422);
+      const { detail } = (await res.json()) as { detail: { loc: unknown[]; msg: string }[] };
+      expect(detail[0]).toMatchObject({ loc: ["body", "name"], msg: "must not contain control or bidirectional-override characters" });
+    }
+    const res = await post("/v1/keys/generate", { name: "Zoë 漢字 Ωmega", email: "zoe@example.com" });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ name: "Zoë 漢字 Ωmega" });
+  });
 });
 
 describe("server limits are the configured ones (item 8)", () => {

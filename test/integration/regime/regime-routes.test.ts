@@ -65,6 +65,8 @@ describe("regime routes after a 7-day warm-up", () => {
     expect(page2.regimes).toEqual(body.regimes.slice(50, 100));
     const past = regimeHistorySchema.parse(await (await get(svc, "/v1/regime/history?page=9&per_page=50", keys.basic)).json());
     expect(past).toMatchObject({ regimes: [], total: body.total, page: 9, per_page: 50 });
+    const far = regimeHistorySchema.parse(await (await get(svc, "/v1/regime/history?page=1000001", keys.basic)).json());
+    expect(far).toMatchObject({ regimes: [], total: body.total, page: 1_000_001 });
   });
 
   it("keeps history Basic-only and rejects out-of-range paging with 422", async () => {
