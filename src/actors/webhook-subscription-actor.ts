@@ -22,10 +22,11 @@ export interface WebhookActorDeps {
   readonly repo: WebhookRepository;
   readonly deliver: Deliver;
   /**
-   * Whether the owning key may still receive deliveries. Asked before every send, so a key
-   * deactivated anywhere (HTTP, the CLI, another replica) stops its webhooks at the next attempt.
+   * Whether the owning key lineage still has an active key. Asked before every send, so a key
+   * deactivated anywhere (HTTP, the CLI, another replica) stops its webhooks at the next attempt,
+   * while a rotation (the lineage's next key active as the old one goes) does not.
    */
-  readonly ownerActive: (ownerKeyId: string) => Promise<boolean>;
+  readonly ownerActive: (owner: string) => Promise<boolean>;
   /**
    * WALL time. Retries (5/25/125 s), timeouts and subscription timestamps are about the
    * receiver, not the market, so the state machine runs on this clock, never on ctx.clock
@@ -107,15 +108,6 @@ export class WebhookSubscriptionActor extends Actor {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
     const next = machine.setActive(state, active, this.deps.wall.now());
-    await commitState(this.ctx, this.deps, state, next);
-    return next.subscription;
-  }
-
-  /** Key rotation: the subscription moves to the new key (issue 19). */
-  async transferOwner(newOwnerKeyId: string): Promise<WebhookSubscription | null> {
-    const state = await loadState(this.ctx, this.deps);
-    if (state === null) return null;
-    const next = machine.transferOwner(state, newOwnerKeyId);
     await commitState(this.ctx, this.deps, state, next);
     return next.subscription;
   }

@@ -80,6 +80,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(await store.apiKeys.rotate("1".repeat(64), key("k7", "2".repeat(64), { usageId: "k6" }), "2026-03-03T00:00:00.000Z")).toBe(true);
     expect(await store.apiKeys.findByHash("2".repeat(64))).toMatchObject({ id: "k7", usageId: "k6", active: true });
     expect(await store.apiKeys.findById("k7")).toMatchObject({ usageId: "k6" });
+    // The lineage's active key is the successor; once it goes, the lineage has none.
+    expect(await store.apiKeys.findActiveByUsageId("k6")).toMatchObject({ id: "k7" });
+    expect(await store.apiKeys.deactivate("2".repeat(64), "2026-03-03T01:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.findActiveByUsageId("k6")).toBeNull();
+    expect(await store.apiKeys.findActiveByUsageId("k7")).toBeNull();
   });
 
   it("leaves nothing behind when a rotation loses to a deactivation", async () => {
@@ -291,6 +296,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("keys stored before usage ids, o
     const store = await openStore(url);
     try {
       expect(await store.apiKeys.findByHash(old.hash)).toMatchObject({ id: "legacy-1", usageId: "legacy-1", active: true });
+      expect(await store.apiKeys.findActiveByUsageId("legacy-1")).toMatchObject({ id: "legacy-1" });
     } finally {
       await store.close();
     }

@@ -36,17 +36,16 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
   return {
     name: "webhooks",
     registerActors(ctx) {
-      const ownerActive = async (ownerKeyId: string): Promise<boolean> => (await ctx.store.apiKeys.findById(ownerKeyId))?.active === true;
+      // Issue 19: subscriptions belong to a key lineage, so they follow rotations with nothing to
+      // move, and stop once the lineage has no active key (deactivated anywhere: HTTP, the CLI,
+      // another replica), checked before every send.
+      const ownerActive = async (owner: string): Promise<boolean> => (await ctx.store.apiKeys.findActiveByUsageId(owner)) !== null;
       const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
-      // Issue 19: subscriptions follow their key through a rotation and stop with its deactivation.
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
       ctx.keyLifecycle.listen({
-        rotated: async (fromKeyId, toKeyId) => {
-          for (const s of await ctx.store.webhooks.listByOwner(fromKeyId)) await proxy(s.id).transferOwner(toKeyId);
-        },
-        deactivated: async (keyId) => {
-          for (const s of await ctx.store.webhooks.listByOwner(keyId)) await proxy(s.id).disableForKey();
+        deactivated: async (owner) => {
+          for (const s of await ctx.store.webhooks.listByOwner(owner)) await proxy(s.id).disableForKey();
         },
       });
       for (const type of SUBSCRIBABLE_EVENT_TYPES) {

@@ -192,10 +192,6 @@ export function setActive(state: SubscriptionState, active: boolean, now: number
   return active ? next : cancelPending(next, now);
 }
 
-export function transferOwner(state: SubscriptionState, newOwnerKeyId: string): SubscriptionState {
-  return { ...state, subscription: subscriptions.transferOwner(state.subscription, newOwnerKeyId) };
-}
-
 /** The owner key is gone: pending deliveries are cancelled (recorded as such), none is sent. */
 export function disableForKey(state: SubscriptionState, now: number): SubscriptionState {
   return cancelPending({ ...state, subscription: subscriptions.disableForKey(state.subscription) }, now, "key_deactivated");

@@ -12,7 +12,7 @@ export type DisabledReason = "paused" | "consecutive_failures" | "gone" | "key_d
  */
 export interface WebhookSubscription {
   readonly id: string;
-  /** The API key that owns it; a key sees only its own subscriptions. */
+  /** The key lineage that owns it (the usage id of its keys); a key sees only its lineage's subscriptions. */
   readonly ownerKeyId: string;
   readonly url: string;
   readonly events: readonly SubscribableEventType[];
@@ -60,16 +60,6 @@ export function wantsEvent(subscription: WebhookSubscription, type: WebhookEvent
 export function setActive(subscription: WebhookSubscription, active: boolean): WebhookSubscription {
   if (active) return { ...subscription, isActive: true, disabledReason: null, failuresSinceSuccess: 0 };
   return { ...subscription, isActive: false, disabledReason: "paused" };
-}
-
-/**
- * Key rotation (issue 19): the subscription follows its owner to the new key. A subscription
- * a delivery turn disabled as "key_deactivated" in the instant between the rotation and this
- * transfer comes back: its key was replaced, not withdrawn.
- */
-export function transferOwner(subscription: WebhookSubscription, newOwnerKeyId: string): WebhookSubscription {
-  const revived = subscription.disabledReason === "key_deactivated" ? { isActive: true, disabledReason: null } : {};
-  return { ...subscription, ownerKeyId: newOwnerKeyId, ...revived };
 }
 
 /** The owning key was deactivated: nothing more is delivered, and the subscription says why. */

@@ -40,10 +40,12 @@ export function keyRoutes(deps: AppDeps): Route[] {
       response: issuedKeySchema,
       successStatus: 201,
       handler: async ({ caller }) => {
+        // Nothing follows the rotation: quotas and webhooks belong to the key's lineage, so once
+        // the store has swapped the keys there is no second step that could fail and leave the
+        // caller with a dead key and no new one.
         const issued = await deps.keyIssuer.rotate(caller.presented, caller.key);
         deps.keyVerifier.forget(caller.presented);
         if (!issued) throw new ApiError("key_inactive");
-        await deps.keyLifecycle.rotated(caller.key.id, issued.record.id);
         return issuedBody(issued);
       },
     }),
@@ -57,7 +59,7 @@ export function keyRoutes(deps: AppDeps): Route[] {
       handler: async ({ caller }) => {
         await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
         deps.keyVerifier.forget(caller.presented);
-        await deps.keyLifecycle.deactivated(caller.key.id);
+        await deps.keyLifecycle.deactivated(caller.key.usageId);
         return { deactivated: true as const };
       },
     }),

@@ -41,9 +41,12 @@ const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], stri
   forbidden_address: "URL must not resolve to a special-purpose (loopback, private, link-local, metadata, translation…) address",
 };
 
-/** The owner of a caller's subscriptions: the key record's id, never the key. */
+/**
+ * The owner of a caller's subscriptions: the key's lineage (its usage id: the first key of its
+ * rotation chain), never the key. A rotated key keeps its subscriptions without moving them.
+ */
 function ownerOf(caller: Caller): string {
-  return caller.key.id;
+  return caller.key.usageId;
 }
 
 function listItem(s: WebhookSubscription): z.input<typeof webhookListItemSchema> {

@@ -16,6 +16,12 @@ export class MongoApiKeys implements ApiKeyRepository {
   }
   async ensureIndexes(): Promise<void> {
     await this.keys.createIndex({ hash: 1 }, { unique: true });
+    await this.keys.createIndex({ usageId: 1, active: 1 });
+    // Keys stored before usage ids: each is a lineage of its own. One update per key (the
+    // portable subset has no update pipelines); a handful of documents, once.
+    for (const d of await this.keys.find({ usageId: { $exists: false } }, { projection: { _id: 1 } }).toArray()) {
+      await this.keys.updateOne({ _id: d._id, usageId: { $exists: false } }, { $set: { usageId: d._id } });
+    }
   }
   async create(r: ApiKeyRecord): Promise<void> {
     await this.keys.insertOne({ _id: r.id, ...r });
@@ -26,6 +32,10 @@ export class MongoApiKeys implements ApiKeyRepository {
   }
   async findById(id: string): Promise<ApiKeyRecord | null> {
     const d = await this.keys.findOne({ id }, { projection: { _id: 0 } });
+    return d ? strip(d) : null;
+  }
+  async findActiveByUsageId(usageId: string): Promise<ApiKeyRecord | null> {
+    const d = await this.keys.findOne({ usageId, active: true }, { projection: { _id: 0 } });
     return d ? strip(d) : null;
   }
   async deactivate(hash: string, at: string): Promise<boolean> {

@@ -22,8 +22,13 @@ export interface ApiKeyRecord {
 export interface ApiKeyRepository {
   create(record: ApiKeyRecord): Promise<void>;
   findByHash(hash: string): Promise<ApiKeyRecord | null>;
-  /** By record id: what webhook subscriptions name as their owner. */
   findById(id: string): Promise<ApiKeyRecord | null>;
+  /**
+   * The active key of a lineage (keys sharing a usage id: a key and its rotations), null when the
+   * lineage has none left. Webhook subscriptions belong to a lineage, so they follow rotations
+   * and stop when its last key is deactivated.
+   */
+  findActiveByUsageId(usageId: string): Promise<ApiKeyRecord | null>;
   /** Marks the key inactive; false when no active key has that hash. */
   deactivate(hash: string, at: string): Promise<boolean>;
   /** Creates `next` and deactivates `previous` (atomically where the store has transactions). */

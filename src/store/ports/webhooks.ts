@@ -7,7 +7,8 @@ import type { WebhookSubscription } from "../../domain/webhooks/subscription.js"
  * actor is its only writer after creation (one turn at a time, so writes of one row never
  * race); the HTTP routes and the fan-out read from here, never from the actors.
  *
- * `ownerKeyId` is the id of the API key record, never the key. `secret` is stored as issued
+ * `ownerKeyId` is the owning key's usage id (its lineage: the id of the first key of its rotation
+ * chain, which for a key never rotated is its own id), never the key. `secret` is stored as issued
  * (the service must sign with it; see docs/wip/webhooks-integration.md).
  */
 export interface WebhookRepository {

@@ -29,7 +29,8 @@ export const accessMigrations: readonly SqliteMigration[] = [
     version: 2,
     up: `
       ALTER TABLE api_keys ADD COLUMN usage_id TEXT;
-      UPDATE api_keys SET usage_id = id WHERE usage_id IS NULL;`,
+      UPDATE api_keys SET usage_id = id WHERE usage_id IS NULL;
+      CREATE INDEX api_keys_usage_active ON api_keys (usage_id, active);`,
   },
 ];
 
@@ -65,6 +66,7 @@ export class SqliteApiKeys implements ApiKeyRepository {
   private readonly insert;
   private readonly byHash;
   private readonly byId;
+  private readonly activeByUsage;
   private readonly off;
   private readonly all;
   constructor(private readonly db: SqliteDb) {
@@ -74,6 +76,7 @@ export class SqliteApiKeys implements ApiKeyRepository {
     );
     this.byHash = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE hash = ?");
     this.byId = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE id = ?");
+    this.activeByUsage = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE usage_id = ? AND active = 1 LIMIT 1");
     this.off = db.prepare("UPDATE api_keys SET active = 0, deactivated_at = ? WHERE hash = ? AND active = 1");
     this.all = db.prepare<[], KeyRow>("SELECT * FROM api_keys ORDER BY created_at, id");
   }
@@ -86,6 +89,10 @@ export class SqliteApiKeys implements ApiKeyRepository {
   }
   async findById(id: string): Promise<ApiKeyRecord | null> {
     const row = this.byId.get(id);
+    return row ? toKey(row) : null;
+  }
+  async findActiveByUsageId(usageId: string): Promise<ApiKeyRecord | null> {
+    const row = this.activeByUsage.get(usageId);
     return row ? toKey(row) : null;
   }
   async deactivate(hash: string, at: string): Promise<boolean> {

@@ -83,6 +83,26 @@ describe("webhooks and the life of their key", () => {
     expect((await call("DELETE", `/v1/webhooks/${id}`, fresh)).status).toBe(200);
   });
 
+  it("subscriptions belong to the key's lineage: two rotations keep them, the 5-webhook limit spans it, and deactivating the newest key stops them", async () => {
+    const first = await createKey(svc, "basic");
+    const ids = [await register(first, "/lineage")];
+    const rotate = async (key: string) => String(((await (await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "x-api-key": key } })).json()) as { api_key: string }).api_key);
+    const second = await rotate(first);
+    for (let i = 0; i < 4; i++) ids.push(await register(second, `/lineage${i}`));
+    const third = await rotate(second);
+    expect((await call("POST", "/v1/webhooks", third, { url: receiver.url("/sixth"), events: ["ghost.signal"] })).status).toBe(409);
+    expect(((await call("GET", "/v1/webhooks", third)).body.webhooks as { id: string }[]).map((w) => w.id).sort()).toEqual([...ids].sort());
+    await publish();
+    await waitFor(async () => at("/lineage").length === 1, 10_000, "a delivery after two rotations");
+
+    const cli = await runCli(["keys", "deactivate", third], { STORE_URL: storeUrl });
+    expect(cli.code).toBe(0);
+    await publish();
+    const records = await logged(ids[0] ?? "", 2);
+    expect(records[0]).toMatchObject({ error: "key_deactivated" });
+    expect(at("/lineage")).toHaveLength(1);
+  });
+
   it("DELETE /v1/keys/current stops pending retries at once, and the subscription says why", async () => {
     receiver.respond = (req) => ({ status: req.path === "/deactivated" ? 500 : 200 });
     try {

@@ -24,7 +24,7 @@ const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [MarketPollerActor, ["ensureScheduled"]],
   [RegimeActor, ["ensureScheduled", "status"]],
   [VerdictActor, ["ensureScheduled", "lastEvaluatedAt"]],
-  [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "resume", "rotateSecret", "setActive", "transferOwner"]],
+  [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "resume", "rotateSecret", "setActive"]],
   [WeightsActor, ["ensureScheduled", "update"]],
 ];
 
