@@ -3,9 +3,15 @@ import type { Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
+import { randomUUID } from "node:crypto";
 import { maskEmail } from "../domain/access/mask-email.js";
 
 const MAX_ATTEMPTS = 5;
+/**
+ * How long one claim on a welcome e-mail lasts; renewed before every attempt. Longer than an
+ * attempt and the wait before it (25 s at most), so a claim lapses only when its holder died.
+ */
+const CLAIM_MS = 120_000;
 
 export interface NewsletterOptions {
   /** Delays between welcome-mail attempts; the last failure is logged and left for the next start. */
@@ -14,10 +20,14 @@ export interface NewsletterOptions {
 
 /**
  * Store first, then send: a failing mail server never loses a subscription. The welcome e-mail
- * is retried in the background and, if still unsent, again at the next start.
+ * is retried in the background and, if still unsent, again at the next start. Every attempt
+ * first claims the address in the store, so replicas that start together and each resume the
+ * pending welcomes send each one once.
  */
 export class NewsletterService {
   private readonly inflight = new Set<Promise<void>>();
+  /** This instance's name on its claims (one per process, never shared). */
+  private readonly claimant = randomUUID();
   constructor(
     private readonly repo: NewsletterRepository,
     private readonly mailer: Mailer,
@@ -57,6 +67,8 @@ export class NewsletterService {
     const delays = [0, ...this.options.retryDelaysMs];
     for (let attempt = 0; attempt < delays.length; attempt++) {
       if ((delays[attempt] ?? 0) > 0) await new Promise((r) => setTimeout(r, delays[attempt]));
+      // Sent meanwhile, or another replica is sending it: not ours to send.
+      if (!(await this.repo.claimWelcome(email, this.claimant, this.clock.now(), CLAIM_MS))) return;
       try {
         await this.mailer.send({
           to: email,
@@ -70,6 +82,7 @@ export class NewsletterService {
         this.logger.warn({ err: String(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
       }
     }
+    await this.repo.releaseWelcome(email, this.claimant);
     this.logger.error({ to: maskEmail(email) }, "welcome e-mail not delivered; will retry at next start");
   }
 

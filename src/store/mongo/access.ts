@@ -220,7 +220,8 @@ export class MongoSlidingWindows implements SlidingWindowRepository {
   }
 }
 
-type SubscriberDoc = Subscriber & { _id: string };
+/** `claim`: who is sending the welcome e-mail, until when (never part of a Subscriber). */
+type SubscriberDoc = Subscriber & { _id: string; claim?: { by: string; until: number } | null };
 
 export class MongoNewsletter implements NewsletterRepository {
   private readonly subs: Collection<SubscriberDoc>;
@@ -244,12 +245,22 @@ export class MongoNewsletter implements NewsletterRepository {
   }
   async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
     const docs = await this.subs
-      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: { _id: 0 } })
+      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: { _id: 0, claim: 0 } })
       .sort({ subscribedAt: 1 })
       .toArray();
     return docs;
   }
   async get(email: string): Promise<Subscriber | null> {
-    return this.subs.findOne({ _id: email }, { projection: { _id: 0 } });
+    return this.subs.findOne({ _id: email }, { projection: { _id: 0, claim: 0 } });
+  }
+  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number): Promise<boolean> {
+    const r = await this.subs.updateOne(
+      { _id: email, welcomeSentAt: null, $or: [{ claim: null }, { claim: { $exists: false } }, { "claim.by": claimant }, { "claim.until": { $lte: now } }] },
+      { $set: { claim: { by: claimant, until: now + leaseMs } } },
+    );
+    return r.matchedCount === 1;
+  }
+  async releaseWelcome(email: string, claimant: string): Promise<void> {
+    await this.subs.updateOne({ _id: email, "claim.by": claimant }, { $set: { claim: null } });
   }
 }

@@ -32,6 +32,14 @@ export const accessMigrations: readonly SqliteMigration[] = [
       UPDATE api_keys SET usage_id = id WHERE usage_id IS NULL;
       CREATE INDEX api_keys_usage_active ON api_keys (usage_id, active);`,
   },
+  {
+    // Who is sending a welcome e-mail, until when: replicas must not both send it.
+    component: "access",
+    version: 3,
+    up: `
+      ALTER TABLE newsletter_subscribers ADD COLUMN welcome_claimant TEXT;
+      ALTER TABLE newsletter_subscribers ADD COLUMN welcome_claimed_until INTEGER;`,
+  },
 ];
 
 interface KeyRow {
@@ -295,6 +303,8 @@ export class SqliteNewsletter implements NewsletterRepository {
   private readonly attempt;
   private readonly pending;
   private readonly one;
+  private readonly claim;
+  private readonly release;
   constructor(db: SqliteDb) {
     this.insert = db.prepare(
       "INSERT INTO newsletter_subscribers (email, name, subscribed_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
@@ -307,6 +317,20 @@ export class SqliteNewsletter implements NewsletterRepository {
       "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
     );
     this.one = db.prepare<[string], SubscriberRow>("SELECT * FROM newsletter_subscribers WHERE email = ?");
+    this.claim = db.prepare<[{ email: string; claimant: string; now: number; until: number }]>(
+      `UPDATE newsletter_subscribers SET welcome_claimant = @claimant, welcome_claimed_until = @until
+       WHERE email = @email AND welcome_sent_at IS NULL
+         AND (welcome_claimant IS NULL OR welcome_claimant = @claimant OR welcome_claimed_until <= @now)`,
+    );
+    this.release = db.prepare(
+      "UPDATE newsletter_subscribers SET welcome_claimant = NULL, welcome_claimed_until = NULL WHERE email = ? AND welcome_claimant = ?",
+    );
+  }
+  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number): Promise<boolean> {
+    return this.claim.run({ email, claimant, now, until: now + leaseMs }).changes === 1;
+  }
+  async releaseWelcome(email: string, claimant: string): Promise<void> {
+    this.release.run(email, claimant);
   }
   async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
     return this.insert.run(email, name, at).changes === 1;
