@@ -16,8 +16,9 @@ const baselineStateSchema = z.record(z.string(), z.number().min(0).max(1));
 
 /**
  * Recomputes the adaptive signal multipliers every 6 market hours from the most recent closed
- * Ghost trades (SPEC "Signal weights"), graded against the exits' no-skill baseline. One instance ("weights"). The cycle is a pure
- * function of the stored rows and trades, so a retried turn writes the same rows again.
+ * Ghost trades (SPEC "Signal weights"), graded against the exits' no-skill baseline. One instance
+ * ("weights"). The cycle is a pure function of the rows its mark started from and the trades, so
+ * a retried turn writes the same rows again.
  */
 export class WeightsActor extends Actor {
   static readonly actorType = "Weights";
@@ -51,17 +52,24 @@ export class WeightsActor extends Actor {
     if (name === "update") await this.update();
   }
 
-  /** One update cycle; returns the rows written. */
+  /**
+   * One update cycle; returns the rows written. Idempotent per 6-hour mark: a cycle of a mark
+   * already written (the reminder fired again after a crash before the turn committed, or a
+   * second warm-up) starts from the rows that mark started from, so it writes the same rows
+   * rather than stepping every multiplier a second time.
+   */
   async update(): Promise<{ rows: number }> {
     const now = this.ctx.clock.now();
-    const [trades, previous] = await Promise.all([this.ledger.closed(), this.weights.all()]);
+    const mark = Math.floor(now / UPDATE_INTERVAL_MS) * UPDATE_INTERVAL_MS;
+    const [trades, last] = await Promise.all([this.ledger.closed(), this.weights.lastCycle()]);
+    const previous = last === null ? [] : last.cycleAt === mark ? last.before : last.rows;
     // Every valid live-paper trade closed by now, restarts ignored (DECISIONS 7: a restart
     // changes what is published, not what is learned); a replay restarted earlier must not grade
     // the future.
     const graded = countedClosed(trades, 0).filter((t) => t.exitTime <= now);
     const baselineOf = await this.#baselines(graded);
     const rows: WeightRow[] = updateWeights(previous, graded, new Date(now).toISOString(), baselineOf);
-    await this.weights.save(rows);
+    await this.weights.saveCycle({ cycleAt: mark, before: previous, rows });
     this.ctx.state.set("lastUpdate", now);
     this.onUpdated(rows);
     return { rows: rows.length };

@@ -6,6 +6,10 @@ import type { WeightRow } from "../../src/domain/weights/update-weights.js";
 import { closedTrade as trade } from "../support/ghost-trades.js";
 import { CachedMultipliers } from "../../src/store/signal-multipliers.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+import { openSqlite } from "../../src/store/sqlite/database.js";
+import { applyMigrations } from "../../src/store/sqlite/migrate.js";
+import { ghostLedgerMigrations } from "../../src/store/sqlite/ghost-ledger.js";
+import { openMongo } from "../../src/store/mongo/database.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 3, 1);
@@ -94,13 +98,17 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
       data_points: 12,
       last_updated: "2026-04-01T06:00:00.000Z",
     });
-    await store.signalWeights.save([row("BTC_RSI", "BULL_TRENDING", 1.2), row("BTC_RSI", "RISK_ON", 0.9)]);
-    await store.signalWeights.save([row("BTC_RSI", "BULL_TRENDING", 1.44)]);
+    const first = [row("BTC_RSI", "BULL_TRENDING", 1.2), row("BTC_RSI", "RISK_ON", 0.9)];
+    await store.signalWeights.saveCycle({ cycleAt: 6 * 3_600_000, before: [], rows: first });
+    const second = [row("BTC_RSI", "BULL_TRENDING", 1.44), row("BTC_RSI", "RISK_ON", 0.9)];
+    await store.signalWeights.saveCycle({ cycleAt: 12 * 3_600_000, before: first, rows: second });
     const all = await store.signalWeights.all();
     expect(all.map((r) => [r.signal_key, r.regime, r.multiplier])).toEqual([
       ["BTC_RSI", "BULL_TRENDING", 1.44],
       ["BTC_RSI", "RISK_ON", 0.9],
     ]);
+    // The last cycle keeps what it started from, for a rerun of the same mark.
+    expect(await store.signalWeights.lastCycle()).toEqual({ cycleAt: 12 * 3_600_000, before: first, rows: second });
   });
 
   it("gives a version that moves when a weights cycle writes, so other replicas reload (issue 17)", async () => {
@@ -108,18 +116,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     try {
       expect(await fresh.signalWeights.version()).toBeNull();
       const at = (iso: string, m: number) => ({ signal_key: "BTC_RSI" as const, regime: "RISK_ON" as const, multiplier: m, accuracy: 0.5, data_points: 12, last_updated: iso });
-      await fresh.signalWeights.save([at("2026-04-01T06:00:00.000Z", 1.1)]);
+      await fresh.signalWeights.saveCycle({ cycleAt: 1, before: [], rows: [at("2026-04-01T06:00:00.000Z", 1.1)] });
       const v1 = await fresh.signalWeights.version();
       expect(v1).not.toBeNull();
       expect(await fresh.signalWeights.version()).toBe(v1);
-      await fresh.signalWeights.save([at("2026-04-01T12:00:00.000Z", 1.2)]);
+      // Even a rewrite with the same rows and time moves it: it counts writes, not contents.
+      await fresh.signalWeights.saveCycle({ cycleAt: 1, before: [], rows: [at("2026-04-01T06:00:00.000Z", 1.1)] });
+      expect(await fresh.signalWeights.version()).not.toBe(v1);
+      await fresh.signalWeights.saveCycle({ cycleAt: 2, before: [], rows: [at("2026-04-01T12:00:00.000Z", 1.2)] });
       const v2 = await fresh.signalWeights.version();
       expect(v2).not.toBe(v1);
       // A second replica's cache picks the new rows up on its next sync.
       const reader = new CachedMultipliers(fresh.signalWeights);
       await reader.sync();
       expect(reader.multiplierFor("BTC_RSI", "RISK_ON")).toBe(1.2);
-      await fresh.signalWeights.save([at("2026-04-01T18:00:00.000Z", 0.8)]);
+      await fresh.signalWeights.saveCycle({ cycleAt: 3, before: [], rows: [at("2026-04-01T18:00:00.000Z", 0.8)] });
       await reader.sync();
       expect(reader.multiplierFor("BTC_RSI", "RISK_ON")).toBe(0.8);
     } finally {
@@ -150,6 +161,43 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("sprint marks written by two pro
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+});
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("weights stored one row per pair before, on %s", (kind) => {
+  it("move into the table as the last cycle, unchanged, once the store is opened by this version", async () => {
+    const url = freshStoreUrl(kind, "weights-legacy");
+    const rows: WeightRow[] = [
+      { signal_key: "BTC_RSI", regime: "RISK_ON", multiplier: 0.9, accuracy: 0.41, data_points: 12, last_updated: "2026-04-01T06:00:00.000Z" },
+      { signal_key: "BTC_RSI", regime: "BULL_TRENDING", multiplier: 1.2, accuracy: 0.6, data_points: 12, last_updated: "2026-04-01T06:00:00.000Z" },
+    ];
+    if (kind === "sqlite") {
+      const db = openSqlite(url.slice("sqlite:".length));
+      applyMigrations(db, ghostLedgerMigrations.filter((m) => m.version === 1));
+      const insert = db.prepare("INSERT INTO signal_weights (signal_key, regime, body) VALUES (?, ?, ?)");
+      for (const r of rows) insert.run(r.signal_key, r.regime, JSON.stringify(r));
+      db.close();
+    } else {
+      const { client, db } = await openMongo(url);
+      await db.collection("signal_weights").insertMany(rows.map((r) => ({ _id: `${r.regime}|${r.signal_key}` as unknown as never, row: r })));
+      await client.close();
+    }
+    const store = await openStore(url);
+    try {
+      const sorted = [rows[1], rows[0]];
+      expect(await store.signalWeights.all()).toEqual(sorted);
+      expect(await store.signalWeights.lastCycle()).toEqual({ cycleAt: 0, before: sorted, rows: sorted });
+      expect(await store.signalWeights.version()).not.toBeNull();
+    } finally {
+      await store.close();
+    }
+    // Opening again changes nothing.
+    const again = await openStore(url);
+    try {
+      expect(await again.signalWeights.all()).toHaveLength(2);
+    } finally {
+      await again.close();
     }
   });
 });

@@ -1,41 +1,65 @@
 import type { Collection, Db } from "mongodb";
 import type { WeightRow } from "../../domain/weights/update-weights.js";
-import type { SignalWeightRepository } from "../ports/signal-weights.js";
+import type { SignalWeightRepository, WeightCycle } from "../ports/signal-weights.js";
 
-interface WeightDoc {
-  /** `${regime}|${signal_key}`: the row key of SPEC, so an update cycle replaces rows in place. */
+const TABLE_ID = "table";
+
+interface TableDoc {
+  _id: string;
+  cycleAt: number;
+  version: number;
+  before: WeightRow[];
+  rows: WeightRow[];
+}
+
+/** Rows as stored before the table was one document: one per (regime, signal). */
+interface LegacyRowDoc {
   _id: string;
   row: WeightRow;
 }
 
-/** SPEC "Signal weights" rows, one document per (regime, signal). */
+/**
+ * SPEC "Signal weights": the whole table as one document, so a cycle is one atomic write (a
+ * bulk write of one document per row let a reader see half a cycle) and the version a counter.
+ */
 export class MongoSignalWeights implements SignalWeightRepository {
-  private readonly rows: Collection<WeightDoc>;
+  private readonly table: Collection<TableDoc>;
+  private readonly legacy: Collection<LegacyRowDoc>;
 
   constructor(db: Db) {
-    this.rows = db.collection<WeightDoc>("signal_weights");
+    this.table = db.collection<TableDoc>("signal_weight_table");
+    this.legacy = db.collection<LegacyRowDoc>("signal_weights");
   }
 
   async ensureIndexes(): Promise<void> {
-    // The _id is the row key; nothing else is queried.
+    // Rows stored one per document before: they move in as a cycle at mark 0 that started from
+    // itself (insert only if no table exists, so a second replica's start changes nothing).
+    if ((await this.table.countDocuments({ _id: TABLE_ID })) > 0) return;
+    const rows = (await this.legacy.find({}).sort({ _id: 1 }).toArray()).map((d) => d.row);
+    if (rows.length === 0) return;
+    rows.sort((a, b) => a.regime.localeCompare(b.regime) || a.signal_key.localeCompare(b.signal_key));
+    await this.table.updateOne({ _id: TABLE_ID }, { $setOnInsert: { cycleAt: 0, version: 1, before: rows, rows } }, { upsert: true });
   }
 
-  async save(rows: readonly WeightRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.rows.bulkWrite(
-      rows.map((r) => ({ replaceOne: { filter: { _id: `${r.regime}|${r.signal_key}` }, replacement: { row: r }, upsert: true } })),
-      { ordered: true },
+  async saveCycle(cycle: WeightCycle): Promise<void> {
+    await this.table.updateOne(
+      { _id: TABLE_ID },
+      { $set: { cycleAt: cycle.cycleAt, before: [...cycle.before], rows: [...cycle.rows] }, $inc: { version: 1 } },
+      { upsert: true },
     );
   }
 
+  async lastCycle(): Promise<WeightCycle | null> {
+    const d = await this.table.findOne({ _id: TABLE_ID });
+    return d === null ? null : { cycleAt: d.cycleAt, before: d.before, rows: d.rows };
+  }
+
   async all(): Promise<WeightRow[]> {
-    const docs = await this.rows.find({}).sort({ _id: 1 }).toArray();
-    return docs.map((d) => d.row);
+    return [...((await this.lastCycle())?.rows ?? [])];
   }
 
   async version(): Promise<string | null> {
-    const [newest, n] = await Promise.all([this.rows.find({}).sort({ "row.last_updated": -1 }).limit(1).toArray(), this.rows.countDocuments({})]);
-    const top = newest[0];
-    return top && n > 0 ? `${top.row.last_updated}#${n}` : null;
+    const d = await this.table.findOne({ _id: TABLE_ID }, { projection: { version: 1 } });
+    return d === null ? null : String(d.version);
   }
 }

@@ -21,6 +21,21 @@ export const ghostLedgerMigrations: readonly SqliteMigration[] = [
       CREATE TABLE signal_weights (
         signal_key TEXT NOT NULL, regime TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (signal_key, regime)) WITHOUT ROWID;`,
   },
+  {
+    component: "ghost-ledger",
+    version: 2,
+    // The weights table as one row per cycle write (signal-weights.ts): a cycle is atomic, its
+    // version a counter, and it keeps the rows it started from so a rerun does not step twice.
+    // Rows stored before move in as a cycle at mark 0 that started from itself.
+    up: `
+      CREATE TABLE signal_weight_table (
+        id INTEGER PRIMARY KEY CHECK (id = 1), cycle_at INTEGER NOT NULL, version INTEGER NOT NULL,
+        before_rows TEXT NOT NULL, table_rows TEXT NOT NULL);
+      INSERT INTO signal_weight_table (id, cycle_at, version, before_rows, table_rows)
+        SELECT 1, 0, 1, json_group_array(json(body)), json_group_array(json(body))
+        FROM (SELECT body FROM signal_weights ORDER BY regime, signal_key) HAVING count(*) > 0;
+      DROP TABLE signal_weights;`,
+  },
 ];
 
 const FIRST_SPRINT_ID = "launch";

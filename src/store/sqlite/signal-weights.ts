@@ -1,35 +1,45 @@
 import type { SqliteDb } from "./database.js";
 import type { WeightRow } from "../../domain/weights/update-weights.js";
-import type { SignalWeightRepository } from "../ports/signal-weights.js";
+import type { SignalWeightRepository, WeightCycle } from "../ports/signal-weights.js";
 
-/** SPEC "Signal weights" rows in `signal_weights` (created by the ghost-ledger migration v1). */
+interface TableRow {
+  cycle_at: number;
+  version: number;
+  before_rows: string;
+  table_rows: string;
+}
+
+/** SPEC "Signal weights": the table as one row of `signal_weight_table` (ghost-ledger migration v2). */
 export class SqliteSignalWeights implements SignalWeightRepository {
-  private readonly upsert;
-  private readonly everyRow;
-  private readonly newest;
+  private readonly write;
+  private readonly read;
+  private readonly readVersion;
 
-  constructor(private readonly db: SqliteDb) {
-    this.upsert = db.prepare(
-      "INSERT INTO signal_weights (signal_key, regime, body) VALUES (?, ?, ?) ON CONFLICT (signal_key, regime) DO UPDATE SET body = excluded.body",
+  constructor(db: SqliteDb) {
+    this.write = db.prepare<[{ cycleAt: number; before: string; rows: string }]>(
+      `INSERT INTO signal_weight_table (id, cycle_at, version, before_rows, table_rows) VALUES (1, @cycleAt, 1, @before, @rows)
+       ON CONFLICT (id) DO UPDATE SET cycle_at = excluded.cycle_at, version = version + 1, before_rows = excluded.before_rows, table_rows = excluded.table_rows`,
     );
-    this.everyRow = db.prepare<[], { body: string }>("SELECT body FROM signal_weights ORDER BY regime, signal_key");
-    this.newest = db.prepare<[], { newest: string | null; n: number }>(
-      "SELECT max(json_extract(body, '$.last_updated')) AS newest, count(*) AS n FROM signal_weights",
-    );
+    this.read = db.prepare<[], TableRow>("SELECT cycle_at, version, before_rows, table_rows FROM signal_weight_table WHERE id = 1");
+    this.readVersion = db.prepare<[], { version: number }>("SELECT version FROM signal_weight_table WHERE id = 1");
   }
 
-  async version(): Promise<string | null> {
-    const row = this.newest.get();
-    return row && row.n > 0 ? `${row.newest ?? ""}#${row.n}` : null;
+  async saveCycle(cycle: WeightCycle): Promise<void> {
+    this.write.run({ cycleAt: cycle.cycleAt, before: JSON.stringify(cycle.before), rows: JSON.stringify(cycle.rows) });
   }
 
-  async save(rows: readonly WeightRow[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const r of rows) this.upsert.run(r.signal_key, r.regime, JSON.stringify(r));
-    }).immediate();
+  async lastCycle(): Promise<WeightCycle | null> {
+    const r = this.read.get();
+    if (r === undefined) return null;
+    return { cycleAt: r.cycle_at, before: JSON.parse(r.before_rows) as WeightRow[], rows: JSON.parse(r.table_rows) as WeightRow[] };
   }
 
   async all(): Promise<WeightRow[]> {
-    return this.everyRow.all().map((r) => JSON.parse(r.body) as WeightRow);
+    return [...((await this.lastCycle())?.rows ?? [])];
+  }
+
+  async version(): Promise<string | null> {
+    const r = this.readVersion.get();
+    return r === undefined ? null : String(r.version);
   }
 }

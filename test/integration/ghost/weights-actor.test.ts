@@ -69,6 +69,16 @@ describe("Weights actor on the local host", () => {
     const rows = await store.signalWeights.all();
     expect(rows.map((r) => [r.multiplier, r.data_points])).toEqual([[1.728, 12]]);
   });
+
+  it("runs a mark's cycle again (a retried turn, a second warm-up) to the same rows, not a second step", async () => {
+    const version = await store.signalWeights.version();
+    for (let i = 0; i < 2; i++) await host.proxy(WeightsActor, WeightsActor.ID).update();
+    const rows = await store.signalWeights.all();
+    expect(rows.map((r) => [r.multiplier, r.data_points])).toEqual([[1.728, 12]]);
+    // Written again (the version moved), to the same values.
+    expect(await store.signalWeights.version()).not.toBe(version);
+    expect((await store.signalWeights.lastCycle())?.before.map((r) => r.multiplier)).toEqual([1.44]);
+  });
 });
 
 /**

@@ -313,10 +313,14 @@ describe("kill -9 of one replica's daprd alone", () => {
       // trades to grade yet): both replicas read it from the store. Once a verdict was stored after
       // it, both answer the weights (a query no cache holds yet) and the verdict alike.
       const updatedAt = new Date((await newestVerdict()) + 60_000).toISOString();
-      await store.signalWeights.save([
-        { signal_key: "BTC_RSI", regime: "HIGH_VOLATILITY", multiplier: 1.4, accuracy: 0.61, data_points: 40, last_updated: updatedAt },
-        { signal_key: "BTC_RSI", regime: "LOW_VOLATILITY", multiplier: 0.6, accuracy: 0.39, data_points: 40, last_updated: updatedAt },
-      ]);
+      await store.signalWeights.saveCycle({
+        cycleAt: Date.parse(updatedAt),
+        before: [],
+        rows: [
+          { signal_key: "BTC_RSI", regime: "HIGH_VOLATILITY", multiplier: 1.4, accuracy: 0.61, data_points: 40, last_updated: updatedAt },
+          { signal_key: "BTC_RSI", regime: "LOW_VOLATILITY", multiplier: 0.6, accuracy: 0.39, data_points: 40, last_updated: updatedAt },
+        ],
+      });
       const savedAfter = await newestVerdict();
       while ((await newestVerdict()) <= savedAfter && Date.now() - killedAt < 240_000) await new Promise((resolve) => setTimeout(resolve, 200));
       for (const path of ["/v1/signals/weights?regime=HIGH_VOLATILITY", "/v1/verdict/latest"]) {
