@@ -6,7 +6,7 @@ import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
-import type { CouncilAsset, CouncilSession } from "../domain/council/council-types.js";
+import type { CouncilAsset, CouncilInput, CouncilSession } from "../domain/council/council-types.js";
 import { deliberate } from "../domain/council/deliberate.js";
 import { councilSessionId } from "../domain/council/session-id.js";
 import { councilNewData } from "../domain/council/council-event.js";
@@ -33,6 +33,12 @@ export interface CouncilActorDeps {
    * would mean ~14,000 provider calls and hours of start-up, so they run in judiciary mode.
    */
   readonly modelAllowed?: () => boolean;
+  /**
+   * TAO's live order-book depth status, as the TAO Ghost Trader last measured it (its 60-second
+   * probe), for LIQUIDITY_RISK and the AVOID it forces (DECISIONS 7). Null without an order book
+   * (replay): liquidity is UNKNOWN there.
+   */
+  readonly taoLiquidity?: (() => Promise<"SUFFICIENT" | "INSUFFICIENT" | "UNKNOWN">) | null;
 }
 
 function isCouncilAsset(id: string): id is CouncilAsset {
@@ -85,6 +91,13 @@ export class CouncilActor extends Actor {
     await this.#run();
   }
 
+  /** TAO's input with the live depth status in place of the feed's UNKNOWN, when one is measured. */
+  async #withLiveLiquidity(input: CouncilInput): Promise<CouncilInput> {
+    const read = this.deps.taoLiquidity;
+    if (input.tao === undefined || read === null || read === undefined) return input;
+    return { ...input, tao: { ...input.tao, liquidityStatus: await read() } };
+  }
+
   async #run(): Promise<RefreshResult> {
     const asset = this.asset;
     const at = Math.floor(this.ctx.clock.now() / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
@@ -93,7 +106,7 @@ export class CouncilActor extends Actor {
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
-    const input = councilInputAt(this.deps.feed, asset, at, regime);
+    const input = await this.#withLiveLiquidity(councilInputAt(this.deps.feed, asset, at, regime));
     const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
     // No slot is taken on a BLACKOUT day: deliberate would pause before asking anyone.
     const lease = source !== null && input.calendar.status !== "BLACKOUT" ? await source.open(asset) : null;

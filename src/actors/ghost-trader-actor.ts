@@ -13,12 +13,17 @@ import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-/** 2: the TAO liquidity reminder follows whether a probe is wired (live) or not (replay). */
-const SCHEDULE_VERSION = 2;
+/**
+ * 2: the TAO liquidity reminder follows whether a probe is wired (live) or not (replay).
+ * 3: every trader probes its depth live (DECISIONS 7: BTC, ETH and SOL gates have the TAO form).
+ */
+const SCHEDULE_VERSION = 3;
 /** Bars caught up in one turn after an outage: a week, the longest a position can stay open. */
 const MAX_CATCH_UP_BARS = 168;
 
-const REPLAY_LIQUIDITY: LiquidityView = { status: "UNKNOWN", depthUsd: null };
+const REPLAY_LIQUIDITY: LiquidityView = { status: "UNKNOWN", depthUsd: null, live: false };
+/** Live, before the first probe has answered: depth not measured, so gate 0 stays shut. */
+const UNMEASURED_LIVE: LiquidityView = { status: "UNKNOWN", depthUsd: null, live: true };
 
 /** USD depth within ±0.5 % of mid, or null when the probe failed. */
 export type LiquidityProbe = (asset: Asset) => Promise<number | null>;
@@ -27,7 +32,7 @@ export interface GhostTraderDeps {
   readonly source: GhostBarSource;
   readonly ledger: GhostLedgerRepository;
   readonly costs: CostModel;
-  /** Live mode only (DECISIONS 7): replay has no order book, so TAO's liquidity stays UNKNOWN. */
+  /** Live mode only (DECISIONS 7): replay has no order book, so liquidity stays UNKNOWN there. */
   readonly liquidityProbe: LiquidityProbe | null;
 }
 
@@ -37,10 +42,10 @@ const ghostStateSchema = z.custom<GhostState>(
 );
 const liquiditySchema = z.object({ status: z.enum(["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"]), depthUsd: z.number().nullable() });
 
-/** SPEC TAO gate 0: depth at or above 50,000 USD is SUFFICIENT; a failed probe is UNKNOWN. */
-export function liquidityFromDepth(depthUsd: number | null): LiquidityView {
-  if (depthUsd === null) return { status: "UNKNOWN", depthUsd: null };
-  return { status: depthUsd >= ASSET_RULES.TAO.minDepthUsd ? "SUFFICIENT" : "INSUFFICIENT", depthUsd };
+/** A live probe's answer: at or above the asset's gate-0 depth is SUFFICIENT; a failed probe is UNKNOWN. */
+export function liquidityFromDepth(asset: Asset, depthUsd: number | null): LiquidityView {
+  if (depthUsd === null) return UNMEASURED_LIVE;
+  return { status: depthUsd >= ASSET_RULES[asset].minDepthUsd ? "SUFFICIENT" : "INSUFFICIENT", depthUsd, live: true };
 }
 
 /**
@@ -69,10 +74,10 @@ export class GhostTraderActor extends Actor {
     return asset;
   }
 
-  /** Sets the hourly bar-close reminder (and TAO's live liquidity probe) unless already set. */
+  /** Sets the hourly bar-close reminder (and, live, the 60-second depth probe) unless already set. */
   async ensureScheduled(): Promise<void> {
     // One store may run live, then replay: the version says which of the two schedules is set.
-    const probing = this.asset === "TAO" && this.deps.liquidityProbe !== null;
+    const probing = this.deps.liquidityProbe !== null;
     const wanted = SCHEDULE_VERSION * 10 + (probing ? 1 : 0);
     const version = await this.ctx.state.get("schedule", z.number());
     if (version === wanted) return;
@@ -97,7 +102,7 @@ export class GhostTraderActor extends Actor {
     const asset = this.asset;
     const now = this.ctx.clock.now();
     let state = (await this.ctx.state.get("ghost", ghostStateSchema)) ?? initialGhostState(asset, "live_paper");
-    const liquidity = await this.#liquidity();
+    const liquidity = await this.liquidity();
     const bars = this.deps.source.bars(asset, now, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
     // The first turn starts with the newest bar: a trader launched today does not trade history.
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
@@ -138,9 +143,14 @@ export class GhostTraderActor extends Actor {
     return { applied: todo.length, status: ghostStatus(state) };
   }
 
-  async #liquidity(): Promise<LiquidityView> {
-    if (this.deps.liquidityProbe === null || this.asset !== "TAO") return REPLAY_LIQUIDITY;
-    return (await this.ctx.state.get("liquidity", liquiditySchema)) ?? REPLAY_LIQUIDITY;
+  /**
+   * The depth reading the gates and the TAO council use: the last live probe's, or (replay) none.
+   * Public so the TAO council reads the same figure (LIQUIDITY_RISK) from the actor that owns it.
+   */
+  async liquidity(): Promise<LiquidityView> {
+    if (this.deps.liquidityProbe === null) return REPLAY_LIQUIDITY;
+    const stored = await this.ctx.state.get("liquidity", liquiditySchema);
+    return stored === undefined ? UNMEASURED_LIVE : { ...stored, live: true };
   }
 
   async #probeLiquidity(): Promise<void> {
@@ -150,8 +160,9 @@ export class GhostTraderActor extends Actor {
     try {
       depth = await probe(this.asset);
     } catch (err) {
-      this.ctx.logger.warn({ err }, "TAO liquidity probe failed");
+      this.ctx.logger.warn({ err }, "liquidity probe failed");
     }
-    this.ctx.state.set("liquidity", { ...liquidityFromDepth(depth) });
+    const { status, depthUsd } = liquidityFromDepth(this.asset, depth);
+    this.ctx.state.set("liquidity", { status, depthUsd });
   }
 }

@@ -159,7 +159,7 @@ export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: read
         volumeRatio: tech?.volumeRatio ?? null,
         rsiLow12h: rsiLow(feed, asset, close),
       },
-      liquidity: { status: "UNKNOWN", depthUsd: null },
+      liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
       extras: { assetBtcRatio: feed.assetFeatures(asset, close).ratioToBtc.value, networkHealth: asset === "SOL" ? "UNKNOWN" : null },
     });
   }

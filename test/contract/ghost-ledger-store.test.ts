@@ -22,7 +22,7 @@ function snapshot(asset: GhostSnapshot["asset"], at: number): GhostSnapshot {
     status: "WAITING",
     position: null,
     gates: null,
-    liquidity: { status: "UNKNOWN", depthUsd: null },
+    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
     price: 123.45,
     rsi1h: 51.2,
     ema200: 120,

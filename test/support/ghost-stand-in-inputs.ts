@@ -70,7 +70,7 @@ export class StandInInputs {
         volumeRatio,
         rsiLow12h: this.rsiHistory.length === 0 ? null : Math.min(...this.rsiHistory),
       },
-      liquidity: { status: "UNKNOWN", depthUsd: null },
+      liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
       extras: { assetBtcRatio: null, networkHealth: this.asset === "SOL" ? "UNKNOWN" : null },
     };
   }

@@ -2,6 +2,7 @@ import { VerdictActor } from "../../actors/verdict-actor.js";
 import { EvidenceActor } from "../../actors/evidence-actor.js";
 import { evaluationRoutes } from "../../http/routes/evaluation.js";
 import { COUNCIL_ASSETS, CouncilActor } from "../../actors/council-actor.js";
+import { GhostTraderActor } from "../../actors/ghost-trader-actor.js";
 import { verdictRoutes } from "../../http/routes/verdict.js";
 import { councilRoutes } from "../../http/routes/council.js";
 import { councilAdvisorFromEnv } from "../../llm/advisor-from-env.js";
@@ -28,9 +29,12 @@ export const judiciaryCapability: Capability = {
     const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
     const modelAllowed = () => !ctx.marketClock.warmingUp;
+    // Depth is measured only live, with an order book, by each Ghost Trader's probe; the TAO
+    // council reads TAO's from the trader that owns it (one figure for gate 0 and LIQUIDITY_RISK).
+    const taoLiquidity = ctx.orderBook ? async () => (await ctx.host.proxy(GhostTraderActor, "TAO").liquidity()).status : null;
     ctx.host.register(
       CouncilActor,
-      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence }),
+      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence, taoLiquidity }),
     );
   },
   async start(ctx) {

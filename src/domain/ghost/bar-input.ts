@@ -58,6 +58,12 @@ export interface LiquidityView {
   readonly status: LiquidityStatus;
   /** USD depth within ±0.5 % of mid; null in replay (no order book) or when the probe failed. */
   readonly depthUsd: number | null;
+  /**
+   * Whether depth is measured here: live mode with an order book. Replay has none, so gate 0
+   * checks only its volume half there (DECISIONS 7); live, a depth not measured (the probe
+   * failed, or has not answered yet) closes gate 0 rather than waving the entry through.
+   */
+  readonly live: boolean;
 }
 
 export interface BarExtras {

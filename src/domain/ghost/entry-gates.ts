@@ -55,10 +55,10 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
   const { candle, judiciary, council, regime, indicators, liquidity } = input;
 
   // Gate 0. In replay there is no order book (status UNKNOWN, depth null): only the volume half
-  // is checked (DECISIONS 7). A live probe that fails is UNKNOWN too and is treated the same way.
+  // is checked (DECISIONS 7). Live, depth is part of the gate: one not measured (a failed probe)
+  // closes it, as SPEC's "depth >= 50,000 USD" cannot be said to hold.
   const volumeOk = indicators.volumeRatio !== null && indicators.volumeRatio >= rules.minVolumeRatio;
-  const depthOk =
-    liquidity.depthUsd === null ? liquidity.status === "UNKNOWN" : liquidity.depthUsd >= rules.minDepthUsd;
+  const depthOk = liquidity.depthUsd === null ? !liquidity.live : liquidity.depthUsd >= rules.minDepthUsd;
   const liquidityGate = liquidity.status !== "INSUFFICIENT" && volumeOk && depthOk;
   if (!liquidityGate) {
     why.set(
@@ -66,7 +66,9 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
       liquidity.status === "INSUFFICIENT"
         ? "liquidity INSUFFICIENT"
         : !depthOk
-          ? `depth ${liquidity.depthUsd ?? "unknown"} USD below ${rules.minDepthUsd}`
+          ? liquidity.depthUsd === null
+            ? "depth unknown (the live order-book probe has no answer)"
+            : `depth ${liquidity.depthUsd} USD below ${rules.minDepthUsd}`
           : `volume ratio ${fmt(indicators.volumeRatio)} below ${rules.minVolumeRatio}`,
     );
   }

@@ -110,7 +110,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
         const view = taoStatusView({
           state,
           gates: snap?.gates ?? null,
-          liquidity: snap?.liquidity ?? { status: "UNKNOWN", depthUsd: null },
+          liquidity: snap?.liquidity ?? { status: "UNKNOWN", depthUsd: null, live: false },
           taoPrice: snap?.price ?? null,
           rsi1h: snap?.rsi1h ?? null,
           ema200: snap?.ema200 ?? null,

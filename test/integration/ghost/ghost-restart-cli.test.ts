@@ -35,7 +35,7 @@ describe("ghost restart CLI", () => {
       status: "WAITING",
       position: null,
       gates: null,
-      liquidity: { status: "UNKNOWN", depthUsd: null },
+      liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
       price: 100,
       rsi1h: 50,
       ema200: 99,

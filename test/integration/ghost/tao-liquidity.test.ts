@@ -140,14 +140,14 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
     const r = await run((a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a));
     // 8 market hours probed once a minute (coalesced per 5-minute step): one probe per step.
     expect(r.probes).toBe((END - START) / STEP + 1);
-    expect(r.snap?.liquidity).toEqual({ status: "SUFFICIENT", depthUsd: expect.closeTo(DEEP_USD, 6) as number });
+    expect(r.snap?.liquidity).toEqual({ status: "SUFFICIENT", depthUsd: expect.closeTo(DEEP_USD, 6) as number, live: true });
     expect(r.everInTrade || r.closed.length > 0).toBe(true);
   }, 60_000);
 
   it("INSUFFICIENT depth blocks every entry and the trigger names liquidity", async () => {
     const ex = new StandInBook(async () => THIN);
     const r = await run((a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a));
-    expect(r.snap?.liquidity).toEqual({ status: "INSUFFICIENT", depthUsd: expect.closeTo(4000, 6) as number });
+    expect(r.snap?.liquidity).toEqual({ status: "INSUFFICIENT", depthUsd: expect.closeTo(4000, 6) as number, live: true });
     expect(r.everInTrade).toBe(false);
     expect(r.closed).toEqual([]);
     expect(r.snap?.gates?.liquidity).toBe(false);
@@ -155,11 +155,43 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
     expect(r.snap?.gates?.trigger ?? "").toMatch(/liquidity/i);
   }, 60_000);
 
-  it("a failing probe leaves liquidity UNKNOWN with no depth", async () => {
+  it("a failing probe leaves liquidity UNKNOWN with no depth, and gate 0 shut: live, unmeasured depth is no pass", async () => {
     const ex = new StandInBook(() => Promise.reject(new Error("exchange down")));
     const r = await run((a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a));
     expect(r.probes).toBeGreaterThan(0);
-    expect(r.snap?.liquidity).toEqual({ status: "UNKNOWN", depthUsd: null });
+    expect(r.snap?.liquidity).toEqual({ status: "UNKNOWN", depthUsd: null, live: true });
     expect(r.snap?.gates?.liquidityStatus).toBe("UNKNOWN");
+    expect(r.snap?.gates?.liquidity).toBe(false);
+    expect(r.snap?.gates?.trigger ?? "").toMatch(/depth unknown/);
+    // The same bars that entered with SUFFICIENT depth above.
+    expect(r.everInTrade).toBe(false);
+    expect(r.closed).toEqual([]);
   }, 60_000);
+});
+
+describe("BTC, ETH and SOL probe their depth live too (DECISIONS 7: their gates have the TAO form)", () => {
+  it.each(["BTC", "ETH", "SOL"] as const)("%s asks for its own pair every 60 s and reads the answer against 50,000 USD", async (asset) => {
+    const store = await openStore(freshStoreUrl("sqlite", `liq-${asset}`));
+    const clock = new ManualClock(START);
+    const host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    try {
+      const ex = new StandInBook(async () => THIN);
+      const noBars: GhostBarSource = { bars: () => [], input: () => Promise.reject(new Error("no bars in this test")) };
+      host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source: noBars, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: (a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a) }));
+      await host.start();
+      const trader = host.proxy(GhostTraderActor, asset);
+      // Before the first answer, live depth is not measured: gate 0 would stay shut.
+      expect(await trader.liquidity()).toEqual({ status: "UNKNOWN", depthUsd: null, live: true });
+      await trader.ensureScheduled();
+      for (let t = START; t <= START + 3 * 60_000; t += 60_000) {
+        clock.set(t);
+        await host.runDue();
+      }
+      expect(ex.asked).toEqual([`${asset}/USDT`, `${asset}/USDT`, `${asset}/USDT`, `${asset}/USDT`]);
+      expect(await trader.liquidity()).toEqual({ status: "INSUFFICIENT", depthUsd: expect.closeTo(4000, 6) as number, live: true });
+    } finally {
+      await host.shutdown();
+      await store.close();
+    }
+  });
 });

@@ -160,6 +160,25 @@ describe("verdict and council actors over the bundled replay data", () => {
     expect(await r.store.councilSessions.latestWithModel("BTC")).toBeNull();
   });
 
+  it("live, the TAO council reads TAO's depth status from the trader: INSUFFICIENT raises LIQUIDITY_RISK and rules AVOID", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const asked: string[] = [];
+    r = await rig(start, {
+      taoLiquidity: async () => {
+        asked.push("TAO");
+        return "INSUFFICIENT";
+      },
+    });
+    await r.advance(30 * MIN);
+    const tao = await r.store.councilSessions.latest("TAO");
+    expect(tao?.riskFlags).toContain("LIQUIDITY_RISK");
+    expect(tao?.ruling).toBe("AVOID");
+    expect(taoVerdictSchema.parse(assetVerdictView(tao ?? expect.fail("no TAO session"))).riskFlags).toContain("LIQUIDITY_RISK");
+    // One read per TAO session (at start and +30 minutes); BTC and SOL have no such flag.
+    expect(asked).toHaveLength(2);
+    for (const asset of ["BTC", "SOL"] as const) expect((await r.store.councilSessions.latest(asset))?.riskFlags ?? []).not.toContain("LIQUIDITY_RISK");
+  });
+
   it("deliberates with the language model when one is configured (council mode)", async () => {
     chat.fallback = good;
     const start = dayWith(false) + 10 * HOUR;

@@ -11,13 +11,24 @@ import { ASSETS, type Asset } from "../../../src/domain/signals/signal-keys.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { MarketPollerActor } from "../../../src/actors/market-poller-actor.js";
 import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
+import type { OrderBookExchange } from "../../../src/feeds/live/ccxt-order-book.js";
+import { GhostTraderActor } from "../../../src/actors/ghost-trader-actor.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;
 
-/** Real hourly bars of the bundled history, re-dated so the newest is the hour forming now (as an exchange serves it). */
-function exchangeFrom(history: Readonly<Record<Asset, readonly Candle[]>>): OhlcvExchange {
+/**
+ * Real hourly bars of the bundled history, re-dated so the newest is the hour forming now (as an
+ * exchange serves it), and thin order books in ccxt's unified shape (about 4,000 USD within
+ * ±0.5 % of mid, under gate 0's 50,000) for every pair.
+ */
+function exchangeFrom(history: Readonly<Record<Asset, readonly Candle[]>>): OhlcvExchange & OrderBookExchange {
   return {
+    async fetchOrderBook(symbol: string) {
+      const mid = history[symbol.split("/")[0] as Asset].at(-1)?.c ?? 100;
+      const timestamp = Date.now();
+      return { symbol, bids: [[mid * 0.9995, 2000 / mid]], asks: [[mid * 1.0005, 2000 / mid]], timestamp, datetime: new Date(timestamp).toISOString(), nonce: 1 };
+    },
     async fetchOHLCV(symbol: string, _tf?: string, since?: number, limit = 1000) {
       const asset = symbol.split("/")[0] as Asset;
       const bars = history[asset];
@@ -141,6 +152,17 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     const body = candlesResponseSchema.parse(await res.json());
     expect(body.candles).toHaveLength(5);
     expect(((body.candles.at(-1)?.t ?? 0) + 3600) * 1000).toBe(Math.floor(Date.now() / H) * H);
+  });
+
+  it("probes every Ghost Trader's order-book depth and reads it against gate 0's 50,000 USD", async () => {
+    for (const asset of ASSETS) {
+      const liquidity = await waitFor(async () => {
+        const l = await svc.service.deps.host.proxy(GhostTraderActor, asset).liquidity();
+        return l.depthUsd !== null && l;
+      }, 20_000, `${asset}'s first depth probe`);
+      expect(liquidity.status, asset).toBe("INSUFFICIENT");
+      expect(liquidity.depthUsd, asset).toBeCloseTo(4000, 0);
+    }
   });
 
   it("stops its pollers with the service", async () => {

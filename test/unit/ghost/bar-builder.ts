@@ -30,7 +30,7 @@ export function passingBar(c: Candle, asset: Asset = "BTC", over: Partial<BarInp
     council: asset === "ETH" ? null : { ruling: "BUY", confidence: 0.8, sessionId: `session-${c.t}` },
     regime: { regime: "BULL_TRENDING", confidence: 0.9, breakoutImminent: false },
     indicators: { rsi1h: 55, ema200: c.c / 1.01, volumeRatio: 2, rsiLow12h: 50 },
-    liquidity: { status: "UNKNOWN", depthUsd: null },
+    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
     extras: { assetBtcRatio: null, networkHealth: null },
     ...over,
   };

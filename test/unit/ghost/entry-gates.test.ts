@@ -27,12 +27,22 @@ describe("entry gates: boundaries", () => {
     const low = gates(withInd({ volumeRatio: 1.49 }));
     expect(low.liquidity).toBe(false);
     expect(low.trigger).toMatch(/^liquidity: volume ratio 1.49/);
-    expect(gates(base("TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 50_000 } })).liquidity).toBe(true);
-    expect(gates(base("TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 49_999 } })).liquidity).toBe(false);
+    expect(gates(base("TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 50_000, live: true } })).liquidity).toBe(true);
+    expect(gates(base("TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 49_999, live: true } })).liquidity).toBe(false);
+  });
+
+  it("unknown depth: replay (no order book) checks the volume half only; live (probe failed) shuts the gate", () => {
+    for (const asset of ["TAO", "BTC", "ETH", "SOL"] as const) {
+      expect(gates(base(asset, { liquidity: { status: "UNKNOWN", depthUsd: null, live: false } })).liquidity).toBe(true);
+      const live = gates(base(asset, { liquidity: { status: "UNKNOWN", depthUsd: null, live: true } }));
+      expect(live.liquidity).toBe(false);
+      expect(live.allowEntry).toBe(false);
+      expect(live.trigger).toBe("liquidity: depth unknown (the live order-book probe has no answer)");
+    }
   });
 
   it("INSUFFICIENT liquidity blocks the entry whatever else passes", () => {
-    const g = gates(base("TAO", { liquidity: { status: "INSUFFICIENT", depthUsd: 80_000 } }));
+    const g = gates(base("TAO", { liquidity: { status: "INSUFFICIENT", depthUsd: 80_000, live: true } }));
     expect(g.liquidity).toBe(false);
     expect(g.liquidityStatus).toBe("INSUFFICIENT");
     expect(g.gatesMet).toBe(7);
@@ -118,7 +128,7 @@ describe("session gate: weekend block, Europe/Prague", () => {
   // January: Prague = UTC+1. Decisions are taken at the bar close (open + 1 h).
   const closeAtPrague = (y: number, m: number, d: number, h: number, min = 0) => Date.UTC(y, m, d, h - 1, min) - HOUR;
   const session = (asset: Asset, closeOpenT: number, status: "SUFFICIENT" | "UNKNOWN" = "UNKNOWN") =>
-    gates(passingBar(candle(closeOpenT, 1000, 1005, 995, 1000), asset, { liquidity: { status, depthUsd: status === "SUFFICIENT" ? 60_000 : null } })).session;
+    gates(passingBar(candle(closeOpenT, 1000, 1005, 995, 1000), asset, { liquidity: { status, depthUsd: status === "SUFFICIENT" ? 60_000 : null, live: status === "SUFFICIENT" } })).session;
 
   it("Friday 21:59 open, 22:00 blocked; Sunday 05:59 blocked, 06:00 open", () => {
     expect(session("TAO", closeAtPrague(2024, 0, 5, 21, 59))).toBe(true);

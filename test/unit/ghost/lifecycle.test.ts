@@ -88,9 +88,9 @@ describe("Ghost Trader lifecycle", () => {
   it("a pending entry is cancelled when liquidity turns INSUFFICIENT before the fill", () => {
     let s = initialGhostState("TAO", "live_paper");
     const tao = (i: number, liquidity: BarInput["liquidity"]) => passingBar(bar(i, 100, 100.5, 99.5, 100), "TAO", { liquidity });
-    s = stepGhost(s, tao(0, { status: "UNKNOWN", depthUsd: null }), ASSET_RULES.TAO, DEFAULT_COSTS).state;
+    s = stepGhost(s, tao(0, { status: "UNKNOWN", depthUsd: null, live: false }), ASSET_RULES.TAO, DEFAULT_COSTS).state;
     expect(s.pending).not.toBeNull();
-    s = stepGhost(s, tao(1, { status: "INSUFFICIENT", depthUsd: 10_000 }), ASSET_RULES.TAO, DEFAULT_COSTS).state;
+    s = stepGhost(s, tao(1, { status: "INSUFFICIENT", depthUsd: 10_000, live: true }), ASSET_RULES.TAO, DEFAULT_COSTS).state;
     expect(s.position).toBeNull();
     expect(s.pending).toBeNull();
   });

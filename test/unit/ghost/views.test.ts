@@ -23,7 +23,7 @@ import { D0, DAY, trade } from "./ledger-fixture.js";
 function closedTaoTrade() {
   let s = initialGhostState("TAO", "live_paper");
   const feed = [
-    passingBar(candle(T0, 400, 400, 400, 400), "TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 75_000 } }),
+    passingBar(candle(T0, 400, 400, 400, 400), "TAO", { liquidity: { status: "SUFFICIENT", depthUsd: 75_000, live: true } }),
     quietBar(candle(T0 + HOUR, 400, 402, 399, 401), "TAO"),
     quietBar(candle(T0 + 2 * HOUR, 401, 420, 400, 418), "TAO"),
   ];
@@ -80,7 +80,7 @@ describe("response views match the zod schemas", () => {
   it("TAO status, waiting and in trade, parses as TaoStatus", () => {
     const base = {
       gates: null,
-      liquidity: { status: "UNKNOWN" as const, depthUsd: null },
+      liquidity: { status: "UNKNOWN" as const, depthUsd: null, live: false },
       taoPrice: 404,
       rsi1h: 55,
       ema200: 396,

@@ -19,7 +19,7 @@ import { WeightsActor } from "../../../src/actors/weights-actor.js";
 const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [CouncilActor, ["ensureScheduled", "refresh"]],
   [EvidenceActor, ["agentMapsFor", "ensureScheduled", "mapFor", "modelMapsFor"]],
-  [GhostTraderActor, ["ensureScheduled", "step"]],
+  [GhostTraderActor, ["ensureScheduled", "liquidity", "step"]],
   [MarketDataActor, ["ensureScheduled", "position"]],
   [MarketPollerActor, ["ensureScheduled"]],
   [RegimeActor, ["ensureScheduled", "status"]],
