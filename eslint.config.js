@@ -17,9 +17,26 @@ export default tseslint.config(
   ...[2, 3].map((depth) => ({
     files: [`src/domain/${"*/".repeat(depth - 1)}*.ts`],
     rules: {
+      // ...reads no clock and draws no randomness: time and random sources come in as arguments,
+      // so the same inputs give the same result on every replica and in every test.
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ExportDefaultDeclaration", message: "Use named exports." },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: "src/domain reads no clock: take the time as an argument." },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "src/domain reads no clock: take the time as an argument." },
+        { selector: "MemberExpression[object.name='performance']", message: "src/domain reads no clock: take the time as an argument." },
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: "src/domain draws no randomness: take a (seeded) source as an argument." },
+      ],
       "no-restricted-imports": [
         "error",
         {
+          paths: [
+            {
+              name: "node:crypto",
+              importNames: ["randomInt", "randomBytes", "randomUUID", "getRandomValues", "randomFillSync", "randomFill"],
+              message: "src/domain draws no randomness: take the source as an argument (hashing is fine).",
+            },
+          ],
           patterns: [
             { regex: `^(\\.\\./){${depth}}`, message: "src/domain imports only itself: receive the value as an argument or define a port in the domain." },
             { regex: "^(?!\\.|node:crypto$|zod$|trading-signals$|wabt$)", message: "src/domain uses only pure packages (a new one is a decision for docs/decisions.md)." },

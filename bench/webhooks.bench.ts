@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:https";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -45,7 +46,7 @@ function event(): WebhookEvent {
 function subscriptions(count: number, url: string): SubscriptionState[] {
   return Array.from({ length: count }, (_, i) =>
     initialState(
-      createSubscription({ id: `wh_${i}`, ownerKeyId: `key_${i}`, url, events: ["verdict.new"], secret: generateSecret(), now: Date.now() }),
+      createSubscription({ id: `wh_${i}`, ownerKeyId: `key_${i}`, url, events: ["verdict.new"], secret: generateSecret(randomBytes), now: Date.now() }),
     ),
   );
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { fromJsonText, toJsonText, type Json } from "../runtime/json.js";
@@ -125,7 +126,7 @@ export class WebhookSubscriptionActor extends Actor {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
     const now = this.deps.wall.now();
-    const next = machine.rotateSecret(state, generateSecret(), now);
+    const next = machine.rotateSecret(state, generateSecret(randomBytes), now);
     await commitState(this.ctx, this.deps, state, next);
     return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecret?.expiresAt ?? now };
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { generateApiKey, hashApiKey, keyPrefix } from "../domain/access/api-key.js";
 import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
@@ -18,7 +18,7 @@ export class KeyIssuer {
 
   /** A new record; `usageId` continues a rotated key's usage, a new key starts its own. */
   draft(tier: Tier, name: string | null, email: string | null, usageId?: string): IssuedKey {
-    const apiKey = generateApiKey(tier);
+    const apiKey = generateApiKey(tier, randomInt);
     const id = randomUUID();
     const record: ApiKeyRecord = {
       id,

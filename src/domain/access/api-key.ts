@@ -1,13 +1,16 @@
-import { createHash, randomInt } from "node:crypto";
+import { createHash } from "node:crypto";
 import { TIERS, type Tier } from "./tiers.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const KEY_PATTERN = /^svc_(free|basic|pro)_[A-Za-z0-9]{20}$/;
 
-/** `svc_{tier}_{20 chars of [A-Za-z0-9]}` from the CSPRNG (DECISIONS 3). */
-export function generateApiKey(tier: Tier): string {
+/** A uniform integer in [0, max): the caller passes node:crypto's CSPRNG `randomInt`. */
+export type RandomInt = (max: number) => number;
+
+/** `svc_{tier}_{20 chars of [A-Za-z0-9]}` drawn with `random`, the CSPRNG (DECISIONS 3). */
+export function generateApiKey(tier: Tier, random: RandomInt): string {
   let body = "";
-  for (let i = 0; i < 20; i++) body += ALPHABET[randomInt(ALPHABET.length)];
+  for (let i = 0; i < 20; i++) body += ALPHABET[random(ALPHABET.length)];
   return `svc_${tier}_${body}`;
 }
 

@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 export const SECRET_PREFIX = "whsec_";
 
 /** 24 bytes encode to exactly 32 base64 characters without padding (DECISIONS 5). */
@@ -8,8 +6,11 @@ const SECRET_PATTERN = /^whsec_[A-Za-z0-9+/]{32}$/;
 
 export type RandomBytes = (size: number) => Uint8Array;
 
-/** A new subscription secret: `whsec_` + base64 of 24 CSPRNG bytes. */
-export function generateSecret(random: RandomBytes = randomBytes): string {
+/**
+ * A new subscription secret: `whsec_` + base64 of 24 bytes from `random` (the caller passes
+ * node:crypto's CSPRNG; the domain draws no randomness of its own).
+ */
+export function generateSecret(random: RandomBytes): string {
   return SECRET_PREFIX + Buffer.from(random(SECRET_BYTES)).toString("base64");
 }
 

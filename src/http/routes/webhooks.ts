@@ -91,7 +91,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       ownerKeyId: owner,
       url,
       events,
-      secret: generateSecret(),
+      secret: generateSecret(randomBytes),
       now: deps.wallClock.now(),
     });
     if (!(await repo.insertWithinLimit(subscription, MAX_SUBSCRIPTIONS_PER_KEY))) {

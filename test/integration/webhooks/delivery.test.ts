@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Agent } from "node:https";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -65,7 +66,7 @@ function newState(url = receiver.url()): SubscriptionState {
     ownerKeyId: "key_1",
     url,
     events: ["regime.change"],
-    secret: generateSecret(),
+    secret: generateSecret(randomBytes),
     now: clock.now(),
   });
   return initialState(sub);
@@ -215,7 +216,7 @@ describe("delivery to a real HTTPS receiver", () => {
   it("during a secret rotation the official library verifies with either secret", async () => {
     let state = newState();
     const oldSecret = state.subscription.secret;
-    const newSecret = generateSecret();
+    const newSecret = generateSecret(randomBytes);
     state = rotateSecret(state, newSecret, clock.now());
     await runToEnd(accept(state));
     const [got] = receiver.received;

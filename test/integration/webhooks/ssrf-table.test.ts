@@ -132,7 +132,7 @@ describe("SSRF: every special-purpose spelling is refused at registration and at
       ownerKeyId: owner,
       url: new URL(urlFor(host)).href,
       events: ["verdict.new"],
-      secret: generateSecret(),
+      secret: generateSecret(randomBytes),
       now: Date.now(),
     });
     expect(await svc.service.deps.store.webhooks.insertWithinLimit(subscription, 1_000)).toBe(true);

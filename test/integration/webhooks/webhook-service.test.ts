@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../../src/runtime/clocks/clock.js";
@@ -377,7 +377,7 @@ describe("webhooks with the real producers", () => {
       HOST: "127.0.0.1",
     });
     const service = await buildService(config, { feed: await sharedReplayFeed(), capabilities: withWebhooks(CAPABILITIES) });
-    const secret = generateSecret();
+    const secret = generateSecret(randomBytes);
     // As after a restart: the subscription is in the store before the actors start. Its owner
     // is a real, active key: deliveries of a deactivated key's subscriptions stop (issue 19).
     const owner = (await service.deps.keyIssuer.create("basic", "warm", null)).record.id;

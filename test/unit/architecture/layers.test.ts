@@ -17,6 +17,11 @@ function specifiers(file: string): string[] {
   return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)].map((m) => m[1] as string);
 }
 
+/** Source text without comments (a comment may name what the code must not do). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
+}
+
 /** "src/…" path of a relative import, or the package name of a bare one. */
 function target(file: string, spec: string): string {
   if (!spec.startsWith(".")) return spec;
@@ -45,6 +50,19 @@ describe("layers (README's architecture)", () => {
         .map((t) => `${relative(ROOT, file)} → ${t}`),
     );
     expect(outside).toEqual([]);
+  });
+
+  it("src/domain reads no clock and draws no randomness (time and random sources come in as arguments)", () => {
+    const forbidden = [/\bDate\.now\s*\(/, /\bnew\s+Date\s*\(\s*\)/, /\bMath\.random\s*\(/, /\bperformance\s*\./, /\bimport\s*\{[^}]*\brandom\w*[^}]*\}\s*from\s*["']node:crypto["']/];
+    const found = sourceFiles(join(SRC, "domain")).flatMap((file) => {
+      const code = withoutComments(readFileSync(file, "utf8"));
+      return forbidden.filter((re) => re.test(code)).map((re) => `${relative(ROOT, file)}: ${re.source}`);
+    });
+    expect(found).toEqual([]);
+    // The scan sees what it looks for.
+    const sample = 'import { randomInt } from "node:crypto";\nDate.now();\nnew Date();\nMath.random();\nperformance.now();';
+    expect(forbidden.map((re) => re.test(withoutComments(sample)))).toEqual(forbidden.map(() => true));
+    expect(forbidden.some((re) => re.test(withoutComments("// Date.now() in a comment\n/* new Date() */ const t = new Date(0);")))).toBe(false);
   });
 
   it.each(BELOW_HTTP_AND_ACTORS)("src/%s imports neither src/http nor src/actors", (folder) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildDeliveryRequest, buildTestRequest } from "../../../src/domain/webhooks/delivery-request.js";
 import {
@@ -192,7 +193,7 @@ describe("delivery state machine", () => {
   it("signs with both secrets for 24 h after a rotation, then with the new one only", () => {
     let state = accepted(initialState(subscription()), T0);
     const oldSecret = state.subscription.secret;
-    const newSecret = generateSecret();
+    const newSecret = generateSecret(randomBytes);
     state = rotateSecret(state, newSecret, T0);
     const d = dueDeliveries(state, T0)[0];
     if (d === undefined) throw new Error("nothing due");

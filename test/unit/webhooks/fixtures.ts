@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { WebhookEvent } from "../../../src/domain/webhooks/webhook-body.js";
 import type { SubscribableEventType } from "../../../src/domain/webhooks/event-types.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
@@ -11,7 +12,7 @@ export function subscription(events: readonly SubscribableEventType[] = ["verdic
     ownerKeyId: "key_1",
     url: "https://hooks.example.com/in",
     events,
-    secret: generateSecret(),
+    secret: generateSecret(randomBytes),
     now,
   });
 }

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { deliveryHeaders, serviceSignature } from "../../../src/domain/webhooks/signing.js";
@@ -19,7 +19,7 @@ function sign(secret: string, nowMs: number, previous: string | null = null): Re
 
 describe("webhook secrets", () => {
   it("are whsec_ plus 32 base64 characters of 24 random bytes, all different", () => {
-    const secrets = new Set(Array.from({ length: 50 }, () => generateSecret()));
+    const secrets = new Set(Array.from({ length: 50 }, () => generateSecret(randomBytes)));
     expect(secrets.size).toBe(50);
     for (const s of secrets) {
       expect(isWellFormedSecret(s)).toBe(true);
@@ -29,7 +29,7 @@ describe("webhook secrets", () => {
 });
 
 describe("X-SERVICE-Signature", () => {
-  const secret = generateSecret();
+  const secret = generateSecret(randomBytes);
 
   it("is lowercase hex HMAC-SHA256 of the raw body keyed with the whole secret string", () => {
     const expected = createHmac("sha256", secret).update(body).digest("hex");
@@ -42,14 +42,14 @@ describe("X-SERVICE-Signature", () => {
     expect(verifyServiceSignature(body, header, secret)).toBe(true);
     expect(verifyServiceSignature(body.replace("BUY", "SELL"), header, secret)).toBe(false);
     expect(verifyServiceSignature(body + " ", header, secret)).toBe(false);
-    expect(verifyServiceSignature(body, header, generateSecret())).toBe(false);
+    expect(verifyServiceSignature(body, header, generateSecret(randomBytes))).toBe(false);
     expect(verifyServiceSignature(body, undefined, secret)).toBe(false);
     expect(verifyServiceSignature(body, header.slice(1), secret)).toBe(false);
   });
 });
 
 describe("Standard Webhooks signature", () => {
-  const secret = generateSecret();
+  const secret = generateSecret(randomBytes);
 
   it("carries the headers of DECISIONS 5 and verifies with the official library", () => {
     const now = Date.now();
@@ -92,13 +92,13 @@ describe("Standard Webhooks signature", () => {
   });
 
   it("during a rotation carries `v1,<new> v1,<old>`: both secrets verify, X-SERVICE-Signature uses the new", () => {
-    const oldSecret = generateSecret();
+    const oldSecret = generateSecret(randomBytes);
     const now = Date.now();
     const headers = sign(secret, now, oldSecret);
     expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(oldSecret).verify(body, headers)).toEqual(JSON.parse(body));
-    expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(generateSecret(randomBytes)).verify(body, headers)).toThrow();
     expect(verifyServiceSignature(body, headers["x-service-signature"], secret)).toBe(true);
     expect(verifyServiceSignature(body, headers["x-service-signature"], oldSecret)).toBe(false);
   });
