@@ -118,8 +118,8 @@ export class GhostTraderActor extends Actor {
     if (todo.length === 0) return { applied: 0, status: ghostStatus(state) };
 
     // Ledger first, then the events: a reader told of an EXIT finds the trade already stored.
-    if (closed.length > 0) await this.deps.ledger.saveClosed(closed);
-    await this.deps.ledger.saveSnapshot({
+    // Trades and status go together, so no reader sees a closed trade beside its open position.
+    await this.deps.ledger.saveStep(closed, {
       asset,
       at: now,
       barT: state.lastBarT,

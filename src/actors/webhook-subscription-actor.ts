@@ -149,6 +149,14 @@ export class WebhookSubscriptionActor extends Actor {
     if (state === null) return;
     const now = this.deps.wall.now();
     const due = machine.dueDeliveries(state, now);
+    if (due.length > 0 && (await this.deps.repo.get(this.ctx.id)) === null) {
+      // Deleted: DELETE removes the row within its turn and the state when the turn commits; a
+      // commit that failed in between left this state behind. Finish the delete, send nothing.
+      this.ctx.reminders.delete(REMINDER);
+      this.ctx.state.delete(STATE);
+      this.ctx.logger.info({ webhook_id: this.ctx.id }, "webhook subscription was deleted: pending deliveries dropped");
+      return;
+    }
     let next = state;
     if (due.length > 0 && !(await this.deps.ownerActive(state.subscription.ownerKeyId))) {
       next = machine.disableForKey(state, now);

@@ -77,6 +77,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     ]);
   });
 
+  it("writes a step's closed trades and status together, and a step that closed nothing", async () => {
+    const exit = trade("SOL", T0 + 2 * H, 4);
+    const flat = { ...snapshot("SOL", T0 + 3 * H), position: null };
+    await store.ghostLedger.saveStep([exit], flat);
+    expect((await store.ghostLedger.closed("SOL")).map((t) => t.id)).toEqual([exit.id]);
+    expect(await store.ghostLedger.snapshot("SOL")).toEqual(flat);
+    const next = { ...flat, at: T0 + 4 * H };
+    await store.ghostLedger.saveStep([], next);
+    expect(await store.ghostLedger.snapshot("SOL")).toEqual(next);
+    // A retried step writes the same trade again, not a second one.
+    await store.ghostLedger.saveStep([exit], next);
+    expect(await store.ghostLedger.closed("SOL")).toHaveLength(1);
+  });
+
   it("writes the launch sprint once and adds restarts in time order", async () => {
     await store.ghostLedger.ensureFirstSprint(T0, "2026-11-01T00:00:00.000Z");
     await store.ghostLedger.ensureFirstSprint(T0 + 99 * H, "2026-11-02T00:00:00.000Z");

@@ -17,8 +17,10 @@ function record(i: number): DeliveryRecord {
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kind) => {
   let store: Store;
+  let url: string;
   beforeAll(async () => {
-    store = await openStore(freshStoreUrl(kind, "webhooks"));
+    url = freshStoreUrl(kind, "webhooks");
+    store = await openStore(url);
   });
   afterAll(async () => {
     await store.close();
@@ -41,6 +43,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     expect(await store.webhooks.get("a1")).toEqual(paused);
     expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual(["a0", "a2", "a3", "a4"]);
     expect((await store.webhooks.listActive()).map((s) => s.id).sort()).toEqual(["a0", "a2", "a3", "a4", "b0"]);
+  });
+
+  it("keeps a subscription's log in write order when its actor moves to another process, clocks notwithstanding", async () => {
+    // Two connections stand for two replicas; the second's clock is a second behind.
+    const other = await openStore(url);
+    try {
+      const at = (i: number, t: number): DeliveryRecord => ({ ...record(i), at: t });
+      await store.webhooks.appendDeliveries("a3", [at(1, T0 + 5000), at(2, T0 + 5000)], 10);
+      await other.webhooks.appendDeliveries("a3", [at(3, T0 + 4000)], 10);
+      await store.webhooks.appendDeliveries("a3", [at(4, T0 + 5000)], 10);
+      expect((await store.webhooks.deliveries("a3", 10)).map((r) => r.deliveryId)).toEqual(["msg_4", "msg_3", "msg_2", "msg_1"]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("keeps a bounded delivery log, newest first", async () => {

@@ -42,6 +42,13 @@ const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], stri
 };
 
 /**
+ * Each test call sends at once to up to 5 URLs the caller chose: without a limit of its own a
+ * Basic key's 300 calls a minute would be 1,500 outbound HTTPS connections a minute, a handy
+ * amplifier against a third party. Ten a minute is plenty to check a receiver.
+ */
+const TEST_LIMIT = { name: "webhook-test", limit: 10, windowSeconds: 60 } as const;
+
+/**
  * The owner of a caller's subscriptions: the key's lineage (its usage id: the first key of its
  * rotation chain), never the key. A rotated key keeps its subscriptions without moving them.
  */
@@ -172,10 +179,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     defineRoute({
       method: "post",
       path: "/v1/webhooks/test",
-      summary: "Send a webhook.test event now to one webhook, or to every active one of the key",
+      summary: "Send a webhook.test event now to one webhook, or to every active one of the key (10 per minute per key)",
       description: "Not retried; does not touch failures_since_success.",
       tags: ["webhooks"],
-      access: basic,
+      access: { ...basic, limits: [TEST_LIMIT] },
       body: testWebhookBody.optional(),
       response: webhookTestResultSchema,
       errors: ["webhook_not_found", "validation_failed"],

@@ -72,6 +72,11 @@ export class MongoGhostLedger implements GhostLedgerRepository {
     await this.snaps.replaceOne({ _id: s.asset }, { snapshot: s }, { upsert: true });
   }
 
+  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot): Promise<void> {
+    await this.saveSnapshot(s);
+    await this.saveClosed(closed);
+  }
+
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
     return (await this.snaps.findOne({ _id: asset }))?.snapshot ?? null;
   }

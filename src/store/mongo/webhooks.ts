@@ -17,8 +17,9 @@ interface SubscriptionDoc {
 
 interface DeliveryDoc {
   s: string;
-  /** Attempt time, then insertion order within one append: the log's order. */
+  /** Attempt time (kept for reading the log by hand; the order is `i`). */
   t: number;
+  /** The subscription's write order, as SQLite's `seq`. */
   i: number;
   doc: DeliveryRecord;
 }
@@ -41,7 +42,6 @@ export class MongoWebhooks implements WebhookRepository {
   private readonly subs: Collection<SubscriptionDoc>;
   private readonly log: Collection<DeliveryDoc>;
   private readonly slots: Collection<SlotDoc>;
-  private seq = 0;
 
   constructor(db: Db) {
     this.subs = db.collection<SubscriptionDoc>("webhook_subscriptions");
@@ -52,7 +52,7 @@ export class MongoWebhooks implements WebhookRepository {
   async ensureIndexes(): Promise<void> {
     await this.subs.createIndex({ o: 1, c: 1 });
     await this.subs.createIndex({ a: 1, e: 1 });
-    await this.log.createIndex({ s: 1, t: -1, i: -1 });
+    await this.log.createIndex({ s: 1, i: -1 });
     await this.slots.createIndex({ s: 1 });
   }
 
@@ -111,15 +111,23 @@ export class MongoWebhooks implements WebhookRepository {
     return removed.deletedCount > 0;
   }
 
+  /**
+   * `i` numbers a subscription's records in the order they were written, continuing from the
+   * newest stored: only the subscription's actor writes its log, one turn at a time, so the read
+   * and the insert never race, and the order holds when the actor moves to another replica (a
+   * per-process counter restarted at 0 there, and wall clocks may disagree).
+   */
   async appendDeliveries(subscriptionId: string, records: readonly DeliveryRecord[], keep: number): Promise<void> {
     if (records.length === 0) return;
-    await this.log.insertMany(records.map((r) => ({ s: subscriptionId, t: r.at, i: this.seq++, doc: r })));
-    const old = await this.log.find({ s: subscriptionId }, { projection: { _id: 1 } }).sort({ t: -1, i: -1 }).skip(keep).toArray();
+    const newest = await this.log.find({ s: subscriptionId }, { projection: { i: 1 } }).sort({ i: -1 }).limit(1).next();
+    const from = (newest?.i ?? -1) + 1;
+    await this.log.insertMany(records.map((r, k) => ({ s: subscriptionId, t: r.at, i: from + k, doc: r })));
+    const old = await this.log.find({ s: subscriptionId }, { projection: { _id: 1 } }).sort({ i: -1 }).skip(keep).toArray();
     if (old.length > 0) await this.log.deleteMany({ _id: { $in: old.map((d) => d._id) } });
   }
 
   async deliveries(subscriptionId: string, limit: number): Promise<DeliveryRecord[]> {
-    const docs = await this.log.find({ s: subscriptionId }).sort({ t: -1, i: -1 }).limit(limit).toArray();
+    const docs = await this.log.find({ s: subscriptionId }).sort({ i: -1 }).limit(limit).toArray();
     return docs.map((d) => deliveryRecordSchema.parse(d.doc));
   }
 }

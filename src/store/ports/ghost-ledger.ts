@@ -34,6 +34,14 @@ export interface GhostLedgerRepository {
   /** Closed trades (of one asset, or all), oldest exit first. */
   closed(asset?: Asset): Promise<ClosedTrade[]>;
   saveSnapshot(snapshot: GhostSnapshot): Promise<void>;
+  /**
+   * One trader step: the trades it closed and its new status, written so that no reader sees a
+   * closed trade beside a snapshot still holding that position (the ledger's "one position at a
+   * time" check would fail). One transaction on SQLite; on MongoDB (no multi-document
+   * transactions) the snapshot first, so a crash in between leaves the trade to the retried
+   * turn (upserts by id) rather than a position shown twice.
+   */
+  saveStep(closed: readonly ClosedTrade[], snapshot: GhostSnapshot): Promise<void>;
   snapshot(asset: Asset): Promise<GhostSnapshot | null>;
   snapshots(): Promise<GhostSnapshot[]>;
   /** Writes the launch mark once (later calls change nothing). */

@@ -88,6 +88,13 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
     this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
   }
 
+  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot): Promise<void> {
+    this.db.transaction(() => {
+      for (const t of closed) this.upsertTrade.run(t.id, t.asset, t.entryTime, t.exitTime, JSON.stringify(t));
+      this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
+    }).immediate();
+  }
+
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
     const row = this.oneSnapshot.get(asset);
     return row === undefined ? null : (JSON.parse(row.body) as GhostSnapshot);

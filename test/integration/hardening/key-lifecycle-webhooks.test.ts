@@ -125,6 +125,25 @@ describe("webhooks and the life of their key", () => {
     }
   });
 
+  it("a subscription whose row is gone sends nothing more, even if its actor state outlived the delete", async () => {
+    receiver.respond = (req) => ({ status: req.path === "/orphaned" ? 500 : 200 });
+    try {
+      const key = await createKey(svc, "basic");
+      const id = await register(key, "/orphaned");
+      await publish();
+      await logged(id, 1); // the first attempt failed; a retry is due in 5 s
+      // DELETE's turn removed the row and then failed to commit: the actor still holds the retry.
+      expect(await svc.service.store.webhooks.delete(id)).toBe(true);
+      receiver.respond = () => ({ status: 200 });
+      clock.offset += 600_000;
+      const actor = svc.service.actors.host.proxy(WebhookSubscriptionActor, id);
+      await waitFor(async () => (await actor.pendingCount()) === 0, 10_000, "the orphaned retry to be dropped");
+      expect(at("/orphaned")).toHaveLength(1);
+    } finally {
+      receiver.respond = () => ({ status: 200 });
+    }
+  });
+
   it("the CLI's keys deactivate stops deliveries at the next attempt, on another process", async () => {
     const key = await createKey(svc, "basic");
     const id = await register(key, "/cli");

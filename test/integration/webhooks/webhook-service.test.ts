@@ -142,6 +142,21 @@ describe("webhooks in the running service", () => {
     await call(svc, "DELETE", `/v1/webhooks/${id}`, keyA);
   });
 
+  it("limits webhook tests to 10 a minute per key: each one sends at once to URLs the caller chose", async () => {
+    const k = await createKey(svc, "basic");
+    const s = await register(svc, k, "/limited", ["verdict.new"]);
+    // One second into a minute window, so all eleven calls fall in the same one.
+    clock.offset += 60_000 - (clock.now() % 60_000) + 1_000;
+    for (let i = 0; i < 10; i++) expect((await call(svc, "POST", "/v1/webhooks/test", k, { webhook_id: s.id })).status).toBe(200);
+    const over = await call(svc, "POST", "/v1/webhooks/test", k, { webhook_id: s.id });
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ detail: { error: "rate_limit_exceeded", limit: 10, window_seconds: 60 } });
+    expect(at("/limited")).toHaveLength(10);
+    // The key's other routes are not held up by it.
+    expect((await call(svc, "GET", "/v1/webhooks", k)).status).toBe(200);
+    await call(svc, "DELETE", `/v1/webhooks/${s.id}`, k);
+  });
+
   it("rotates the secret: the new one signs, the old one still verifies webhook-signature", async () => {
     const s = await register(svc, keyA, "/rot", ["ghost.signal"]);
     const rotated = await call(svc, "POST", `/v1/webhooks/${s.id}/rotate-secret`, keyA);
