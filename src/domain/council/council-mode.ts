@@ -23,3 +23,18 @@ export function councilModeAt(history: CouncilHistory, now: number, blackout: bo
   if (history.lastModelSessionAt !== null && now - history.lastModelSessionAt <= COUNCIL_FRESHNESS_MS) return "council";
   return "judiciary";
 }
+
+/** A BLACKOUT pauses the councils for one UTC day: the session before it may be that much older. */
+const BLACKOUT_PAUSE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a stored session still speaks for the council now (SPEC "BTC verdict": the council
+ * fields are null "when no recent council verdict exists"). Sessions run every 30 market minutes,
+ * so one at most 45 minutes old is recent (one slot's delay tolerated, as for `council_mode`);
+ * during a BLACKOUT day, when no session runs, the last one before the pause stands, as the mode
+ * does. Anything older says nothing about the market now: the councils have stopped.
+ */
+export function isRecentSession(sessionAt: number, now: number, blackout: boolean): boolean {
+  const age = now - sessionAt;
+  return age <= COUNCIL_FRESHNESS_MS || (blackout && age <= BLACKOUT_PAUSE_MS + COUNCIL_FRESHNESS_MS);
+}

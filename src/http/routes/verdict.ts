@@ -2,7 +2,7 @@ import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../error-codes.js";
 import { btcVerdictSchema } from "../schemas/judiciary.js";
-import { councilModeAt } from "../../domain/council/council-mode.js";
+import { councilModeAt, isRecentSession } from "../../domain/council/council-mode.js";
 import { confidenceBasisView, verdictCouncilFields } from "../../domain/council/session-views.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import type { Ruling, TaoRuling } from "../../domain/market/vocabulary.js";
@@ -48,7 +48,9 @@ export function verdictRoutes(deps: AppDeps): Route[] {
           now,
           blackout,
         );
-        const council = verdictCouncilFields(session, mode);
+        // SPEC: the council fields are null when no recent council verdict exists.
+        const recent = session !== null && isRecentSession(session.at, now, blackout) ? session : null;
+        const council = verdictCouncilFields(recent, mode);
         return {
           ruling: btcRuling(v.ruling),
           confidence: v.confidence,

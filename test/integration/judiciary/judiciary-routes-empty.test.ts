@@ -4,6 +4,9 @@ import { waitFor } from "../../support/wait-for.js";
 import { judiciaryCapability } from "../../../src/composition/capabilities/judiciary.js";
 import { marketDataCapability } from "../../../src/composition/capabilities/market-data.js";
 import { solCouncilResponseSchema, taoCouncilRunSchema } from "../../../src/http/schemas/council.js";
+import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
+import { VerdictActor } from "../../../src/actors/verdict-actor.js";
+import { modelSession } from "../../unit/council/fixtures.js";
 
 const call = (svc: RunningService, path: string, key: string, method = "GET") => fetch(`${svc.url}${path}`, { method, headers: { "x-api-key": key } });
 
@@ -52,5 +55,18 @@ describe("verdict and council routes before any data exists", () => {
     expect(after.verdict?.id).toBe(session.id);
     // No other council was asked.
     expect(await svc.service.store.councilSessions.latest("BTC")).toBeNull();
+  });
+
+  it("the BTC verdict names no council when the newest session is hours old (SPEC: null when no recent council verdict exists)", async () => {
+    const now = svc.service.deps.marketClock.now();
+    await svc.service.store.councilSessions.save(modelSession(now - 3 * 3_600_000, true));
+    await svc.service.deps.host.proxy(VerdictActor, "BTC").ensureScheduled();
+    const body = await waitFor(async () => {
+      const res = await call(svc, "/v1/verdict/latest", pro);
+      return res.status === 200 && ((await res.json()) as Record<string, unknown>);
+    }, 30_000, "the first BTC verdict");
+    btcVerdictSchema.parse(body);
+    expect(body).toMatchObject({ council_ruling: null, council_confidence: null, council_explanation: null, council_mode: null, agents: null });
+    expect(body.ruling).toEqual(expect.any(String));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COUNCIL_FRESHNESS_MS, councilModeAt, type CouncilHistory } from "../../../src/domain/council/council-mode.js";
+import { COUNCIL_FRESHNESS_MS, councilModeAt, isRecentSession, type CouncilHistory } from "../../../src/domain/council/council-mode.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { T0 } from "./fixtures.js";
 
@@ -33,5 +33,21 @@ describe("council_mode (DECISIONS 7)", () => {
     const history = { lastSession: { at: T0, mode: "council" as const }, lastModelSessionAt: T0 };
     expect(councilModeAt(history, T0 + 10 * 3_600_000, true)).toBe("council");
     expect(councilModeAt(history, T0 + 10 * 3_600_000, false)).toBe("judiciary");
+  });
+});
+
+describe("a recent council session (SPEC: the verdict's council fields are null without one)", () => {
+  const MIN = 60_000;
+  const at = Date.UTC(2026, 2, 10, 12, 0);
+  it("is at most 45 market minutes old: one late 30-minute slot is tolerated, two are not", () => {
+    expect(isRecentSession(at, at, false)).toBe(true);
+    expect(isRecentSession(at, at + 45 * MIN, false)).toBe(true);
+    expect(isRecentSession(at, at + 45 * MIN + 1, false)).toBe(false);
+    expect(isRecentSession(at, at + 3 * 60 * MIN, false)).toBe(false);
+  });
+  it("during a BLACKOUT day the last session before the pause stands, and no longer", () => {
+    const lastBefore = Date.UTC(2026, 2, 10, 23, 30);
+    expect(isRecentSession(lastBefore, Date.UTC(2026, 2, 11, 23, 59), true)).toBe(true);
+    expect(isRecentSession(lastBefore, lastBefore + 24 * 60 * MIN + 45 * MIN + 1, true)).toBe(false);
   });
 });
