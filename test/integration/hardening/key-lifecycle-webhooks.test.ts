@@ -52,6 +52,16 @@ async function logged(id: string, n: number): Promise<Awaited<ReturnType<Running
   }, 10_000, `${n} recorded attempts of ${id}`);
 }
 
+/** A Basic key and its subscription to `path`, whose first delivery failed (a retry is due in 5 s). */
+async function failedOnce(path: string): Promise<{ key: string; id: string }> {
+  receiver.respond = (req) => ({ status: req.path === path ? 500 : 200 });
+  const key = await createKey(svc, "basic");
+  const id = await register(key, path);
+  await publish();
+  await logged(id, 1);
+  return { key, id };
+}
+
 beforeAll(async () => {
   const pki = createTestPki();
   receiver = await startHttpsReceiver(pki);
@@ -104,12 +114,8 @@ describe("webhooks and the life of their key", () => {
   });
 
   it("DELETE /v1/keys/current stops pending retries at once, and the subscription says why", async () => {
-    receiver.respond = (req) => ({ status: req.path === "/deactivated" ? 500 : 200 });
     try {
-      const key = await createKey(svc, "basic");
-      const id = await register(key, "/deactivated");
-      await publish();
-      await logged(id, 1); // the first attempt failed; a retry is due in 5 s
+      const { key, id } = await failedOnce("/deactivated");
       expect((await fetch(`${svc.url}/v1/keys/current`, { method: "DELETE", headers: { "x-api-key": key } })).status).toBe(200);
 
       const records = await logged(id, 2);
@@ -126,12 +132,8 @@ describe("webhooks and the life of their key", () => {
   });
 
   it("a subscription whose row is gone sends nothing more, even if its actor state outlived the delete", async () => {
-    receiver.respond = (req) => ({ status: req.path === "/orphaned" ? 500 : 200 });
     try {
-      const key = await createKey(svc, "basic");
-      const id = await register(key, "/orphaned");
-      await publish();
-      await logged(id, 1); // the first attempt failed; a retry is due in 5 s
+      const { id } = await failedOnce("/orphaned");
       // DELETE's turn removed the row and then failed to commit: the actor still holds the retry.
       expect(await svc.service.store.webhooks.delete(id)).toBe(true);
       receiver.respond = () => ({ status: 200 });

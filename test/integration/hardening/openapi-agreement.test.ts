@@ -36,7 +36,9 @@ describe("the OpenAPI document agrees with the service", () => {
     expect(body("/v1/keys/generate").email).toMatchObject({ pattern: expect.stringContaining("@") });
     expect(body("/v1/newsletter/subscribe").email).toMatchObject({ pattern: expect.stringContaining("@") });
     const page = doc.paths["/v1/signals/history"]?.get?.parameters?.find((p) => p.name === "page");
-    expect(page?.schema).toMatchObject({ minimum: 1, maximum: 1_000_000 });
+    // Any page past the end is an empty 200 (DECISIONS 2): bounded only by exact JSON integers.
+    expect(page?.schema).toMatchObject({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+    expect(body("/v1/keys/generate").name).toMatchObject({ pattern: expect.stringContaining("\\u0000") });
   });
 
   it("documents 405 and 500 everywhere and 415 wherever a body is read", () => {
