@@ -4,6 +4,7 @@ import type { Store } from "../../src/store/store.js";
 import type { DeliveryRecord } from "../../src/domain/webhooks/delivery-state.js";
 import { createSubscription, type WebhookSubscription } from "../../src/domain/webhooks/subscription.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+import { openMongo } from "../../src/store/mongo/database.js";
 
 const T0 = Date.UTC(2026, 10, 1);
 
@@ -79,6 +80,25 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     expect(await store.webhooks.insertWithinLimit(sub("a6", "key-a", ["council.new"], T0 + 6), 5)).toBe(true);
     expect(await store.webhooks.insertWithinLimit(sub("a7", "key-a", ["council.new"], T0 + 7), 5)).toBe(false);
   });
+
+  if (kind === "mongodb") {
+    // MongoDB only: SQLite writes slot and subscription in one transaction, so it has no slots.
+    it("reclaims a slot a crash left without its subscription, but not one that may be a registration in flight", async () => {
+      const { client, db } = await openMongo(url);
+      try {
+        const slots = db.collection<{ _id: string; s: string; t: number }>("webhook_slots");
+        // A registration that took slot 0 and died before writing its subscription, an hour ago.
+        await slots.insertOne({ _id: "key-crash#0", s: "never-written", t: T0 - 3_600_000 });
+        expect(await store.webhooks.insertWithinLimit(sub("c0", "key-crash", ["verdict.new"], T0), 1)).toBe(true);
+        expect((await store.webhooks.listByOwner("key-crash")).map((w) => w.id)).toEqual(["c0"]);
+        // A slot taken a moment ago whose subscription is not written yet: another replica's, mid-registration.
+        await slots.insertOne({ _id: "key-young#0", s: "in-flight", t: T0 - 1_000 });
+        expect(await store.webhooks.insertWithinLimit(sub("y0", "key-young", ["verdict.new"], T0), 1)).toBe(false);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   it("enforces the limit in the store when two processes register one key at once (issue 17)", async () => {
     const url = freshStoreUrl(kind, "webhookrace");

@@ -33,7 +33,17 @@ interface SlotDoc {
   _id: string;
   /** The subscription holding the slot. */
   s: string;
+  /** When it was taken (the subscription's creation time); absent on slots taken before. */
+  t?: number;
 }
+
+/**
+ * A slot whose subscription does not exist and that is older than this was left by a crash
+ * (between taking the slot and writing the subscription, or between deleting the subscription and
+ * freeing the slot) and may be reclaimed. Younger, it may be another replica's registration in
+ * flight, which must not be robbed.
+ */
+const ORPHAN_SLOT_AFTER_MS = 60_000;
 
 const toDoc = (s: WebhookSubscription): SubscriptionDoc => ({ _id: s.id, o: s.ownerKeyId, a: s.isActive, e: [...s.events], c: s.createdAt, doc: s });
 
@@ -62,12 +72,7 @@ export class MongoWebhooks implements WebhookRepository {
     // count also covers subscriptions written before slots existed.
     if ((await this.subs.countDocuments({ o: s.ownerKeyId })) >= limit) return false;
     for (let slot = 0; slot < limit; slot++) {
-      try {
-        await this.slots.insertOne({ _id: `${s.ownerKeyId}#${slot}`, s: s.id });
-      } catch (err) {
-        if (isDuplicateKey(err)) continue;
-        throw err;
-      }
+      if (!(await this.#takeSlot(`${s.ownerKeyId}#${slot}`, s))) continue;
       try {
         await this.subs.insertOne(toDoc(s));
       } catch (err) {
@@ -77,6 +82,27 @@ export class MongoWebhooks implements WebhookRepository {
       return true;
     }
     return false;
+  }
+
+  /** Takes the slot, reclaiming it if a crash orphaned it; false when a live subscription holds it. */
+  async #takeSlot(id: string, s: WebhookSubscription): Promise<boolean> {
+    const take = async (): Promise<boolean> => {
+      try {
+        await this.slots.insertOne({ _id: id, s: s.id, t: s.createdAt });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    };
+    if (await take()) return true;
+    const held = await this.slots.findOne({ _id: id });
+    if (held === null) return take();
+    const orphaned = (held.t ?? 0) < s.createdAt - ORPHAN_SLOT_AFTER_MS && (await this.subs.countDocuments({ _id: held.s })) === 0;
+    if (!orphaned) return false;
+    // Conditional on the holder, so two replicas reclaiming at once free it once.
+    if ((await this.slots.deleteOne({ _id: id, s: held.s })).deletedCount !== 1) return false;
+    return take();
   }
 
   async get(id: string): Promise<WebhookSubscription | null> {
