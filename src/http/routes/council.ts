@@ -24,9 +24,19 @@ export interface CouncilRouteDeps extends AppDeps {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * A TAO session deliberated without TAO's price, RSI or EMA-200 (a replay started before TAO's
+ * history, a live feed with no TAO bars yet): SPEC's verdict carries them as numbers, and they
+ * are never invented, so such a session is not shown as a verdict.
+ */
+function lacksTaoReadings(s: CouncilSession): boolean {
+  const snap = s.snapshotSignals;
+  return [snap.tao_price, snap.rsi_1h, snap.ema_200].some((v) => typeof v !== "number");
+}
+
 /** The stored TAO session as SPEC's verdict; the schema checks the stored shape on the way out. */
 function taoVerdict(s: CouncilSession | null) {
-  return s === null ? null : taoVerdictSchema.parse(assetVerdictView(s));
+  return s === null || lacksTaoReadings(s) ? null : taoVerdictSchema.parse(assetVerdictView(s));
 }
 
 /**
@@ -52,7 +62,9 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
     const base =
       s === null
         ? "No TAO council verdict exists yet; the council deliberates every 30 minutes of market time."
-        : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); the council refreshes every 30 minutes, next at ${next}.`;
+        : lacksTaoReadings(s)
+          ? `The latest TAO council session (${iso(s.at)}) had no TAO price, RSI or EMA-200 reading, so it is not shown as a verdict; the council refreshes every 30 minutes, next at ${next}.`
+          : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); the council refreshes every 30 minutes, next at ${next}.`;
     return nudged ? `${base} A refresh of the current slot was requested.` : base;
   }
 

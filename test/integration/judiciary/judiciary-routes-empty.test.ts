@@ -57,6 +57,18 @@ describe("verdict and council routes before any data exists", () => {
     expect(await svc.service.store.councilSessions.latest("BTC")).toBeNull();
   });
 
+  it("a TAO session deliberated without TAO's price, RSI or EMA-200 is not shown as a verdict (SPEC's numbers are never invented), and is no 500", async () => {
+    const nudged = await svc.service.store.councilSessions.latest("TAO");
+    if (nudged === null) throw new Error("the nudge test above stores a TAO session");
+    const at = svc.service.deps.marketClock.now();
+    await svc.service.store.councilSessions.save({ ...nudged, id: "tao-no-readings", at, snapshotSignals: { tao_price: null, rsi_1h: null, ema_200: null } });
+    const res = await call(svc, "/v1/tao/council/run", pro, "POST");
+    expect(res.status).toBe(200);
+    const body = taoCouncilRunSchema.parse(await res.json());
+    expect(body).toMatchObject({ success: false, verdict: null });
+    expect(body.detail).toMatch(/had no TAO price, RSI or EMA-200 reading/);
+  });
+
   it("the BTC verdict names no council when the newest session is hours old (SPEC: null when no recent council verdict exists)", async () => {
     const now = svc.service.deps.marketClock.now();
     await svc.service.store.councilSessions.save(modelSession(now - 3 * 3_600_000, true));
