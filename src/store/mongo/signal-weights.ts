@@ -35,7 +35,7 @@ export class MongoSignalWeights implements SignalWeightRepository {
     // Rows stored one per document before: they move in as a cycle at mark 0 that started from
     // itself (insert only if no table exists, so a second replica's start changes nothing).
     if ((await this.table.countDocuments({ _id: TABLE_ID })) > 0) return;
-    const rows = (await this.legacy.find({}).sort({ _id: 1 }).toArray()).map((d) => d.row);
+    const rows = (await this.legacy.find({}).toArray()).map((d) => d.row);
     if (rows.length === 0) return;
     rows.sort((a, b) => a.regime.localeCompare(b.regime) || a.signal_key.localeCompare(b.signal_key));
     await this.table.updateOne({ _id: TABLE_ID }, { $setOnInsert: { cycleAt: 0, version: 1, before: rows, rows } }, { upsert: true });

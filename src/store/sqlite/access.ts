@@ -44,7 +44,8 @@ export const accessMigrations: readonly SqliteMigration[] = [
 
 interface KeyRow {
   id: string;
-  usage_id: string | null;
+  /** Set on every row: migration 2 gave stored keys their own id. */
+  usage_id: string;
   hash: string;
   prefix: string;
   tier: string;
@@ -58,7 +59,7 @@ interface KeyRow {
 function toKey(r: KeyRow): ApiKeyRecord {
   return {
     id: r.id,
-    usageId: r.usage_id ?? r.id,
+    usageId: r.usage_id,
     hash: r.hash,
     prefix: r.prefix,
     tier: r.tier as Tier,

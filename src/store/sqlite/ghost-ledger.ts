@@ -74,9 +74,7 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
   }
 
   async saveClosed(trades: readonly ClosedTrade[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const t of trades) this.upsertTrade.run(t.id, t.asset, t.entryTime, t.exitTime, JSON.stringify(t));
-    }).immediate();
+    this.db.transaction(() => this.#putTrades(trades)).immediate();
   }
 
   async closed(asset?: Asset): Promise<ClosedTrade[]> {
@@ -85,14 +83,22 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
   }
 
   async saveSnapshot(s: GhostSnapshot): Promise<void> {
-    this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
+    this.#putSnapshot(s);
   }
 
   async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot): Promise<void> {
     this.db.transaction(() => {
-      for (const t of closed) this.upsertTrade.run(t.id, t.asset, t.entryTime, t.exitTime, JSON.stringify(t));
-      this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
+      this.#putTrades(closed);
+      this.#putSnapshot(s);
     }).immediate();
+  }
+
+  #putTrades(trades: readonly ClosedTrade[]): void {
+    for (const t of trades) this.upsertTrade.run(t.id, t.asset, t.entryTime, t.exitTime, JSON.stringify(t));
+  }
+
+  #putSnapshot(s: GhostSnapshot): void {
+    this.upsertSnapshot.run(s.asset, s.at, JSON.stringify(s));
   }
 
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
