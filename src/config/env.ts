@@ -12,7 +12,13 @@ const storeUrl = z
     message: "must be sqlite:<path>, sqlite::memory: or mongodb://…",
   });
 
-const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+/**
+ * Credentials in a URL would be written wherever the URL is (error messages, logs), and node-fetch
+ * refuses them anyway: a provider's key goes in LLM_API_KEY.
+ */
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+  .refine((v) => { const u = new URL(v); return u.username === "" && u.password === ""; }, { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" });
 
 /**
  * Every setting the service reads, with its default (DECISIONS 1). The one place environment

@@ -1,4 +1,4 @@
-import { AdvisorError, type AgentBrief, type ChiefSummary, type CouncilAdvisor, type ModelVote, type Prompt } from "../domain/council/advisor-port.js";
+import { AdvisorError, type AgentBrief, type ChiefBrief, type ChiefSummary, type CouncilAdvisor, type ModelVote, type Prompt } from "../domain/council/advisor-port.js";
 import type { CallBudget } from "../domain/council/call-budget.js";
 import type { CouncilAsset } from "../domain/council/council-types.js";
 import { CHIEF_JUDGE, type LlmCallRecord } from "./call-record.js";
@@ -54,8 +54,9 @@ export class LlmCouncilAdvisor implements CouncilAdvisor {
     );
   }
 
-  chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary> {
-    return this.ask(this.options.asset ?? null, CHIEF_JUDGE, (tally) => askStructured(this.model, messages(prompt), "chief_summary", chiefReplySchema, this.askOptions(budget, tally, CHIEF_REPLY_TOKENS)),
+  chiefSummary(brief: ChiefBrief, budget: CallBudget): Promise<ChiefSummary> {
+    return this.ask(this.options.asset ?? null, CHIEF_JUDGE, (tally) =>
+      askStructured(this.model, messages(brief.prompt), "chief_summary", chiefReplySchema(brief.ruling), this.askOptions(budget, tally, CHIEF_REPLY_TOKENS)),
     );
   }
 

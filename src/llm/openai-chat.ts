@@ -1,4 +1,4 @@
-import fetch, { type Response } from "node-fetch";
+import fetch, { FetchError, type Response } from "node-fetch";
 import { LlmError, type AttemptBudget, type ChatModel, type ChatReply, type ChatRequest, type JsonReplyFormat } from "./chat-model.js";
 import { chatCompletionSchema, chatErrorSchema } from "./chat-completions-schema.js";
 import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
@@ -27,6 +27,13 @@ export interface OpenAiChatOptions {
 
 /** Per attempt: a small local model on a busy 2-core host needs up to ~30 s (DECISIONS 6). */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * The most a reply body may hold, counted after gzip is unpacked. A chat completion within the
+ * replies' token caps is a few KB; a bigger body (a compromised provider, a gzip bomb) is refused
+ * before it can fill the process's memory.
+ */
+export const MAX_REPLY_BYTES = 256 * 1024;
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -102,14 +109,11 @@ export class OpenAiChatModel implements ChatModel {
         },
         body,
         signal: controller.signal,
+        size: MAX_REPLY_BYTES,
       });
       text = await res.text();
     } catch (err) {
-      const timedOut = controller.signal.aborted;
-      const error = timedOut
-        ? new LlmError("timeout", `no complete reply within ${timeoutMs} ms`)
-        : new LlmError("network", `request failed: ${err instanceof Error ? err.message : String(err)}`);
-      return { error, retry: true, retryAfter: null };
+      return { error: this.transportError(err, controller.signal.aborted, timeoutMs), retry: true, retryAfter: null };
     } finally {
       clearTimeout(timer);
     }
@@ -117,7 +121,7 @@ export class OpenAiChatModel implements ChatModel {
     if (!res.ok) {
       const parsed = safeJson(text);
       const detail = chatErrorSchema.safeParse(parsed);
-      const message = detail.success && detail.data.error.message ? detail.data.error.message : short(text);
+      const message = short(detail.success && detail.data.error.message ? detail.data.error.message : text);
       const kind = res.status === 429 ? "rate_limited" : res.status >= 500 ? "server" : "client";
       return {
         error: new LlmError(kind, `provider answered ${res.status}: ${message}`, res.status),
@@ -133,6 +137,19 @@ export class OpenAiChatModel implements ChatModel {
     }
     const usage = envelope.data.usage;
     return { text: content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null };
+  }
+
+  /**
+   * node-fetch's messages quote the request URL; the URL is configuration, not something a log
+   * reader needs again on every failure, so it is replaced by its setting's name.
+   */
+  private transportError(err: unknown, aborted: boolean, timeoutMs: number): LlmError {
+    if (aborted) return new LlmError("timeout", `no complete reply within ${timeoutMs} ms`);
+    if (err instanceof FetchError && err.type === "max-size") {
+      return new LlmError("malformed_envelope", `reply body over ${MAX_REPLY_BYTES} bytes`);
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new LlmError("network", `request failed: ${short(message.split(this.url).join("LLM_BASE_URL/chat/completions"))}`);
   }
 }
 

@@ -6,10 +6,14 @@ function normaliseRuling(v: unknown): unknown {
   return typeof v === "string" ? v.trim().toUpperCase().replace(/[\s-]+/g, "_") : v;
 }
 
-/** A confidence of 72 means 72%: models mix scales. Strings of numbers are read as numbers. */
+/**
+ * A confidence of 72 means 72%: models mix scales. Strings of numbers are read as numbers. Between
+ * 1 and 2 the scale is a guess (1.5 a slip of a 0..1 figure, or 1.5%?), and a guess could cost a
+ * veto its force, so such a value stays out of range and the reply goes back for repair.
+ */
 function normaliseConfidence(v: unknown): unknown {
   const n = typeof v === "string" && v.trim() !== "" ? Number(v.trim().replace(/%$/, "")) : v;
-  return typeof n === "number" && n > 1 && n <= 100 ? n / 100 : n;
+  return typeof n === "number" && n >= 2 && n <= 100 ? n / 100 : n;
 }
 
 /**
@@ -44,15 +48,29 @@ export function sentenceCount(text: string): number {
 }
 
 /**
- * The Chief Judge's answer. SPEC asks for a 2-3 sentence explanation; one to four is accepted
- * (a model's abbreviation or a trailing remark should not cost a repair call), more is rejected.
+ * Does `text` name `ruling` in any spelling ("STRONG_BUY", "strong buy", "Strong-Buy")? The ruling
+ * is computed in code; an explanation that never states it can say anything (a review had a
+ * session vetoed to AVOID explained as "Strong buy: load up now").
  */
-export const chiefReplySchema = z.object({
-  rationale: z.string().trim().min(1).max(RATIONALE_MAX_CHARS),
-  explanation: z
-    .string()
-    .trim()
-    .min(1)
-    .max(EXPLANATION_MAX_CHARS)
-    .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences"),
-});
+export function namesRuling(text: string, ruling: TaoRuling): boolean {
+  const words = ruling.split("_").join("[\\s_-]+");
+  return new RegExp(`(^|[^a-z])${words}([^a-z]|$)`, "i").test(text);
+}
+
+/**
+ * The Chief Judge's answer about a session ruled `ruling`. SPEC asks for a 2-3 sentence
+ * explanation; one to four is accepted (a model's abbreviation or a trailing remark should not
+ * cost a repair call), more is rejected, as is an explanation that does not state the ruling.
+ */
+export function chiefReplySchema(ruling: TaoRuling) {
+  return z.object({
+    rationale: z.string().trim().min(1).max(RATIONALE_MAX_CHARS),
+    explanation: z
+      .string()
+      .trim()
+      .min(1)
+      .max(EXPLANATION_MAX_CHARS)
+      .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences")
+      .refine((t) => namesRuling(t, ruling), `explanation must state the council's ruling, ${ruling}`),
+  });
+}

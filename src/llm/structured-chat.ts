@@ -3,6 +3,9 @@ import { LlmError, type AttemptBudget, type ChatMessage, type ChatModel, type To
 import { extractJsonObject } from "./json-reply.js";
 import { replyFormat } from "./reply-format.js";
 
+/** How much of an invalid reply the repair round sends back (a valid one is well under this). */
+export const REPAIR_ECHO_CHARS = 2_000;
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
@@ -64,7 +67,8 @@ export async function askStructured<T>(
       problem = describeIssues(parsed.error);
     }
     convo.push(
-      { role: "assistant", content: text },
+      // Enough of the reply for the model to see its mistake; never the whole of a runaway reply.
+      { role: "assistant", content: text.length > REPAIR_ECHO_CHARS ? `${text.slice(0, REPAIR_ECHO_CHARS)}…` : text },
       { role: "user", content: `That reply is invalid (${problem}). Answer again with only the JSON object, all fields present.` },
     );
   }

@@ -21,6 +21,12 @@ export interface ModelVote {
   readonly thesis: string;
 }
 
+/** What the Chief Judge is asked: to explain a ruling already computed in code. */
+export interface ChiefBrief {
+  readonly ruling: TaoRuling;
+  readonly prompt: Prompt;
+}
+
 export interface ChiefSummary {
   readonly rationale: string;
   readonly explanation: string;
@@ -47,7 +53,7 @@ export class AdvisorError extends Error {
 /** The council's port to a language model. Adapters live in src/llm; the domain knows no HTTP. */
 export interface CouncilAdvisor {
   agentVote(brief: AgentBrief, budget: CallBudget): Promise<ModelVote>;
-  chiefSummary(prompt: Prompt, budget: CallBudget): Promise<ChiefSummary>;
+  chiefSummary(brief: ChiefBrief, budget: CallBudget): Promise<ChiefSummary>;
 }
 
 /** One session's access to the model, bound to that session's time budget. */

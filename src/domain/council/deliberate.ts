@@ -86,7 +86,7 @@ export async function deliberate(input: CouncilInput, deps: DeliberationDeps): P
   let explanationSource: "model" | "template" = "template";
   if (mode === "council" && advisor !== null) {
     try {
-      summary = await advisor.chiefSummary(chiefPrompt(roster, votes, judgement, riskFlags), budget);
+      summary = await advisor.chiefSummary({ ruling: judgement.ruling, prompt: chiefPrompt(roster, votes, judgement, riskFlags) }, budget);
       explanationSource = "model";
     } catch {
       // The template already explains the session; the ruling never depended on this call.

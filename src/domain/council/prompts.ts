@@ -51,7 +51,7 @@ export function chiefPrompt(roster: CouncilRoster, votes: readonly AgentVote[], 
   const system =
     `You are the Chief Judge of the ${roster.asset} council. The council's ruling has already been computed from the weighted votes; ` +
     `do not change it. Answer with one JSON object and nothing else: {"rationale": a short paragraph for analysts, ` +
-    `"explanation": two or three plain-English sentences for a retail trader}.`;
+    `"explanation": two or three plain-English sentences for a retail trader that state the ruling, ${j.ruling}}.`;
   const user = [
     `Ruling: ${j.ruling}. Confidence: ${j.confidence.toFixed(2)}. Score: ${j.score.toFixed(1)} of ±100. Consensus: ${j.consensus.level} (${j.consensus.direction}).`,
     ...(j.vetoedBy.length > 0 ? [`Veto by: ${j.vetoedBy.join(", ")}.`] : []),

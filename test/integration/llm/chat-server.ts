@@ -6,7 +6,8 @@ export type Reply =
   | { kind: "content"; content: string | null }
   | { kind: "status"; status: number; body: string; headers?: Record<string, string> }
   | { kind: "hang"; ms: number }
-  | { kind: "raw"; body: string };
+  | { kind: "raw"; body: string }
+  | { kind: "gzip"; body: Buffer };
 
 export interface Received {
   readonly path: string;
@@ -89,6 +90,9 @@ export class ChatServer {
         return;
       case "raw":
         res.writeHead(200, { "content-type": "application/json" }).end(reply.body);
+        return;
+      case "gzip":
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(reply.body);
         return;
       case "hang":
         // Headers go out, the body never completes in time: the timeout must cover the body too.

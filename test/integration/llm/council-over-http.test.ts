@@ -26,10 +26,12 @@ function session(o: DeliberationOutcome): CouncilSession {
 const isChief = (r: Received) => r.body.messages[0]?.content.startsWith("You are the Chief Judge") ?? false;
 const agentOf = (r: Received) => /^You are ([A-Z_ ]+?), one of/.exec(r.body.messages[0]?.content ?? "")?.[1] ?? "";
 
-/** A well-behaved provider: every agent answers BUY, the Chief Judge explains. */
+const rulingAsked = (r: Received) => /^Ruling: ([A-Z_]+)\./m.exec(r.body.messages[1]?.content ?? "")?.[1] ?? "";
+
+/** A well-behaved provider: every agent answers BUY, the Chief Judge explains the ruling it is given. */
 const good = (r: Received): Reply =>
   isChief(r)
-    ? { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: "The council sees buyers in control. Risk is moderate." }) }
+    ? { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: `The council rules ${rulingAsked(r)}: buyers are in control. Risk is moderate.` }) }
     : { kind: "content", content: JSON.stringify({ ruling: "BUY", confidence: 0.8, thesis: `${agentOf(r)} sees strength.` }) };
 
 function expectCompleteSession(s: CouncilSession): void {
@@ -122,6 +124,14 @@ describe("council sessions against a local chat-completions server", () => {
     const s = session(await deliberate(councilInput("SOL"), { advisor: advisor(), newId: () => `s${++ids}` }));
     expect(s.ruling).toBe("AVOID");
     expect(s.vetoedBy).toEqual(["LIQUIDITY_GUARDIAN"]);
+    // Its explanation never stated AVOID: sent back once, then the template explains the session,
+    // so "Buy now. It is safe." is not published beside an AVOID.
+    const chiefAsks = server.received.filter(isChief);
+    expect(chiefAsks).toHaveLength(2);
+    expect(chiefAsks[1]?.body.messages.at(-1)?.content).toMatch(/must state the council's ruling, AVOID/);
+    expect(s.explanationSource).toBe("template");
+    expect(s.plainExplanation).toMatch(/AVOID/);
+    expect(s.plainExplanation).not.toMatch(/Buy now/);
   });
 
   it("configuration: no LLM_BASE_URL or LLM_MODEL means no advisor (judiciary mode)", () => {

@@ -141,7 +141,7 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         expect(modelVotes.length).toBeGreaterThan(0);
         const chief = calls.at(-1);
         expect(s.explanationSource).toBe(chief?.outcome === "ok" ? "model" : "template");
-        if (s.explanationSource === "model") chiefReplySchema.parse({ rationale: s.chiefRationale, explanation: s.plainExplanation });
+        if (s.explanationSource === "model") chiefReplySchema(s.ruling).parse({ rationale: s.chiefRationale, explanation: s.plainExplanation });
         expectServiceRulesHold(s);
         for (const c of calls) {
           expect(c).toMatchObject({ asset, model: LLAMA_MODEL });

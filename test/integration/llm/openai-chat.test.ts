@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CallBudget } from "../../../src/domain/council/call-budget.js";
 import { LlmError } from "../../../src/llm/chat-model.js";
-import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
+import { MAX_REPLY_BYTES, OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { agentReplySchema } from "../../../src/llm/reply-schemas.js";
-import { askStructured } from "../../../src/llm/structured-chat.js";
+import { askStructured, REPAIR_ECHO_CHARS } from "../../../src/llm/structured-chat.js";
 import { replyFormat } from "../../../src/llm/reply-format.js";
 import { loadConfig } from "../../../src/config/env.js";
 import { RULINGS } from "../../../src/domain/market/vocabulary.js";
-import { ChatServer, errorBody } from "./chat-server.js";
+import { ChatServer, completion, errorBody } from "./chat-server.js";
 
 const server = new ChatServer();
 let baseUrl = "";
@@ -233,9 +233,65 @@ describe("Chief Judge reply", () => {
   it("an explanation of many sentences is sent back for repair", async () => {
     const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
     server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "One. Two. Three. Four. Five. Six." }) });
-    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Buyers lead. Risk is moderate." }) });
-    const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema);
-    expect(v.explanation).toBe("Buyers lead. Risk is moderate.");
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "The council rules BUY. Buyers lead. Risk is moderate." }) });
+    const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema("BUY"));
+    expect(v.explanation).toBe("The council rules BUY. Buyers lead. Risk is moderate.");
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/two or three sentences/);
+  });
+
+  it("an explanation that does not state the computed ruling goes back for repair, in any spelling of it", async () => {
+    const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Strong buy: load up now. There is no risk." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Strong sell pressure led the risk agent to veto. The council says avoid for now." }) });
+    const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema("AVOID"));
+    expect(v.explanation).toMatch(/avoid for now/);
+    expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/must state the council's ruling, AVOID/);
+    // Underscores, spaces and hyphens are one spelling; a ruling inside another word is not named.
+    const strongBuy = chiefReplySchema("STRONG_BUY");
+    expect(strongBuy.safeParse({ rationale: "r", explanation: "A strong-buy ruling. Momentum." }).success).toBe(true);
+    expect(strongBuy.safeParse({ rationale: "r", explanation: "A Strong Buy ruling. Momentum." }).success).toBe(true);
+    expect(chiefReplySchema("HOLD").safeParse({ rationale: "r", explanation: "Holders wait. Nothing moves." }).success).toBe(false);
+  });
+});
+
+describe("limits on what a provider can send", () => {
+  it("a reply body over 256 KB is refused as a malformed envelope, without reading it all", async () => {
+    server.fallback = { kind: "raw", body: completion("x".repeat(MAX_REPLY_BYTES)) };
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.kind).toBe("malformed_envelope");
+    expect(err.message).toMatch(/over 262144 bytes/);
+  });
+
+  it("a gzip bomb is counted unpacked: 300 KB on the wire that unpack to 8 MB are refused", async () => {
+    const { gzipSync } = await import("node:zlib");
+    server.fallback = { kind: "gzip", body: gzipSync(Buffer.from(completion(" ".repeat(8 * 1024 * 1024)))) };
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.kind).toBe("malformed_envelope");
+  });
+
+  it("a provider's error message is cut to 200 characters; a repair echoes at most 2,000 characters of the bad reply", async () => {
+    server.queue({ kind: "status", status: 401, body: errorBody("k".repeat(100_000), "invalid_request_error") });
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.message.length).toBeLessThan(300);
+    server.queue({ kind: "content", content: `{"ruling":"BUY","confidence":0.8,"thesis":"${"t".repeat(50_000)}"}` });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    await askStructured(model(), ask, "agent_vote", schema);
+    const echoed = server.received.at(-1)?.body.messages.find((m) => m.role === "assistant")?.content ?? "";
+    expect(echoed.length).toBe(REPAIR_ECHO_CHARS + 1);
+  });
+
+  it("a confidence between 1 and 2 is not guessed into a percentage: it goes back for repair", async () => {
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":1.5,"thesis":"x"}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":"85%","thesis":"x"}' });
+    const v = await askStructured(model(), ask, "agent_vote", schema);
+    expect(v.confidence).toBe(0.85);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it("a network error names LLM_BASE_URL instead of quoting it", async () => {
+    const err = await failure(new OpenAiChatModel({ baseUrl: "http://127.0.0.1:1/secret-path/v1", model: "m", retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
+    expect(err.kind).toBe("network");
+    expect(err.message).not.toMatch(/secret-path/);
+    expect(err.message).toMatch(/LLM_BASE_URL\/chat\/completions/);
   });
 });

@@ -38,6 +38,8 @@ describe("configuration", () => {
     ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "yes", "WEBHOOK_ALLOW_PRIVATE_TARGETS: must be true or false"],
     ["SMTP_URL", "mail.example.com", "SMTP_URL: must be smtp:// or smtps://"],
     ["LLM_BASE_URL", "ftp://x", "LLM_BASE_URL"],
+    ["LLM_BASE_URL", "https://proxyuser:hunter2@llm.example.com/v1", "LLM_BASE_URL: must not carry credentials"],
+    ["OWNER_NOTIFY_URL", "https://u:p@hooks.example.com/x", "OWNER_NOTIFY_URL: must not carry credentials"],
     ["LOG_LEVEL", "loud", "LOG_LEVEL"],
   ])("stops on %s=%s naming the variable and the rule", (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -20,7 +20,7 @@ describe("the JSON Schema sent with each question comes from the zod schema that
   });
 
   it("Chief Judge: rationale and explanation, both required and non-empty", () => {
-    const { schema } = replyFormat("chief_summary", chiefReplySchema);
+    const { schema } = replyFormat("chief_summary", chiefReplySchema("BUY"));
     expect(schema).toMatchObject({
       type: "object",
       required: ["rationale", "explanation"],
