@@ -22,7 +22,7 @@ import { assetVerdictView } from "../../../src/domain/council/session-views.js";
 import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
-import { ChatServer, type Received, type Reply } from "../llm/chat-server.js";
+import { ChatServer, chiefExplains, isChiefRequest, type Received, type Reply } from "../llm/chat-server.js";
 import type { CouncilAsset } from "../../../src/domain/council/council-types.js";
 import { modelSession } from "../../unit/council/fixtures.js";
 import { pricePath } from "../../../src/application/ruling-streams.js";
@@ -92,10 +92,10 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
   return { store, host, clock, dispatcher, events, log, advance };
 }
 
-/** A healthy provider: agents answer BUY at 0.8, the Chief Judge explains. */
+/** A healthy provider: agents answer BUY at 0.8, the Chief Judge explains the ruling. */
 const good = (r: Received): Reply =>
-  r.body.messages[0]?.content.startsWith("You are the Chief Judge")
-    ? { kind: "content", content: JSON.stringify({ rationale: "Momentum and macro agree.", explanation: "The council sees buyers in control. Risk is moderate." }) }
+  isChiefRequest(r)
+    ? chiefExplains(r)
     : { kind: "content", content: JSON.stringify({ ruling: "BUY", confidence: 0.8, thesis: "Trend and flows support it." }) };
 
 beforeAll(async () => {

@@ -28,6 +28,17 @@ export function completion(content: string | null): string {
   });
 }
 
+/** Whether the request is the Chief Judge's (its system prompt says so). */
+export function isChiefRequest(r: Received): boolean {
+  return r.body.messages[0]?.content.startsWith("You are the Chief Judge") ?? false;
+}
+
+/** A well-behaved Chief Judge: explains the ruling its prompt gives ("Ruling: BUY."), naming it. */
+export function chiefExplains(r: Received): Reply {
+  const ruling = /^Ruling: ([A-Z_]+)\./m.exec(r.body.messages[1]?.content ?? "")?.[1] ?? "";
+  return { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: `The council rules ${ruling}: buyers are in control. Risk is moderate.` }) };
+}
+
 /** The documented OpenAI error body. */
 export function errorBody(message: string, type: string, code: string | null = null): string {
   return JSON.stringify({ error: { message, type, param: null, code } });

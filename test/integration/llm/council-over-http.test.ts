@@ -6,7 +6,7 @@ import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { LlmCouncilAdvisor } from "../../../src/llm/council-advisor.js";
 import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { councilInput } from "../../unit/council/fixtures.js";
-import { ChatServer, errorBody, type Received, type Reply } from "./chat-server.js";
+import { ChatServer, chiefExplains, errorBody, isChiefRequest, type Received, type Reply } from "./chat-server.js";
 
 const server = new ChatServer();
 let baseUrl = "";
@@ -23,15 +23,13 @@ function session(o: DeliberationOutcome): CouncilSession {
   return o.session;
 }
 
-const isChief = (r: Received) => r.body.messages[0]?.content.startsWith("You are the Chief Judge") ?? false;
+const isChief = isChiefRequest;
 const agentOf = (r: Received) => /^You are ([A-Z_ ]+?), one of/.exec(r.body.messages[0]?.content ?? "")?.[1] ?? "";
-
-const rulingAsked = (r: Received) => /^Ruling: ([A-Z_]+)\./m.exec(r.body.messages[1]?.content ?? "")?.[1] ?? "";
 
 /** A well-behaved provider: every agent answers BUY, the Chief Judge explains the ruling it is given. */
 const good = (r: Received): Reply =>
   isChief(r)
-    ? { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: `The council rules ${rulingAsked(r)}: buyers are in control. Risk is moderate.` }) }
+    ? chiefExplains(r)
     : { kind: "content", content: JSON.stringify({ ruling: "BUY", confidence: 0.8, thesis: `${agentOf(r)} sees strength.` }) };
 
 function expectCompleteSession(s: CouncilSession): void {
