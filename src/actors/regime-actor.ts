@@ -54,7 +54,7 @@ const hysteresisSchema = z.object({
 export interface RegimeActorDeps {
   readonly feed: MarketFeed;
   readonly history: RegimeHistoryRepository;
-  /** Seeded restarts per fit (default 10; a full fit costs about 1 s, see docs/wip/regime-integration.md). */
+  /** Seeded restarts per fit (default 10; a full fit costs about 1 s, see docs/regime.md). */
   readonly restarts?: number;
 }
 

@@ -6,7 +6,7 @@ export type { ResolveAll } from "./resolver.js";
 
 export type TargetCheck =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reason: "invalid_url" | "https_required" | "unresolvable" | "forbidden_address" };
+  | { readonly ok: false; readonly reason: "invalid_url" | "https_required" | "host_not_public" | "forbidden_address" };
 
 export interface TargetCheckOptions {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: tests only. */
@@ -40,10 +40,12 @@ export async function checkWebhookTarget(rawUrl: string, options: TargetCheckOpt
     try {
       addresses = await (options.resolve ?? systemResolve)(host);
     } catch {
-      return { ok: false, reason: "unresolvable" };
+      addresses = [];
     }
   }
-  if (addresses.length === 0) return { ok: false, reason: "unresolvable" };
   const policy = { allowPrivateTargets: options.allowPrivateTargets };
-  return addresses.every((a) => judgeAddress(a, policy).allowed) ? { ok: true } : { ok: false, reason: "forbidden_address" };
+  if (addresses.length > 0 && addresses.every((a) => judgeAddress(a, policy).allowed)) return { ok: true };
+  // A name that does not resolve and one that resolves to a private address get one answer:
+  // two would tell any key holder which internal names exist where the service runs.
+  return { ok: false, reason: isIP(host) !== 0 ? "forbidden_address" : "host_not_public" };
 }

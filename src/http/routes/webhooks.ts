@@ -37,8 +37,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 const TARGET_MESSAGES: Record<Exclude<TargetCheck, { ok: true }>["reason"], string> = {
   invalid_url: "URL must be a valid https URL without credentials",
   https_required: "URL scheme must be https",
-  unresolvable: "URL host does not resolve",
-  forbidden_address: "URL must not resolve to a special-purpose (loopback, private, link-local, metadata, translation…) address",
+  host_not_public: "URL host must resolve, and only to public addresses (not loopback, private, link-local, metadata, translation…)",
+  forbidden_address: "URL must not be a special-purpose (loopback, private, link-local, metadata, translation…) address",
 };
 
 /**

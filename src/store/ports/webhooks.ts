@@ -9,12 +9,12 @@ import type { WebhookSubscription } from "../../domain/webhooks/subscription.js"
  *
  * `ownerKeyId` is the owning key's usage id (its lineage: the id of the first key of its rotation
  * chain, which for a key never rotated is its own id), never the key. `secret` is stored as issued
- * (the service must sign with it; see docs/wip/webhooks-integration.md).
+ * (the service must sign with it; see docs/security.md).
  */
 export interface WebhookRepository {
   /**
    * Stores a new subscription unless its owner already has `limit`; false when the limit is
-   * reached. Atomic on SQLite; on MongoDB a count then an insert (see the adapter).
+   * reached. Atomic on SQLite (one transaction) and on MongoDB (unique slot documents; see the adapter).
    */
   insertWithinLimit(subscription: WebhookSubscription, limit: number): Promise<boolean>;
   get(id: string): Promise<WebhookSubscription | null>;

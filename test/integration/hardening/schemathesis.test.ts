@@ -26,7 +26,7 @@ beforeAll(async () => {
   svc = await startChildService({
     STORE_URL: storeUrl,
     // Webhook hosts resolve through a server that refuses every query: names are 422
-    // url_unresolvable (allowed by schemathesis.toml), and nothing is ever sent anywhere.
+    // url_host_not_public (allowed by schemathesis.toml), and nothing is ever sent anywhere.
     WEBHOOK_DNS_SERVERS: "127.0.0.1:1",
     RATE_LIMIT_PRO_PER_MINUTE: "1000000",
     QUOTA_PRO_PER_DAY: "1000000",

@@ -80,10 +80,11 @@ async function call(method: string, path: string, body?: unknown, as = key): Pro
 
 const urlFor = (host: string): string => `https://${host}:${receiver.port}/hook`;
 
-async function expectRegistrationRefused(host: string): Promise<void> {
+async function expectRegistrationRefused(host: string, type = "url_forbidden_address"): Promise<Record<string, unknown>> {
   const res = await call("POST", "/v1/webhooks", { url: urlFor(host), events: ["verdict.new"] });
   expect(res.status).toBe(422);
-  expect(res.body).toMatchObject({ detail: [{ loc: ["body", "url"], type: "url_forbidden_address" }] });
+  expect(res.body).toMatchObject({ detail: [{ loc: ["body", "url"], type }] });
+  return res.body;
 }
 
 async function expectDeliveryRefused(id: string, as = key): Promise<void> {
@@ -138,7 +139,7 @@ describe("SSRF: every special-purpose spelling is refused at registration and at
 
   it.each(NAMES)("name %s → %j", async (name, addresses) => {
     dns.records.set(name, addresses);
-    await expectRegistrationRefused(name);
+    await expectRegistrationRefused(name, "url_host_not_public");
     // DNS rebinding: the name is public at registration and special-purpose at delivery.
     dns.records.set(name, [PUBLIC]);
     const own = (await freshKey()).apiKey;
@@ -158,5 +159,12 @@ describe("SSRF: every special-purpose spelling is refused at registration and at
     const created = await call("POST", "/v1/webhooks", { url: urlFor("public.ssrf.test"), events: ["verdict.new"] });
     expect(created.status).toBe(201);
     expect((await call("DELETE", `/v1/webhooks/${String(created.body.id)}`)).status).toBe(200);
+  });
+
+  it("a name that does not resolve is answered exactly as one that resolves to a private address, so no internal name can be probed", async () => {
+    dns.records.set("internal.ssrf.test", ["10.1.2.3"]);
+    const internal = await expectRegistrationRefused("internal.ssrf.test", "url_host_not_public");
+    const missing = await expectRegistrationRefused("missing.ssrf.test", "url_host_not_public");
+    expect(missing).toEqual(internal);
   });
 });

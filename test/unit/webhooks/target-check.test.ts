@@ -98,7 +98,7 @@ describe("registration target check", () => {
     const resolve = resolveTo("8.8.8.8", "192.168.0.10");
     expect(await checkWebhookTarget("https://mixed.example.com/x", { ...strict, resolve })).toEqual({
       ok: false,
-      reason: "forbidden_address",
+      reason: "host_not_public",
     });
   });
 
@@ -109,13 +109,13 @@ describe("registration target check", () => {
     });
   });
 
-  it("reports names that do not resolve", async () => {
+  it("reports names that do not resolve as it reports private names (no oracle of internal names)", async () => {
     const resolve = async (): Promise<string[]> => {
       throw Object.assign(new Error("nope"), { code: "ENOTFOUND" });
     };
     expect(await checkWebhookTarget("https://nowhere.invalid/x", { ...strict, resolve })).toEqual({
       ok: false,
-      reason: "unresolvable",
+      reason: "host_not_public",
     });
   });
 });
