@@ -16,6 +16,7 @@ import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
 import { bindServer, createLimitedServer } from "../http/listen.js";
 import { metricsListener } from "../http/metrics-server.js";
 import { tierLimitsFrom } from "../http/app-deps.js";
+import type { ReadinessCheck } from "../http/schemas/health.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { openMarket, type LiveSources, type Market } from "./open-market.js";
 import { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
@@ -78,8 +79,15 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   // Per service, never per module: two services in one process (tests) lease independently.
   const quotaCounting = openQuotaCounting(store, clock, logger);
   // Readiness (GET /v1/health/ready): start-up done, warm-up included, and no actor turn stuck.
+  // `startup` is pending through start-up and warm-up, failed while a failed attempt waits for its
+  // retry (an operator must tell a normal warm-up from a start-up that keeps failing).
   let startedUp = false;
-  const readiness = () => ({ startup: startedUp, actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS });
+  let startupFailing = false;
+  const startAttempted = (ok: boolean) => (startupFailing = !ok);
+  const readiness = (): Record<string, ReadinessCheck> => ({
+    startup: startedUp ? "ok" : startupFailing ? "failed" : "pending",
+    actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS ? "ok" : "failed",
+  });
   const deps: CapabilityContext = {
     config,
     store,
@@ -154,11 +162,11 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         // replica warms the whole cluster up (or resumes it) while the others wait; each then
         // ensures its schedules on the running clock.
         const clusterClock = market.clock;
-        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, () => cancelled)
+        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, () => cancelled, startAttempted)
           .catch(async (err: unknown) => {
             logger.error({ err }, "joining the cluster's replay clock failed; this replica's market time runs on its own");
             if (clusterClock.warmingUp) clusterClock.run();
-            await startCapabilities(capabilities, deps, logger, () => cancelled);
+            await startCapabilities(capabilities, deps, logger, () => cancelled, startAttempted);
           })
           .then(() => {
             startedUp = !cancelled;
@@ -168,7 +176,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       }
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
-      await startCapabilities(capabilities, deps, logger, () => cancelled);
+      await startCapabilities(capabilities, deps, logger, () => cancelled, startAttempted);
       if (cancelled) throw new Error("the service was stopped during its start-up");
       warming = startMarketTime(market, actors, capabilities, logger, () => cancelled, membership)
         .catch(async (err: unknown) => {
@@ -228,13 +236,21 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
  * Meanwhile /v1/health/ready answers 503 (startup) and the log says why, instead of a crash or
  * a silent stall.
  */
-async function startCapabilities(capabilities: readonly Capability[], deps: CapabilityContext, logger: Logger, cancelled: () => boolean): Promise<void> {
+async function startCapabilities(
+  capabilities: readonly Capability[],
+  deps: CapabilityContext,
+  logger: Logger,
+  cancelled: () => boolean,
+  attempted: (ok: boolean) => void = () => {},
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await Promise.all(capabilities.map((capability) => capability.start(deps)));
+      attempted(true);
       return;
     } catch (err) {
       if (cancelled()) return;
+      attempted(false);
       logger.warn({ err, attempt }, "capability start-up failed; trying again");
       await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * attempt, 10_000)));
     }
@@ -269,6 +285,7 @@ async function startDaprReplay(
   membership: ReplayClockMembership,
   logger: Logger,
   cancelled: () => boolean,
+  attempted: (ok: boolean) => void,
 ): Promise<void> {
   const role = await membership.enter(cancelled);
   if (role === "cancelled") return;
@@ -294,7 +311,7 @@ async function startDaprReplay(
     await membership.release(cancelled);
   }
   if (cancelled()) return;
-  await startCapabilities(capabilities, deps, logger, cancelled);
+  await startCapabilities(capabilities, deps, logger, cancelled, attempted);
 }
 
 /**

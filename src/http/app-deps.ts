@@ -10,6 +10,7 @@ import type { KeyLifecycle } from "../application/key-lifecycle.js";
 import type { TierLimitTable } from "../domain/access/tiers.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import type { MarketClock } from "../runtime/clocks/market-clock.js";
+import type { ReadinessCheck } from "./schemas/health.js";
 
 /** What the HTTP layer is built from; capabilities add their services here. */
 export interface AppDeps {
@@ -31,10 +32,10 @@ export interface AppDeps {
   /** Market time: what signals, verdicts, regimes and trades are stamped with. */
   readonly marketClock: MarketClock;
   /**
-   * Readiness beyond the store (the composition root's start-up and the actor host's turns):
-   * each named check true when fine. Absent: only the store is checked.
+   * Readiness beyond the store (the composition root's start-up and the actor host's turns),
+   * per named check. Absent: only the store is checked.
    */
-  readonly readiness?: () => Readonly<Record<string, boolean>>;
+  readonly readiness?: () => Readonly<Record<string, ReadinessCheck>>;
 }
 
 export function tierLimitsFrom(config: Config): TierLimitTable {

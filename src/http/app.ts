@@ -2,6 +2,7 @@ import express, { type Express, type Router } from "express";
 import helmet from "helmet";
 import type { AppDeps } from "./app-deps.js";
 import type { Route } from "./route.js";
+import { jsonBody } from "./middleware/json-body.js";
 import { inSequence, LiteralRoutes, mountRoute, methodNotAllowedOrNotFound, type RouterDeps } from "./router.js";
 import { requestId } from "./middleware/request-id.js";
 import { accessLog } from "./middleware/access-log.js";
@@ -57,7 +58,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     cache,
     tierLimits: deps.tierLimits,
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
-    parseBody: express.json({ limit: "64kb", type: ["application/json", "application/*+json"] }),
+    parseBody: jsonBody("64kb"),
     literalPaths: new Set(routes.filter((r) => !r.path.includes("{")).map((r) => r.path)),
     cacheable: () => !deps.marketClock.warmingUp,
   };

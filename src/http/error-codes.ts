@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Tier } from "../domain/access/tiers.js";
 import { accessErrorSchema, plainErrorSchema, serverErrorSchema, validationErrorSchema } from "./schemas/common.js";
 import { taoCouncilUnavailableSchema } from "./schemas/council.js";
-import { readinessSchema } from "./schemas/health.js";
+import { readinessSchema, type ReadinessCheck } from "./schemas/health.js";
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -135,8 +135,8 @@ export const API_ERRORS = {
   not_ready: {
     status: 503,
     schema: readinessSchema,
-    body: (a: { readonly checks: Readonly<Record<string, "ok" | "failed">>; readonly timestamp: string }) => ({ status: "unavailable", checks: a.checks, timestamp: a.timestamp }),
-  } satisfies ErrorEntry<{ readonly checks: Readonly<Record<string, "ok" | "failed">>; readonly timestamp: string }>,
+    body: (a: { readonly checks: Readonly<Record<string, ReadinessCheck>>; readonly timestamp: string }) => ({ status: "unavailable", checks: a.checks, timestamp: a.timestamp }),
+  } satisfies ErrorEntry<{ readonly checks: Readonly<Record<string, ReadinessCheck>>; readonly timestamp: string }>,
   // SPEC's TAO council error is the coded object without the `detail` wrapper.
   tao_council_unavailable: {
     status: 503,

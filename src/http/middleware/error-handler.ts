@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { ApiError } from "../error-codes.js";
+import { loggablePath } from "./access-log.js";
 
 interface BodyParserError {
   type?: string;
@@ -14,6 +15,8 @@ function asBodyParserError(err: unknown): BodyParserError | null {
   if (typeof err !== "object" || err === null) return null;
   return "type" in err || ("expose" in err && "status" in err) ? (err as BodyParserError) : null;
 }
+
+const requestIdOf = (res: Response): string => String(res.getHeader("X-Request-Id") ?? "");
 
 /** Maps every failure to the documented shapes; internals stay in the log, never in the body. */
 export function errorHandler(logger: Logger) {
@@ -34,17 +37,19 @@ export function errorHandler(logger: Logger) {
       apiError = new ApiError("not_found");
     } else if (bp?.type === "request.aborted") {
       // The client went away mid-body: its choice, not our fault, and nobody is left to answer.
-      logger.debug({ method: req.method, path: req.path }, "client aborted its request body");
+      logger.debug({ req_id: requestIdOf(res), method: req.method, path: loggablePath(req.path) }, "client aborted its request body");
       apiError = new ApiError("body_aborted");
     } else if (bp?.expose === true && bp.status !== undefined && bp.status >= 400 && bp.status < 500) {
       // A body that does not decode (corrupt gzip/deflate/br) or does not match its length.
       apiError = new ApiError(/^Z_|^ERR__/.test(bp.code ?? "") ? "bad_content_encoding" : "malformed_body");
     } else {
-      const requestId = String(res.getHeader("X-Request-Id") ?? "");
-      logger.error({ err, requestId, method: req.method, path: req.path }, "unhandled error");
+      const requestId = requestIdOf(res);
+      logger.error({ err, req_id: requestId, method: req.method, path: loggablePath(req.path) }, "unhandled error");
       apiError = new ApiError("internal", { requestId });
     }
     if (res.headersSent) return;
+    // A handler may have set its own type (a page sets text/html before sending a file).
+    res.removeHeader("Content-Type");
     res.status(apiError.status).set(apiError.headers).json(apiError.body);
   };
 }

@@ -1,6 +1,7 @@
 import { defineRoute, type Route } from "../route.js";
 import { healthSchema, readinessSchema } from "../schemas/health.js";
 import type { AppDeps } from "../app-deps.js";
+import type { ReadinessCheck } from "../schemas/health.js";
 import { ApiError } from "../error-codes.js";
 
 export const INTERFACE_VERSION = "1.0.0";
@@ -41,13 +42,13 @@ export function healthRoutes(deps: AppDeps): Route[] {
       errors: ["not_ready"],
       handler: async () => {
         const timestamp = new Date(deps.wallClock.now()).toISOString();
-        const checks: Record<string, "ok" | "failed"> = {};
+        const checks: Record<string, ReadinessCheck> = {};
         checks.store = await deps.store.ping().then(
           () => "ok" as const,
           () => "failed" as const,
         );
-        for (const [name, fine] of Object.entries(deps.readiness?.() ?? {})) checks[name] = fine ? "ok" : "failed";
-        if (Object.values(checks).some((c) => c === "failed")) throw new ApiError("not_ready", { checks, timestamp });
+        Object.assign(checks, deps.readiness?.() ?? {});
+        if (Object.values(checks).some((c) => c !== "ok")) throw new ApiError("not_ready", { checks, timestamp });
         return { status: "ok" as const, checks, timestamp };
       },
     }),

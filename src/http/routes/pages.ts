@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Express, Request, Response, NextFunction } from "express";
 
@@ -50,8 +50,15 @@ function sendBuilt(webDir: string, relPath: string, req: Request, res: Response,
   res.setHeader("Cache-Control", "no-cache");
   if (encoding) res.setHeader("Content-Encoding", encoding);
   const sent = encoding === "br" ? `${file}.br` : encoding === "gzip" ? `${file}.gz` : file;
-  res.sendFile(sent, { acceptRanges: false, dotfiles: "deny" }, (err) => {
-    if (err && !res.headersSent) next(err);
+  // Relative to `root`: `dotfiles` then judges only the path inside the build directory. With an
+  // absolute path it judged the whole path, so an install under any dot-folder (~/.local/…)
+  // answered every page 403.
+  res.sendFile(relative(webDir, sent), { root: webDir, acceptRanges: false, dotfiles: "deny" }, (err) => {
+    if (err === undefined || res.headersSent) return;
+    // The file went away between the check and the send: as if it had never been there (404).
+    res.removeHeader("Content-Type");
+    res.removeHeader("Content-Encoding");
+    next();
   });
 }
 

@@ -9,8 +9,12 @@ export const healthSchema = z
   })
   .meta({ id: "Health" });
 
+/** `pending`: on its way (start-up and warm-up); `failed`: not (a stalled actor host, a start-up failing and retried). */
+export const readinessCheckSchema = z.enum(["ok", "pending", "failed"]);
+export type ReadinessCheck = z.infer<typeof readinessCheckSchema>;
+
 export const readinessSchema = z.object({
   status: z.enum(["ok", "unavailable"]),
-  checks: z.record(z.string(), z.enum(["ok", "failed"])),
+  checks: z.record(z.string(), readinessCheckSchema),
   timestamp: z.string(),
 });

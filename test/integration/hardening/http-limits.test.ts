@@ -109,6 +109,37 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
     expect(text.length).toBeLessThan(JSON.stringify(body).length);
   });
 
+  it("answers a body that is not JSON 422 json_invalid whatever its Content-Type says (a form body was read as no body)", async () => {
+    const key = await createKey(svc, "basic");
+    for (const [type, body] of [["application/x-www-form-urlencoded", "webhook_id=wh_x"], ["text/plain", '{"webhook_id":"wh_x"}']]) {
+      const res = await fetch(`${svc.url}/v1/webhooks/test`, { method: "POST", headers: { "content-type": type, "x-api-key": key }, body });
+      expect(res.status, type).toBe(422);
+      expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] });
+    }
+    // No body at all is still no body: the test goes to every webhook of the key (none here).
+    const none = await fetch(`${svc.url}/v1/webhooks/test`, { method: "POST", headers: { "x-api-key": key } });
+    expect(none.status).toBe(200);
+    expect(await none.json()).toEqual({ delivered: 0, failed: 0, results: [] });
+  });
+
+  it("logs each request with its route pattern and a path whose keys and e-mail addresses are masked", async () => {
+    const key = await createKey(svc, "basic");
+    const before = lines.length;
+    await fetch(`${svc.url}/v1/keys/svc_pro_LEAKTESTLEAKTESTLEAK`);
+    await fetch(`${svc.url}/v1/webhooks/dave.leak@example.org`, { method: "DELETE", headers: { "x-api-key": key } });
+    await fetch(`${svc.url}/v1/webhooks/dave.leak%40example.org`, { method: "DELETE", headers: { "x-api-key": key } });
+    await waitFor(async () => lines.slice(before).filter((l) => l.includes('"msg":"request"')).length >= 3, 5_000, "three access lines");
+    const written = lines.slice(before).join("\n");
+    expect(written).not.toMatch(/LEAKTEST|dave\.leak/);
+    const access = lines.slice(before).map((l) => JSON.parse(l) as { msg: string; route?: string | null; path?: string; req_id?: string }).filter((l) => l.msg === "request");
+    expect(access.map((l) => [l.route, l.path])).toEqual([
+      [null, "/v1/keys/[secret]"],
+      ["/v1/webhooks/:id", "/v1/webhooks/[email]"],
+      ["/v1/webhooks/:id", "/v1/webhooks/[email]"],
+    ]);
+    for (const l of access) expect(l.req_id).toMatch(/./);
+  });
+
   it("refuses control and bidirectional-override characters in names people give, and keeps other scripts", async () => {
     const post = (path: string, body: unknown) =>
       fetch(`${svc.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -4,6 +4,8 @@ import { buildService, type Service } from "../../../src/composition/build-servi
 import { freshStoreUrl } from "../../support/service.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { probeRoutes, type ProbeState } from "../../support/probe-routes.js";
+import type { Capability } from "../../../src/composition/capability.js";
+import { freePort } from "../../support/free-port.js";
 
 /**
  * Responses are not cached while market time warms up: the fast-forward moves it by minutes per
@@ -38,6 +40,10 @@ describe("the response cache during warm-up", () => {
     expect(b).toMatchObject({ cached: false, cache_ttl_seconds: 0 });
     expect(b.computed).toBe(a.computed + 1);
     expect(second.headers.get("cache-control")).toBe("no-store");
+    // Readiness says the start-up is on its way, not that it failed (an operator tells them apart).
+    const ready = await fetch(`${url}/v1/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: "unavailable", checks: { store: "ok", startup: "pending", actors: "ok" } });
   });
 
   it("caches as usual once the warm-up is over", async () => {
@@ -47,5 +53,43 @@ describe("the response cache during warm-up", () => {
     const b = (await (await get()).json()) as typeof a;
     expect(a.cached).toBe(false);
     expect(b).toMatchObject({ computed: a.computed, cached: true });
+    const ready = await fetch(`${url}/v1/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: "ok", checks: { store: "ok", startup: "ok", actors: "ok" } });
   }, 90_000);
+});
+
+describe("readiness while a start-up fails and is retried", () => {
+  it("says startup: failed while a failed attempt waits for its retry, then ok", async () => {
+    let attempts = 0;
+    const flaky: Capability = {
+      name: "flaky",
+      registerActors: () => {},
+      start: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error("the store refused a schedule");
+      },
+      routes: () => [],
+    };
+    const port = await freePort();
+    const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite", "flaky-start"), LOG_LEVEL: "silent", REPLAY_WARMUP_DAYS: "0", PORT: String(port), HOST: "127.0.0.1" });
+    const service = await buildService(config, { feed: await sharedReplayFeed(), capabilities: [flaky] });
+    try {
+      // The API listens before the capabilities start; listen() resolves once they have.
+      const listening = service.listen();
+      const url = `http://127.0.0.1:${port}`;
+      const ready = async () => {
+        const res = await fetch(`${url}/v1/health/ready`).catch(() => null);
+        return res === null ? null : { status: res.status, startup: ((await res.json()) as { checks: Record<string, string> }).checks.startup };
+      };
+      // The retry waits a second after the first attempt failed.
+      await expect.poll(ready, { timeout: 5_000, interval: 50 }).toEqual({ status: 503, startup: "failed" });
+      await listening;
+      await service.warmedUp;
+      expect(attempts).toBe(2);
+      expect(await ready()).toEqual({ status: 200, startup: "ok" });
+    } finally {
+      await service.stop();
+    }
+  });
 });
