@@ -18,7 +18,13 @@ const storeUrl = z
  */
 const httpUrl = z
   .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
-  .refine((v) => { const u = new URL(v); return u.username === "" && u.password === ""; }, { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" });
+  .refine(
+    (v) => {
+      const u = new URL(v);
+      return u.username === "" && u.password === "";
+    },
+    { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" },
+  );
 
 /**
  * Every setting the service reads, with its default (DECISIONS 1). The one place environment

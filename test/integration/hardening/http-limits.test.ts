@@ -111,7 +111,7 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
 
   it("answers a body that is not JSON 422 json_invalid whatever its Content-Type says (a form body was read as no body)", async () => {
     const key = await createKey(svc, "basic");
-    for (const [type, body] of [["application/x-www-form-urlencoded", "webhook_id=wh_x"], ["text/plain", '{"webhook_id":"wh_x"}']]) {
+    for (const [type, body] of [["application/x-www-form-urlencoded", "webhook_id=wh_x"], ["text/plain", '{"webhook_id":"wh_x"}']] as const) {
       const res = await fetch(`${svc.url}/v1/webhooks/test`, { method: "POST", headers: { "content-type": type, "x-api-key": key }, body });
       expect(res.status, type).toBe(422);
       expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] });
