@@ -497,7 +497,9 @@ export interface VerdictEvaluationSpan {
     readonly calls: number;
     readonly hit_rate: number | null;
     readonly bins: readonly ReliabilityBin[];
+    /** Fifths of the calls by confidence rank; equal confidences are never split, so up to five. */
     readonly quintiles: readonly ReliabilityBin[];
+    /** Mean over the quintiles of |mean confidence − realised hit rate|. */
     readonly quintile_mean_abs_gap: number | null;
     readonly brier: number | null;
     /** Always forecasting the window's raw up-share known at the time. */

@@ -72,7 +72,10 @@ export interface Reliability {
   readonly calls: number;
   readonly hitRate: number | null;
   readonly bins: readonly ReliabilityBin[];
-  /** Confidence quintiles (equal counts): the mean |mean confidence − hit rate|. */
+  /**
+   * Confidence quintiles (fifths by rank, equal confidences always in one; see quintileBounds):
+   * the mean |mean confidence − hit rate|.
+   */
   readonly quintiles: readonly ReliabilityBin[];
   readonly quintileMeanAbsGap: number | null;
   readonly brier: number | null;
@@ -157,14 +160,15 @@ function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon)
     bins.push(binOf(calls.filter((x) => x.c >= lo && x.c < hi), lo, Math.min(1, hi)));
   }
   const sorted = [...calls].sort((a, b) => a.c - b.c);
+  const bounds = sorted.length >= 5 ? quintileBounds(sorted.map((x) => x.c)) : [];
   const quintiles: ReliabilityBin[] = [];
-  for (let q = 0; q < 5 && sorted.length >= 5; q++) {
-    const part = sorted.slice(Math.floor((q * sorted.length) / 5), Math.floor(((q + 1) * sorted.length) / 5));
-    quintiles.push(binOf(part, (part[0] as { c: number }).c, (part[part.length - 1] as { c: number }).c));
+  for (let q = 0; q + 1 < bounds.length; q++) {
+    const part = sorted.slice(bounds[q], bounds[q + 1]);
+    if (part.length > 0) quintiles.push(binOf(part, (part[0] as { c: number }).c, (part[part.length - 1] as { c: number }).c));
   }
   const gaps = quintiles.filter((b) => b.meanConfidence !== null && b.hitRate !== null).map((b) => Math.abs((b.meanConfidence as number) - (b.hitRate as number)));
   const brier = (f: (x: (typeof calls)[number]) => number) => round(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
-  const ifCalibrated = calibratedGapBand(sorted, quintiles.length === 5 ? 5 : 0);
+  const ifCalibrated = calibratedGapBand(sorted, bounds);
   return {
     horizonHours: horizon,
     calls: calls.length,
@@ -179,8 +183,46 @@ function reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon)
   };
 }
 
-/** Draws of the calibrated-forecaster null (fixed seed: the band is a pure function of the calls). */
-const NULL_DRAWS = 400;
+/**
+ * The borders of the confidence quintiles over confidences sorted ascending, as indices
+ * (`[0, …, n]`, up to six, empty quintiles dropped): each call goes to the quintile of its
+ * tie group's mid-rank, so equal confidences always share a quintile. A day's map gives every call
+ * on one side the same figure; cut at equal counts, such a group was split across two quintiles
+ * by time order (a review found 53 ETH calls at 0.5019 split 29/24), which no reading of
+ * "confidence quintiles" allows.
+ */
+export function quintileBounds(sortedConfidences: readonly number[]): number[] {
+  const n = sortedConfidences.length;
+  // The quintile of rank i when every call is distinct: equal-count fifths.
+  const quintileOfRank = (i: number): number => {
+    let q = 4;
+    while (q > 0 && Math.floor((q * n) / 5) > i) q--;
+    return q;
+  };
+  const bounds = [0];
+  let current = 0;
+  let start = 0;
+  while (start < n) {
+    let end = start + 1;
+    while (end < n && sortedConfidences[end] === sortedConfidences[start]) end++;
+    const quintile = quintileOfRank(Math.floor((start + end - 1) / 2));
+    if (quintile > current) {
+      if (start > 0) bounds.push(start);
+      current = quintile;
+    }
+    start = end;
+  }
+  bounds.push(n);
+  return bounds;
+}
+
+/**
+ * Draws of the calibrated-forecaster null (fixed seed: the band is a pure function of the calls).
+ * 4,000: with 400 the 95th percentile moved by ±0.003 between seeds (a review's 50 batches of 400
+ * ranged 0.0607–0.0672 for TAO), as much as the gaps it is read against; 4,000 cost about a
+ * tenth of a second per year of hourly calls.
+ */
+const NULL_DRAWS = 4_000;
 const DAY = 24 * HOUR;
 
 /**
@@ -194,8 +236,9 @@ const DAY = 24 * HOUR;
  * other as they do in the market (graded as one coin, both would hit or miss together and the
  * band would be too wide).
  */
-function calibratedGapBand(sorted: readonly { c: number; at: number; bullish: boolean }[], parts: number): { median: number; p95: number } | null {
-  if (parts === 0) return null;
+function calibratedGapBand(sorted: readonly { c: number; at: number; bullish: boolean }[], bounds: readonly number[]): { median: number; p95: number } | null {
+  const parts = bounds.length - 1;
+  if (parts < 1) return null;
   const rng = new SeededRandom(16);
   const days = new Map<number, number>();
   const dayOf = sorted.map((x) => {
@@ -204,7 +247,6 @@ function calibratedGapBand(sorted: readonly { c: number; at: number; bullish: bo
     return days.get(d) as number;
   });
   const u = new Float64Array(days.size);
-  const bounds = Array.from({ length: parts + 1 }, (_, q) => Math.floor((q * sorted.length) / parts));
   const meanC = bounds.slice(0, -1).map((lo, q) => mean(sorted.slice(lo, bounds[q + 1]).map((x) => x.c)) ?? 0);
   const draws: number[] = [];
   for (let k = 0; k < NULL_DRAWS; k++) {

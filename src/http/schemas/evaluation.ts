@@ -61,8 +61,10 @@ const span = z.object({
     calls: z.number().int(),
     hit_rate: z.number().nullable(),
     bins: z.array(reliabilityBin),
-    quintiles: z.array(reliabilityBin),
-    quintile_mean_abs_gap: z.number().nullable(),
+    quintiles: z
+      .array(reliabilityBin)
+      .describe("Confidence quintiles: fifths of the calls by confidence rank, equal confidences always in one (so up to five, fewer when one confidence fills a fifth)"),
+    quintile_mean_abs_gap: z.number().nullable().describe("Mean over the quintiles of |mean confidence − realised hit rate|"),
     brier: z.number().nullable(),
     brier_base_rate: z.number().nullable().describe("Always forecasting the window's raw up-share known at the time"),
     brier_hindsight_base_rate: z.number().nullable().describe("Always forecasting the span's own up-share (hindsight)"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateSpan, type EvaluatedHour } from "../../../src/domain/evaluation/verdict-evaluation.js";
+import { evaluateSpan, quintileBounds, type EvaluatedHour } from "../../../src/domain/evaluation/verdict-evaluation.js";
 import { SeededRandom } from "../../../src/domain/regime/prng.js";
 
 const HOUR = 3_600_000;
@@ -80,5 +80,32 @@ describe("reliability of a ruling stream", () => {
     const a = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
     const b = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
     expect(a).toEqual(b);
+  });
+});
+
+describe("confidence quintiles", () => {
+  it("are equal-count fifths when every confidence differs", () => {
+    const distinct = Array.from({ length: 23 }, (_, i) => 0.4 + i / 100);
+    expect(quintileBounds(distinct)).toEqual([0, 4, 9, 13, 18, 23]);
+  });
+
+  it("never split equal confidences: a tie group goes whole to the quintile of its mid-rank", () => {
+    // Ten calls, fifths of two: 0.50 (ranks 1-4, mid-rank 2) belongs to the second fifth and takes
+    // its whole group there; cut at equal counts it would have been split over three.
+    const tied = [0.4, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+    const bounds = quintileBounds(tied);
+    expect(bounds).toEqual([0, 1, 5, 6, 8, 10]);
+    for (let q = 0; q + 1 < bounds.length; q++) {
+      const part = tied.slice(bounds[q], bounds[q + 1]);
+      for (const other of tied.slice(bounds[q + 1])) expect(part).not.toContain(other);
+    }
+  });
+
+  it("make one group of one confidence, and the gap is then the stream's |confidence − hit rate|", () => {
+    expect(quintileBounds([0.5, 0.5, 0.5, 0.5, 0.5, 0.5])).toEqual([0, 6]);
+    const flat = stream(100, () => 1).map((r) => ({ ...r, confidence: 0.55 }));
+    const r = evaluateSpan("from_2023", flat).reliability;
+    expect(r.quintiles).toHaveLength(1);
+    expect(r.quintileMeanAbsGap).toBeCloseTo(0.45, 4);
   });
 });
