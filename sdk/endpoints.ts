@@ -25,7 +25,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/verdict/latest",
     access: "free",
-    fields: ["ruling", "confidence", "confidence_basis", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_confidence_basis", "council_consensus", "council_explanation", "council_mode", "agents", "agents_confidence_basis", "macro_context", ...cache],
+    fields: ["ruling", "confidence", "confidence_basis", "score", "btc_price", "timestamp", "council_ruling", "council_confidence", "council_confidence_basis", "council_consensus", "council_explanation", "council_explanation_source", "council_mode", "agents", "agents_confidence_basis", "macro_context", ...cache],
   },
   regime: {
     method: "get",

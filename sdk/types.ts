@@ -92,6 +92,8 @@ export interface Verdict extends CacheInfo {
   readonly council_confidence_basis: ConfidenceBasis | null;
   readonly council_consensus: string | null;
   readonly council_explanation: string | null;
+  /** Who wrote `council_explanation`: the language model (it must state the computed ruling) or the service's template. */
+  readonly council_explanation_source: "model" | "template" | null;
   readonly council_mode: "council" | "judiciary" | null;
   readonly agents: readonly AgentVote[] | null;
   /** How the votes' confidences were obtained (each vote also carries its own basis and raw figure). */
@@ -199,6 +201,8 @@ export interface CouncilVerdict {
   readonly riskFlags?: readonly string[];
   readonly chiefRationale: string | null;
   readonly plainExplanation: string | null;
+  /** Who wrote `plainExplanation`: the language model (it must state the computed ruling) or the service's template. */
+  readonly explanationSource: "model" | "template";
   readonly snapshotSignals: Readonly<Record<string, number | null>>;
   readonly createdAt: string;
 }

@@ -113,6 +113,7 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
       council_confidence_basis: null,
       council_consensus: null,
       council_explanation: null,
+      council_explanation_source: null,
       council_mode: null,
       agents: null,
       agents_confidence_basis: null,
@@ -124,6 +125,7 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
     council_confidence_basis: confidenceBasisView(s.calibration),
     council_consensus: s.consensusLevel,
     council_explanation: s.plainExplanation,
+    council_explanation_source: s.explanationSource,
     council_mode: mode,
     agents: s.votes.map((v) => ({
       name: v.agent,
@@ -151,6 +153,7 @@ export function assetVerdictView(s: CouncilSession) {
     ...(s.asset === "TAO" ? { riskFlags: [...s.riskFlags] } : {}),
     chiefRationale: s.chiefRationale,
     plainExplanation: s.plainExplanation,
+    explanationSource: s.explanationSource,
     snapshotSignals: { ...s.snapshotSignals },
     createdAt: new Date(s.at).toISOString(),
   };

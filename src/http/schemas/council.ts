@@ -2,7 +2,7 @@ import { z } from "zod";
 import { RULINGS, SOL_RULINGS, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
 import { cacheFields } from "./common.js";
-import { agentConfidence, agentsConfidenceBasisSchema, confidenceBasisSchema, rawAgentConfidence } from "./judiciary.js";
+import { agentConfidence, agentsConfidenceBasisSchema, confidenceBasisSchema, explanationSourceSchema, rawAgentConfidence } from "./judiciary.js";
 
 const unit = z.number().min(0).max(1);
 
@@ -51,6 +51,7 @@ export const taoVerdictSchema = z
     riskFlags: z.array(z.enum(TAO_RISK_FLAGS)),
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
+    explanationSource: explanationSourceSchema,
     snapshotSignals: z.object({ tao_price: z.number(), rsi_1h: z.number(), ema_200: z.number() }),
     createdAt: z.string(),
   })
@@ -82,6 +83,7 @@ export const solVerdictSchema = z
     agentVotesConfidenceBasis: agentsConfidenceBasisSchema,
     chiefRationale: z.string().nullable(),
     plainExplanation: z.string().nullable(),
+    explanationSource: explanationSourceSchema,
     snapshotSignals: z.object({
       sol_price: z.number().nullable(),
       rsi_1h: z.number().nullable(),

@@ -5,6 +5,11 @@ import { cacheFields } from "./common.js";
 const unit = z.number().min(0).max(1);
 const consensusLevel = z.enum(["UNANIMOUS", "STRONG", "MODERATE", "SPLIT"]);
 
+/** Who wrote a council's explanation (DECISIONS 6): the ruling itself is always computed in code. */
+export const explanationSourceSchema = z
+  .enum(["model", "template"])
+  .describe("model: written by the language model's Chief Judge (it must state the computed ruling); template: written by the service from the votes");
+
 /** How a published confidence was obtained (issue 16; docs/evaluation.md). */
 export const confidenceBasisSchema = z
   .object({
@@ -70,6 +75,7 @@ export const btcVerdictSchema = z
     council_confidence_basis: confidenceBasisSchema.nullable(),
     council_consensus: consensusLevel.nullable(),
     council_explanation: z.string().nullable(),
+    council_explanation_source: explanationSourceSchema.nullable(),
     council_mode: z.enum(["council", "judiciary"]).nullable(),
     agents: z.array(verdictAgentSchema).nullable(),
     agents_confidence_basis: agentsConfidenceBasisSchema.nullable(),

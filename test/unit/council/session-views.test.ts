@@ -95,6 +95,14 @@ describe("session views match the response schemas", () => {
     expect(btcVerdictSchema.parse({ ...base, ...verdictCouncilFields(null, null) }).council_mode).toBeNull();
   });
 
+  it("say who wrote the explanation: the model's Chief Judge or the service's template", async () => {
+    const templated = await run("BTC");
+    expect(verdictCouncilFields(templated, "judiciary").council_explanation_source).toBe("template");
+    expect(verdictCouncilFields(null, null).council_explanation_source).toBeNull();
+    const written: CouncilSession = { ...(await run("TAO")), plainExplanation: "The council rules HOLD. Flows are mixed.", explanationSource: "model" };
+    expect(taoVerdictSchema.parse(assetVerdictView(written)).explanationSource).toBe("model");
+  });
+
   it("TAO verdict", async () => {
     const s = await run("TAO");
     const r = taoVerdictSchema.safeParse(assetVerdictView(s));

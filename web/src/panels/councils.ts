@@ -2,7 +2,7 @@ import type { CouncilSession, CouncilVerdict, SolCouncil, TaoCouncil } from "../
 import { el, facts } from "../dom.js";
 import { label, num, pct01, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
-import { basisText, rulingPill } from "./verdict.js";
+import { basisText, explainedBy, rulingPill } from "./verdict.js";
 
 // DECISIONS 2: SOL and TAO council answers are cached 60 s; their envelopes carry no TTL.
 const ALT_COUNCIL_TTL_S = 60;
@@ -35,7 +35,7 @@ function renderCouncilVerdict(body: HTMLElement, v: CouncilVerdict | null, empty
     return;
   }
   body.append(el("p", { class: "headline" }, rulingPill(v.ruling), ` ${pct01(v.confidence)} · ${when(v.createdAt)}`));
-  if (v.plainExplanation) body.append(el("p", { class: "explanation" }, v.plainExplanation));
+  if (v.plainExplanation) body.append(el("p", { class: "explanation" }, v.plainExplanation, el("span", { class: "muted" }, ` (${explainedBy(v.explanationSource)})`)));
   const list = el("ul", { class: "agents" });
   for (const [agent, vote] of Object.entries(v.agentVotes)) list.append(el("li", {}, el("strong", {}, label(agent)), " ", rulingPill(vote.ruling), ` ${pct01(vote.confidence)} (${basisText(vote.confidenceBasis)}; agent's own ${pct01(vote.rawConfidence)})`));
   body.append(list);

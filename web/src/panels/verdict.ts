@@ -7,6 +7,11 @@ export function rulingPill(code: string | null): HTMLElement {
   return el("span", { class: `pill ${tone(code)}` }, label(code));
 }
 
+/** Who wrote a council's explanation, in words; the ruling is always the code's. */
+export function explainedBy(source: "model" | "template" | null): string {
+  return source === "model" ? "written by the language model" : "written by the service from the votes";
+}
+
 /** How a confidence was obtained, in words: "calibrated: base rate, 24 h". */
 export function basisText(b: ConfidenceBasis | null): string {
   if (b === null) return "";
@@ -44,7 +49,7 @@ export const verdictPanel: PanelDef<Verdict> = {
         ["As of", when(v.timestamp)],
       ]),
     );
-    if (v.council_explanation) body.append(el("p", { class: "explanation" }, v.council_explanation));
+    if (v.council_explanation) body.append(el("p", { class: "explanation" }, v.council_explanation, el("span", { class: "muted" }, ` (${explainedBy(v.council_explanation_source)})`)));
     if (v.macro_context?.primary_risk) body.append(el("p", { class: "muted" }, `Primary risk: ${v.macro_context.primary_risk}`));
     if (v.agents && v.agents.length > 0) {
       // class "votes": on a phone each agent's reasoning takes a full-width line under its vote.
