@@ -117,7 +117,11 @@ function rSquared(xs: readonly number[], ys: readonly number[], groups?: readonl
  */
 export function evaluateRegimes(rows: readonly RegimeHour[]): RegimeEvaluation {
   const byRegime = new Map<Regime, RegimeHour[]>();
-  for (const r of rows) byRegime.set(r.regime, [...(byRegime.get(r.regime) ?? []), r]);
+  for (const r of rows) {
+    const mine = byRegime.get(r.regime);
+    if (mine === undefined) byRegime.set(r.regime, [r]);
+    else mine.push(r);
+  }
   const regimes: RegimeRow[] = [...byRegime.entries()]
     .sort((a, b) => b[1].length - a[1].length)
     .map(([regime, rs]) => {
@@ -142,7 +146,9 @@ export function evaluateRegimes(rows: readonly RegimeHour[]): RegimeEvaluation {
   let next = Number.NEGATIVE_INFINITY;
   for (const r of rows) {
     if (r.forwardReturn === null || r.at < next) continue;
-    groups.set(r.regime, [...(groups.get(r.regime) ?? []), r.forwardReturn]);
+    const mine = groups.get(r.regime);
+    if (mine === undefined) groups.set(r.regime, [r.forwardReturn]);
+    else mine.push(r.forwardReturn);
     next = r.at + 24 * HOUR;
   }
   return {

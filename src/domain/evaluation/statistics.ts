@@ -8,19 +8,28 @@ export function mean(xs: readonly number[]): number | null {
   return s / xs.length;
 }
 
-/** Ranks 1..n with ties given their average rank. */
-export function ranks(xs: readonly number[]): number[] {
-  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
-  const out = new Array<number>(xs.length);
-  let i = 0;
-  while (i < order.length) {
-    let j = i;
-    while (j + 1 < order.length && (order[j + 1] as readonly [number, number])[0] === (order[i] as readonly [number, number])[0]) j++;
-    const r = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) out[(order[k] as readonly [number, number])[1]] = r;
-    i = j + 1;
+/** How many of `sorted` (ascending) are < x (`strict`) or ≤ x. */
+function countBelow(sorted: Float64Array, x: number, strict: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] as number;
+    if (strict ? v < x : v <= x) lo = mid + 1;
+    else hi = mid;
   }
-  return out;
+  return lo;
+}
+
+/**
+ * Ranks 1..n with ties given their average rank: the mean of the positions 1..n the tie group
+ * occupies, (below + atOrBelow + 1) / 2. A native numeric sort and two binary searches per value
+ * rather than a comparator sort of pairs: a third of the time on the evaluation's 7,000-sample
+ * rank correlations, which run in the service's event loop.
+ */
+export function ranks(xs: readonly number[]): number[] {
+  const sorted = Float64Array.from(xs).sort();
+  return xs.map((x) => (countBelow(sorted, x, true) + countBelow(sorted, x, false) + 1) / 2);
 }
 
 /** Pearson correlation (the signals' one), or null when either side is constant or there are fewer than 3 pairs. */
