@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateSpan, quintileBounds, type EvaluatedHour } from "../../../src/domain/evaluation/verdict-evaluation.js";
+import { DEFAULT_EVALUATION, evaluateSpan, evaluateSpanSteps, quintileBounds, type EvaluatedHour } from "../../../src/domain/evaluation/verdict-evaluation.js";
 import { SeededRandom } from "../../../src/domain/regime/prng.js";
 
 const HOUR = 3_600_000;
@@ -107,5 +107,21 @@ describe("confidence quintiles", () => {
     const r = evaluateSpan("from_2023", flat).reliability;
     expect(r.quintiles).toHaveLength(1);
     expect(r.quintileMeanAbsGap).toBeCloseTo(0.45, 4);
+  });
+});
+
+describe("the evaluation in steps", () => {
+  it("is the same evaluation, with no step holding more than one resample or null draw", () => {
+    const rows = stream(400, (c) => c);
+    const steps = evaluateSpanSteps("from_2023", rows);
+    let yields = 0;
+    let result = steps.next();
+    while (result.done !== true) {
+      yields++;
+      result = steps.next();
+    }
+    expect(result.value).toEqual(evaluateSpan("from_2023", rows));
+    // 200 block-bootstrap resamples at each of 3 horizons, 4,000 calibrated-forecaster draws.
+    expect(yields).toBeGreaterThanOrEqual(3 * DEFAULT_EVALUATION.bootstrapDraws + 4_000);
   });
 });

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { withOutcomes, withOutcomesSteps } from "../../../src/domain/evaluation/stream-outcomes.js";
+import { runSteps } from "../../../src/domain/evaluation/steps.js";
+import type { CalibratedHour } from "../../../src/domain/calibration/walk-forward-calibrator.js";
+import type { PricePoint } from "../../../src/domain/calibration/price-path.js";
+
+const HOUR = 3_600_000;
+const START = Date.UTC(2024, 0, 1);
+
+/** Hourly closes over 30 days, one missing bar on day 10 (a gap the grading must not bridge). */
+const prices: PricePoint[] = Array.from({ length: 30 * 24 }, (_, i) => ({ t: START + i * HOUR, close: 100 + 10 * Math.sin(i / 9) + i / 50 })).filter(
+  (p) => p.t !== START + 240 * HOUR,
+);
+const rows: CalibratedHour[] = prices.slice(0, 26 * 24).map((p, i) => ({
+  at: p.t,
+  ruling: i % 3 === 0 ? "BUY" : i % 3 === 1 ? "SELL" : "HOLD",
+  score: (i % 50) - 25,
+  confidence: 0.55,
+  pUp: 0.55,
+  calibration: "base_rate",
+  baseRate: 0.52,
+}));
+const upTo = (t: number) => prices.filter((p) => p.t <= t);
+
+describe("outcomes of published rows", () => {
+  it("reuses an earlier evaluation's settled rows and regrades the rest: the same outcomes as grading from scratch", () => {
+    const earlierAt = START + 20 * 24 * HOUR;
+    const earlier = withOutcomes(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt);
+    // Rows of the last 72 h before `earlierAt` had horizons still open then.
+    expect(earlier.some((r) => r.forward[72] === null)).toBe(true);
+    const now = START + 29 * 24 * HOUR;
+    const fresh = withOutcomes(rows, upTo(now), now);
+    const reusing = runSteps(withOutcomesSteps(rows, upTo(now), now, earlier));
+    expect(reusing).toEqual(fresh);
+    // Settled rows are the very objects of the earlier result; open ones were graded again.
+    expect(reusing[0]).toBe(earlier[0]);
+    expect(reusing[earlier.length - 1]).not.toBe(earlier[earlier.length - 1]);
+    expect(reusing[earlier.length - 1]?.forward[72]).not.toBeNull();
+  });
+});
