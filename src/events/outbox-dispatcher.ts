@@ -1,4 +1,5 @@
 import type { Logger } from "../logging/logger.js";
+import { runOutsideRequests } from "../logging/log-context.js";
 import type { OutboxStore } from "../store/ports/outbox.js";
 import { eventEnvelopeSchema } from "./event-envelope.js";
 import type { EventBus } from "./event-bus.js";
@@ -35,7 +36,8 @@ export class OutboxDispatcher {
       this.again = true;
       return;
     }
-    this.draining = this.drainLoop().finally(() => {
+    // The loop delivers every pending event, not the kicking turn's alone: nobody's request.
+    this.draining = runOutsideRequests(() => this.drainLoop()).finally(() => {
       this.draining = null;
     });
   }

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from "pino";
+import { logContextFields } from "./log-context.js";
 
 export type { Logger };
 
@@ -20,8 +21,11 @@ const REDACT_PATHS = [
   "*.email",
 ];
 
-/** `destination`: stdout unless given (tests read the lines a service writes). */
+/**
+ * `destination`: stdout unless given (tests read the lines a service writes). Every line written
+ * while a request is being served, by any logger, carries its `req_id` (src/logging/log-context.ts).
+ */
 export function createLogger(level: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
-  const settings = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, base: { service: "market-intel" }, ...options };
+  const settings = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" }, base: { service: "market-intel" }, mixin: logContextFields, ...options };
   return destination === undefined ? pino(settings) : pino(settings, destination);
 }

@@ -1,3 +1,5 @@
+import { bindToCaller } from "../logging/log-context.js";
+
 /**
  * One actor's queue: jobs run one at a time in arrival order (turn-based concurrency). A plain
  * array with a moving head keeps enqueue and dequeue O(1) under thousands of waiting calls.
@@ -20,9 +22,12 @@ export class Mailbox {
   }
 
   enqueue<T>(job: () => Promise<T>): Promise<T> {
+    // Each job runs in its caller's log context: the drain loop runs in the context of whoever
+    // started it, and would otherwise label every later caller's turn with that first request.
+    const bound = bindToCaller(job);
     return new Promise<T>((resolve, reject) => {
       this.jobs.push(() =>
-        job().then(
+        bound().then(
           (value) => {
             this.running = false;
             resolve(value);

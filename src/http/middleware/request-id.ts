@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { runInRequest } from "../../logging/log-context.js";
 
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;
 // A random per-process prefix plus a counter: unique across replicas and restarts, and far
@@ -12,11 +13,14 @@ export function nextRequestId(): string {
   return `${BOOT}-${sequence.toString(36)}`;
 }
 
-/** Every response carries X-Request-Id; a caller's own well-formed id is kept for tracing. */
+/**
+ * Every response carries X-Request-Id; a caller's own well-formed id is kept for tracing. The rest
+ * of the request runs in its log context, so every line written for it names the id.
+ */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers["x-request-id"];
   const id = typeof incoming === "string" && SAFE_ID.test(incoming) ? incoming : nextRequestId();
   res.setHeader("X-Request-Id", id);
   (req as Request & { id: string }).id = id;
-  next();
+  runInRequest(id, next);
 }

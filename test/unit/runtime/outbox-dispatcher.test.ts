@@ -7,6 +7,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger } from "./fixtures/capture-logger.js";
+import { logContextFields, runInRequest } from "../../../src/logging/log-context.js";
 import { makeHost } from "./fixtures/harness.js";
 import { CounterActor } from "./fixtures/sample-actors.js";
 
@@ -50,6 +51,26 @@ describe("outbox dispatcher", () => {
     await dispatcher.stop();
     expect(seen).toEqual(["e1", "e2", "e3"]);
     expect(await store.actorOutbox.pending(10)).toEqual([]);
+  });
+
+  it("delivers as nobody's request, though a request's turn kicked it: the loop carries every pending event", async () => {
+    await store.actorState.commit({
+      actor: { type: "T", id: "a" },
+      upserts: new Map(),
+      deletes: new Set(),
+      reminderUpserts: [],
+      reminderDeletes: [],
+      outbox: [record("e1", 1), record("e2", 2)],
+    });
+    const bus = new InProcessEventBus();
+    const contexts: unknown[] = [];
+    bus.subscribe("t.e", async () => {
+      contexts.push(logContextFields().req_id ?? "none");
+    });
+    const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, captureLogger().logger, 60_000);
+    runInRequest("req-that-committed-e2", () => dispatcher.kick());
+    await dispatcher.stop();
+    expect(contexts).toEqual(["none", "none"]);
   });
 });
 
