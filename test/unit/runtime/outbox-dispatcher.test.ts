@@ -16,6 +16,11 @@ function record(id: string, seq: number): OutboxRecord {
   return { id, seq, topic: "t.e", envelope: JSON.stringify(envelope), actorType: "T", actorId: "a" };
 }
 
+/** A turn of actor T/a that committed these events and nothing else. */
+async function commitEvents(store: Store, outbox: OutboxRecord[]): Promise<void> {
+  await store.actorState.commit({ actor: { type: "T", id: "a" }, upserts: new Map(), deletes: new Set(), reminderUpserts: [], reminderDeletes: [], outbox });
+}
+
 describe("outbox dispatcher", () => {
   let store: Store;
   beforeEach(() => {
@@ -26,14 +31,7 @@ describe("outbox dispatcher", () => {
   });
 
   it("keeps events a subscriber refused and delivers them, in order, on the next attempt", async () => {
-    await store.actorState.commit({
-      actor: { type: "T", id: "a" },
-      upserts: new Map(),
-      deletes: new Set(),
-      reminderUpserts: [],
-      reminderDeletes: [],
-      outbox: [record("e1", 1), record("e2", 2), record("e3", 3)],
-    });
+    await commitEvents(store, [record("e1", 1), record("e2", 2), record("e3", 3)]);
     const bus = new InProcessEventBus();
     const seen: string[] = [];
     let refuse = true;
@@ -54,14 +52,7 @@ describe("outbox dispatcher", () => {
   });
 
   it("delivers as nobody's request, though a request's turn kicked it: the loop carries every pending event", async () => {
-    await store.actorState.commit({
-      actor: { type: "T", id: "a" },
-      upserts: new Map(),
-      deletes: new Set(),
-      reminderUpserts: [],
-      reminderDeletes: [],
-      outbox: [record("e1", 1), record("e2", 2)],
-    });
+    await commitEvents(store, [record("e1", 1), record("e2", 2)]);
     const bus = new InProcessEventBus();
     const contexts: unknown[] = [];
     bus.subscribe("t.e", async () => {
