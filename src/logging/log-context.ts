@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 
 /** What every log line written on behalf of one request carries, wherever in the code it is written. */
 export interface LogContext {
@@ -21,9 +21,12 @@ export function runOutsideRequests<T>(fn: () => T): T {
   return storage.exit(fn);
 }
 
-/** `fn`, bound to the request context of the moment (a queued job then logs as its caller's work). */
+/**
+ * `fn`, bound to the request context of the moment (a queued job then logs as its caller's work).
+ * `AsyncResource.bind` rather than `AsyncLocalStorage.bind`: the same effect, and stable on Node 20.
+ */
 export function bindToCaller<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  return AsyncLocalStorage.bind(fn);
+  return AsyncResource.bind(fn);
 }
 
 /** The pino mixin: the current request's fields, or none. A new object each call: pino writes the line's own fields into it. */
