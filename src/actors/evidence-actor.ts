@@ -194,7 +194,7 @@ export class EvidenceActor extends Actor {
     for (const c of state.agents.values()) c.setPrices(prices);
     // Given up when the host stops (the turn rolls back; the next activation resumes from its
     // stored evaluation).
-    const slice = new EventLoopSlice(undefined, this.ctx.stopping);
+    const slice = new EventLoopSlice({ signal: this.ctx.stopping });
     for (const p of prices) {
       if (p.t <= state.processedTo) continue;
       const scored = await this.#scoredHour(stream, state, p.t);
@@ -219,7 +219,7 @@ export class EvidenceActor extends Actor {
 
   /**
    * Recomputes the published evaluations from the rows and the outcomes known now. The held-out
-   * span's ~29,000 rows cost 350–450 ms of CPU per asset; run in one piece, that held every
+   * span's ~29,000 rows cost 310–400 ms of CPU per asset; run in one piece, that held every
    * request of the process for as long (the HTTP bench's paced p99.9 read 95–161 ms), so it runs
    * in slices of the event loop.
    */
@@ -234,7 +234,7 @@ export class EvidenceActor extends Actor {
     const map = state.calibrator.mapAt(now);
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     const prices = state.prices;
-    const slice = new EventLoopSlice(undefined, this.ctx.stopping);
+    const slice = new EventLoopSlice({ signal: this.ctx.stopping });
     const rows = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated), slice);
     state.evaluated = rows;
     const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);

@@ -15,7 +15,7 @@ describe("drainSteps", () => {
   it("hands the event loop back between slices: work queued meanwhile runs before the computation ends", async () => {
     const log: string[] = [];
     // A zero-length slice hands back after every step.
-    const done = drainSteps(counted(3, log), new EventLoopSlice(0));
+    const done = drainSteps(counted(3, log), new EventLoopSlice({ sliceMs: 0 }));
     setImmediate(() => log.push("immediate"));
     setTimeout(() => log.push("timer"), 0);
     expect(await done).toBe(3);
@@ -26,7 +26,7 @@ describe("drainSteps", () => {
   it("runs the steps straight through while the slice lasts", async () => {
     const log: string[] = [];
     // A slice no run of this test reaches: nothing else gets the loop until the end.
-    const done = drainSteps(counted(50, log), new EventLoopSlice(60_000));
+    const done = drainSteps(counted(50, log), new EventLoopSlice({ sliceMs: 60_000 }));
     setImmediate(() => log.push("immediate"));
     expect(await done).toBe(50);
     expect(log).not.toContain("immediate");
@@ -35,7 +35,7 @@ describe("drainSteps", () => {
   it("abandons the computation at the next hand-back once the signal aborts", async () => {
     const log: string[] = [];
     const stop = new AbortController();
-    const done = drainSteps(counted(1_000, log), new EventLoopSlice(0, stop.signal));
+    const done = drainSteps(counted(1_000, log), new EventLoopSlice({ sliceMs: 0, signal: stop.signal }));
     setImmediate(() => stop.abort(new Error("host stopping")));
     await expect(done).rejects.toThrow("host stopping");
     expect(log.length).toBeLessThan(5);
