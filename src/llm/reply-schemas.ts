@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TaoRuling } from "../domain/market/vocabulary.js";
+import { TAO_RULINGS, type TaoRuling } from "../domain/market/vocabulary.js";
 
 /** "Strong buy", "strong-buy", "STRONG_BUY" are one ruling: repair spelling, not meaning. */
 function normaliseRuling(v: unknown): unknown {
@@ -47,14 +47,19 @@ export function sentenceCount(text: string): number {
   return (text.trim().match(/[.!?](?=\s|$)/g) ?? []).length;
 }
 
+/** A ruling's words as a pattern matching any spelling ("STRONG_BUY", "strong buy", "Strong-Buy"). */
+const spelled = (ruling: TaoRuling): string => ruling.split("_").join("[\\s_-]+");
+
 /**
  * Does `text` name `ruling` in any spelling ("STRONG_BUY", "strong buy", "Strong-Buy")? The ruling
  * is computed in code; an explanation that never states it can say anything (a review had a
- * session vetoed to AVOID explained as "Strong buy: load up now").
+ * session vetoed to AVOID explained as "Strong buy: load up now"). A stronger ruling that ends in
+ * this one's words does not count as naming it: "Strong buy" does not state a BUY.
  */
 export function namesRuling(text: string, ruling: TaoRuling): boolean {
-  const words = ruling.split("_").join("[\\s_-]+");
-  return new RegExp(`(^|[^a-z])${words}([^a-z]|$)`, "i").test(text);
+  const stronger = TAO_RULINGS.filter((r) => r !== ruling && r.endsWith(`_${ruling}`));
+  const rest = stronger.reduce((t, r) => t.replace(new RegExp(`(^|[^a-z])${spelled(r)}(?=[^a-z]|$)`, "gi"), "$1 "), text);
+  return new RegExp(`(^|[^a-z])${spelled(ruling)}([^a-z]|$)`, "i").test(rest);
 }
 
 /**
