@@ -1,5 +1,5 @@
 import type { Regime } from "../market/vocabulary.js";
-import { mean, ranks } from "./statistics.js";
+import { appendTo, mean, ranks } from "./statistics.js";
 
 const HOUR = 3_600_000;
 
@@ -117,11 +117,7 @@ function rSquared(xs: readonly number[], ys: readonly number[], groups?: readonl
  */
 export function evaluateRegimes(rows: readonly RegimeHour[]): RegimeEvaluation {
   const byRegime = new Map<Regime, RegimeHour[]>();
-  for (const r of rows) {
-    const mine = byRegime.get(r.regime);
-    if (mine === undefined) byRegime.set(r.regime, [r]);
-    else mine.push(r);
-  }
+  for (const r of rows) appendTo(byRegime, r.regime, r);
   const regimes: RegimeRow[] = [...byRegime.entries()]
     .sort((a, b) => b[1].length - a[1].length)
     .map(([regime, rs]) => {
@@ -146,9 +142,7 @@ export function evaluateRegimes(rows: readonly RegimeHour[]): RegimeEvaluation {
   let next = Number.NEGATIVE_INFINITY;
   for (const r of rows) {
     if (r.forwardReturn === null || r.at < next) continue;
-    const mine = groups.get(r.regime);
-    if (mine === undefined) groups.set(r.regime, [r.forwardReturn]);
-    else mine.push(r.forwardReturn);
+    appendTo(groups, r.regime, r.forwardReturn);
     next = r.at + 24 * HOUR;
   }
   return {

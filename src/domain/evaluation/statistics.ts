@@ -8,8 +8,15 @@ export function mean(xs: readonly number[]): number | null {
   return s / xs.length;
 }
 
+/** Appends `value` to the list under `key`, creating it (grouping without copying lists). */
+export function appendTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+  const list = groups.get(key);
+  if (list === undefined) groups.set(key, [value]);
+  else list.push(value);
+}
+
 /** How many of `sorted` (ascending) are < x (`strict`) or ≤ x. */
-function countBelow(sorted: Float64Array, x: number, strict: boolean): number {
+export function countBelow(sorted: Float64Array, x: number, strict: boolean): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -2,7 +2,7 @@ import type { TaoRuling } from "../market/vocabulary.js";
 import { TAO_RULINGS } from "../market/vocabulary.js";
 import { rulingSide } from "../calibration/calibration-map.js";
 import { SeededRandom } from "../regime/prng.js";
-import { mean, quantileSorted, spearman } from "./statistics.js";
+import { appendTo, countBelow, mean, quantileSorted, spearman } from "./statistics.js";
 import { runSteps, type Steps } from "./steps.js";
 
 const HOUR = 3_600_000;
@@ -232,18 +232,6 @@ export function quintileBounds(sortedConfidences: readonly number[]): number[] {
 const NULL_DRAWS = 4_000;
 const DAY = 24 * HOUR;
 
-/** How many of `sorted` (ascending) are ≤ x. */
-function countAtMost(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The calls of one quintile on one UTC day: they all meet that day's one move. */
 interface DayGroup {
   readonly quintile: number;
@@ -308,7 +296,7 @@ function* calibratedGapBand(sorted: readonly { c: number; at: number; bullish: b
     hits.fill(0);
     for (const g of groups) {
       const move = u[g.day] as number;
-      hits[g.quintile] = (hits[g.quintile] as number) + g.bullish.length - countAtMost(g.bullish, move) + countAtMost(g.bearish, move);
+      hits[g.quintile] = (hits[g.quintile] as number) + g.bullish.length - countBelow(g.bullish, move, false) + countBelow(g.bearish, move, false);
     }
     let gap = 0;
     for (let q = 0; q < parts; q++) gap += Math.abs((meanC[q] as number) - (hits[q] as number) / (sizes[q] as number));
@@ -410,11 +398,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
   const cis = new Map<EvaluationHorizon, Map<TaoRuling, readonly [number, number]>>();
   for (const h of EVALUATION_HORIZONS) cis.set(h, yield* bootstrapExcess(rows, h, options));
   const byRuling = new Map<TaoRuling, EvaluatedHour[]>();
-  for (const r of rows) {
-    const mine = byRuling.get(r.ruling);
-    if (mine === undefined) byRuling.set(r.ruling, [r]);
-    else mine.push(r);
-  }
+  for (const r of rows) appendTo(byRuling, r.ruling, r);
   yield;
   const rulings: RulingRow[] = [];
   for (const ruling of TAO_RULINGS) {
@@ -454,9 +438,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
       yearFrom = Date.UTC(year, 0, 1);
       yearTo = Date.UTC(year + 1, 0, 1);
     }
-    const mine = byYear.get(year);
-    if (mine === undefined) byYear.set(year, [r]);
-    else mine.push(r);
+    appendTo(byYear, year, r);
   }
   yield;
   const rankIcByYear: { year: number; horizons: RankIc[] }[] = [];
