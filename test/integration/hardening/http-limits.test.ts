@@ -1,8 +1,7 @@
 import { connect, type Socket } from "node:net";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../../src/config/env.js";
-import { createLogger } from "../../../src/logging/logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -30,20 +29,16 @@ const portOf = (svc: RunningService): number => Number(new URL(svc.url).port);
 
 describe("request bodies: the client's faults are 4xx, never an unhandled error (items 3, 4)", () => {
   let svc: RunningService;
-  const lines: string[] = [];
+  const captured = captureLogger("debug");
+  /** The lines written so far, as JSON text. */
+  const lines = (): string[] => captured.lines.map((l) => JSON.stringify(l));
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(...chunk.toString().split("\n").filter((l) => l !== ""));
-        done();
-      },
-    });
-    svc = await startService({}, { logger: createLogger("debug", {}, sink) });
+    svc = await startService({}, { logger: captured.logger });
   });
   afterAll(() => svc.stop());
 
-  const errorLines = (): string[] => lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
+  const errorLines = (): string[] => lines().filter((l) => (JSON.parse(l) as { level: number }).level >= 50);
 
   it.each(["gzip", "deflate", "br"])("answers a corrupt %s body 400 in the DECISIONS 2 shape, without an error log", async (encoding) => {
     for (const path of ["/v1/newsletter/subscribe", "/v1/keys/generate"]) {
@@ -61,15 +56,15 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
   it("treats a client that aborts its body as the client's doing", async () => {
     // A keyed route, so the per-IP limits of the public ones (hit above) cannot answer first.
     const key = await createKey(svc, "free");
-    const before = lines.length;
+    const before = captured.lines.length;
     const socket = connect(portOf(svc), "127.0.0.1");
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
     socket.write(`POST /v1/keys/rotate HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
     // The server has the headers once it starts reading the body; then the client goes.
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.destroy();
-    await waitFor(async () => lines.slice(before).some((l) => l.includes("client aborted its request body")), 5_000, "the abort to be logged").catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${lines.slice(before).join("\n")}`);
+    await waitFor(async () => lines().slice(before).some((l) => l.includes("client aborted its request body")), 5_000, "the abort to be logged").catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${lines().slice(before).join("\n")}`);
     });
     expect(errorLines()).toEqual([]);
   });
@@ -124,14 +119,14 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
 
   it("logs each request with its route pattern and a path whose keys and e-mail addresses are masked", async () => {
     const key = await createKey(svc, "basic");
-    const before = lines.length;
+    const before = captured.lines.length;
     await fetch(`${svc.url}/v1/keys/svc_pro_LEAKTESTLEAKTESTLEAK`);
     await fetch(`${svc.url}/v1/webhooks/dave.leak@example.org`, { method: "DELETE", headers: { "x-api-key": key } });
     await fetch(`${svc.url}/v1/webhooks/dave.leak%40example.org`, { method: "DELETE", headers: { "x-api-key": key } });
-    await waitFor(async () => lines.slice(before).filter((l) => l.includes('"msg":"request"')).length >= 3, 5_000, "three access lines");
-    const written = lines.slice(before).join("\n");
+    await waitFor(async () => lines().slice(before).filter((l) => l.includes('"msg":"request"')).length >= 3, 5_000, "three access lines");
+    const written = lines().slice(before).join("\n");
     expect(written).not.toMatch(/LEAKTEST|dave\.leak/);
-    const access = lines.slice(before).map((l) => JSON.parse(l) as { msg: string; route?: string | null; path?: string; req_id?: string }).filter((l) => l.msg === "request");
+    const access = lines().slice(before).map((l) => JSON.parse(l) as { msg: string; route?: string | null; path?: string; req_id?: string }).filter((l) => l.msg === "request");
     expect(access.map((l) => [l.route, l.path])).toEqual([
       [null, "/v1/keys/[secret]"],
       ["/v1/webhooks/:id", "/v1/webhooks/[email]"],

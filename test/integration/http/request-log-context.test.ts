@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/logging/logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -17,17 +16,12 @@ interface Line {
  */
 describe("log lines written for a request carry its id", () => {
   let svc: RunningService;
-  const lines: Line[] = [];
+  const captured = captureLogger();
+  const lines = captured.lines as unknown as readonly Line[];
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString().split("\n")) if (l !== "") lines.push(JSON.parse(l) as Line);
-        done();
-      },
-    });
     // No SMTP_URL and no OWNER_NOTIFY_URL: the mailer and the notifier log what they would send.
-    svc = await startService({}, { logger: createLogger("info", {}, sink) });
+    svc = await startService({}, { logger: captured.logger });
   });
   afterAll(() => svc.stop());
 

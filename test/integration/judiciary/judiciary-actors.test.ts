@@ -20,7 +20,7 @@ import { verdictNewDataSchema } from "../../../src/http/schemas/judiciary.js";
 import { councilNewDataSchema, solVerdictSchema, taoVerdictSchema } from "../../../src/http/schemas/council.js";
 import { assetVerdictView } from "../../../src/domain/council/session-views.js";
 import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { ChatServer, chiefExplains, isChiefRequest, type Received, type Reply } from "../llm/chat-server.js";
 import type { CouncilAsset } from "../../../src/domain/council/council-types.js";

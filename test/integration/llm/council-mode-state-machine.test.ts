@@ -17,7 +17,7 @@ import { llmTelemetry } from "../../../src/observability/llm-telemetry.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 

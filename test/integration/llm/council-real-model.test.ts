@@ -13,7 +13,7 @@ import { OpenAiChatModel, type OpenAiChatOptions } from "../../../src/llm/openai
 import { agentReplySchema, chiefReplySchema } from "../../../src/llm/reply-schemas.js";
 import { llmTelemetry } from "../../../src/observability/llm-telemetry.js";
 import { councilInputAt } from "../../../src/application/judiciary-inputs.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 

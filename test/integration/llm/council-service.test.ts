@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CouncilAsset } from "../../../src/domain/council/council-types.js";
 import { btcCouncilSessionSchema, solCouncilResponseSchema, taoCouncilRunSchema } from "../../../src/http/schemas/council.js";
 import { btcVerdictSchema } from "../../../src/http/schemas/judiciary.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { LLAMA_MODEL, startLlamaServer, type LlamaServer } from "../../support/llama-server.js";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";

@@ -3,7 +3,7 @@ import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import type { DaprEventBus } from "../../../src/events/dapr-bus.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { CounterActor, KeeperActor, LifecycleActor, PublisherActor, ReminderActor } from "../../unit/runtime/fixtures/sample-actors.js";
 import { hmmFromJson } from "../../../src/domain/regime/model-json.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";

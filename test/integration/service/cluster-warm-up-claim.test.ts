@@ -4,7 +4,7 @@ import type { Store } from "../../../src/store/store.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { ReplayMarketClock } from "../../../src/runtime/clocks/market-clock.js";
 import { ANCHOR_STALE_MS, ReplayClockMembership } from "../../../src/composition/replay-clock-membership.js";
-import { captureLogger } from "../../unit/runtime/fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { freshStoreUrl } from "../../support/service.js";
 
 const WALL = Date.UTC(2026, 10, 25, 20);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
-import { captureLogger } from "./fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { CounterActor } from "./fixtures/sample-actors.js";
 
 /**

@@ -8,7 +8,7 @@ import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
-import { captureLogger } from "./fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { ReminderActor } from "./fixtures/sample-actors.js";
 
 /** Market time of the replay's start, and wall time of the test's start: far apart on purpose. */

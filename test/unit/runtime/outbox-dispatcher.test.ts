@@ -6,7 +6,7 @@ import type { OutboxRecord } from "../../../src/store/ports/actor-state.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
-import { captureLogger } from "./fixtures/capture-logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { logContextFields, runInRequest } from "../../../src/logging/log-context.js";
 import { makeHost } from "./fixtures/harness.js";
 import { CounterActor } from "./fixtures/sample-actors.js";
