@@ -5,6 +5,8 @@ import { closeTrade } from "./close-trade.js";
 import { floorSize, roundUsd } from "./money.js";
 import type { ClosedTrade, ExitFill, FillReason, OpenPosition } from "./trade.js";
 
+const HOUR = 3_600_000;
+
 /** What one bar did to an open position: still open (`position`) or closed (`closed`). */
 export interface ExitStep {
   readonly position: OpenPosition | null;
@@ -27,7 +29,7 @@ export interface ExitStep {
  *  4. a position still open at the close after MAX_HOLD_MS is sold at the close (time exit).
  */
 export function applyBar(pos: OpenPosition, bar: Candle, costs: CostModel): ExitStep {
-  const closeTime = bar.t + 3_600_000;
+  const closeTime = bar.t + HOUR;
   const fills: ExitFill[] = [];
   let current = pos;
 
@@ -66,8 +68,7 @@ export function applyBar(pos: OpenPosition, bar: Candle, costs: CostModel): Exit
     }
   }
   if (closeTime - current.entryTime >= MAX_HOLD_MS) {
-    const fill = exitFill(current, bar.t, marketSellPrice(bar.c, costs), current.remaining, "TIME_EXIT", costs);
-    return finish(current, fills, fill, ratcheted);
+    return finish(current, fills, closeFill(current, bar, "TIME_EXIT", costs), ratcheted);
   }
   return { position: current, closed: null, fills, ratcheted };
 }
@@ -79,6 +80,15 @@ function finish(pos: OpenPosition, earlier: readonly ExitFill[], last: ExitFill,
 function stopReason(pos: OpenPosition): FillReason {
   if (!pos.tp1Hit) return "STOP_LOSS";
   return pos.stopLoss > pos.entryPrice ? "TRAILING_STOP" : "BREAK_EVEN_STOP";
+}
+
+/**
+ * Sells what is left of `pos` at `bar`'s close as a market order (slippage and fee). Stamped at
+ * the close, not the bar's open: the sale happens at the close, so its time is known (a time exit
+ * stamped at the open was booked an hour early: 167 h held instead of 168).
+ */
+export function closeFill(pos: OpenPosition, bar: Candle, reason: FillReason, costs: CostModel): ExitFill {
+  return exitFill(pos, bar.t + HOUR, marketSellPrice(bar.c, costs), pos.remaining, reason, costs);
 }
 
 /** Net P&L of selling `size` units: gross − this fill's fee − the entry fee's share of `size`. */
@@ -93,6 +103,7 @@ function exitFill(
   const fee = feeUsd(price, size, costs);
   const entryFeeShare = (pos.entryFeeUsd * size) / pos.size;
   const pnl = (price - pos.entryPrice) * size - fee - entryFeeShare;
-  // Fill time: the bar's open time; the ledger cannot know the minute inside the bar.
+  // Intrabar fills (stops, take-profits) are stamped at the bar's open time: the ledger cannot
+  // know the minute inside the bar. A sale at the close is stamped by `closeFill`.
   return { t, price, size, reason, feeUsd: roundUsd(fee), pnlUsd: roundUsd(pnl) };
 }

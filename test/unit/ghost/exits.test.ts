@@ -120,10 +120,17 @@ describe("Ghost Trader exits", () => {
     expect(t.exitPrice).toBeCloseTo(102.44, 10);
   });
 
-  it("a trade still open after 7 days is sold at the close (time exit)", () => {
+  it("a trade still open after 7 days is sold at the close (time exit), stamped at that close", () => {
     const flat = Array.from({ length: 24 * 7 }, (_, i) => bar(i + 1, 100, 100.5, 99.5, 100));
-    const { closed } = run(flat);
-    expect(closed[0]?.exitReason).toBe("TIME_EXIT");
-    expect(closed[0]?.exitTime).toBe(T0 + 24 * 7 * HOUR);
+    const { closed, signals } = run(flat);
+    const t = closed[0]!;
+    expect(t.exitReason).toBe("TIME_EXIT");
+    // Entered at bar 1's open; sold at the close of bar 168 (T0 + 169 h): held exactly 7 days.
+    // This used to pin the exit bar's open (T0 + 168 h, 167 h held): the sale happens at the
+    // close, so the stamp, the hold time and the UTC day the P&L lands on were an hour early.
+    expect(t.exitTime).toBe(T0 + 169 * HOUR);
+    expect(t.exitTime - t.entryTime).toBe(7 * 24 * HOUR);
+    expect(t.fills.at(-1)?.t).toBe(t.exitTime);
+    expect(signals.at(-1)).toMatchObject({ action: "EXIT", reason: "TIME_EXIT", at: T0 + 169 * HOUR });
   });
 });
