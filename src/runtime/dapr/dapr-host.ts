@@ -17,6 +17,7 @@ import { Registrations, type Registration } from "../registrations.js";
 import { StateView } from "../state-view.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
+import { FAILED_ONE_SHOT_RETRY_MS } from "../next-due.js";
 import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 import { ADOPT_METHOD, actorHandoverSchema, type ActorHandover } from "../actor-handover.js";
@@ -312,7 +313,14 @@ export class DaprActorHost implements ActorHost {
       return reply(200, null);
     } catch {
       // A failed reminder turn is logged and rolled back; answering 200 keeps Dapr's schedule
-      // (and its period) as it is instead of retrying at once.
+      // (and its period) as it is instead of retrying at once. Dapr has consumed a one-shot
+      // reminder by now, so it is registered again for a later try (next-due.ts says why).
+      if (data.periodMs === null) {
+        const again = { name, clock: data.clock, dueInMs: FAILED_ONE_SHOT_RETRY_MS, periodMs: null, payload: data.payload };
+        await this.setDaprReminder(type, id, again).catch((err: unknown) => {
+          this.options.logger.error({ err, actorType: type, actorId: id, reminder: name }, "could not register a failed one-shot reminder again");
+        });
+      }
       return reply(200, null);
     }
   }

@@ -12,7 +12,7 @@ import { ActivationTable, callMethod, within } from "../activation-table.js";
 import { createActivationContext, type ContextServices } from "../activation-context.js";
 import { DueQueue } from "../due-queue.js";
 import { fromJsonText, toJsonText } from "../json.js";
-import { nextDueAfter } from "../next-due.js";
+import { FAILED_ONE_SHOT_RETRY_MS, nextDueAfter } from "../next-due.js";
 import { StateView } from "../state-view.js";
 import { TurnChanges } from "../turn-changes.js";
 import { Registrations, type Registration } from "../registrations.js";
@@ -256,10 +256,11 @@ export class LocalActorHost implements ActorHost {
       else turn.deleteReminder(reminder.name);
     };
     // The handler's changes are gone, but the schedule moves on: a failing reminder keeps its
-    // period instead of firing again at once, and a one-shot one is not repeated.
+    // period instead of firing again at once. A one-shot one is tried again a little later: the
+    // turn that would have set its successor (a webhook's next retry) was rolled back with it.
     const moveOn = async (): Promise<void> => {
       const turn = new TurnChanges();
-      schedule(turn);
+      turn.setReminder(advanced ?? { ...reminder, dueAt: now + FAILED_ONE_SHOT_RETRY_MS });
       try {
         await this.commit(activation, turn);
         this.afterCommit(activation, turn);

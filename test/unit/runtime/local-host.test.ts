@@ -151,6 +151,24 @@ describe("local actor host on SQLite", () => {
     expect(h.log.lines.find((l) => l.turn === "reminder flaky")).toMatchObject({ actorType: "Reminded", actorId: "f1" });
   });
 
+  it("fires a one-shot reminder whose turn failed again 30 s later, not at once and not never", async () => {
+    const actor = h.host.proxy(ReminderActor, "f2");
+    await actor.schedule({ name: "retry", dueInMs: 100 });
+    await actor.failing(true);
+    h.clock.advance(100);
+    await h.host.runDue();
+    expect(await actor.firings()).toEqual([]);
+    expect(await store.actorState.loadReminders()).toMatchObject([{ name: "retry", dueAt: T0 + 100 + 30_000, periodMs: null }]);
+    h.clock.advance(29_999);
+    await h.host.runDue();
+    expect(h.log.lines.filter((l) => l.turn === "reminder retry")).toHaveLength(1);
+    await actor.failing(false);
+    h.clock.advance(1);
+    await h.host.runDue();
+    expect((await actor.firings()).map((f) => f.at)).toEqual([T0 + 100 + 30_000]);
+    expect(await store.actorState.loadReminders()).toEqual([]);
+  });
+
   it("fires reminders by itself when polling, on the host clock", async () => {
     const polling = makeHost(store, { pollIntervalMs: 2 });
     // Every poll reads the host clock: counting the reads shows when the host has looked.
