@@ -45,6 +45,9 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
       ctx.keyLifecycle.listen({
         deactivated: async (owner) => {
+          // A rotation racing the deactivation may have left the lineage a live key: its
+          // subscriptions are that key's now, and "key_deactivated" would be false.
+          if (await ownerActive(owner)) return;
           for (const s of await ctx.store.webhooks.listByOwner(owner)) await proxy(s.id).disableForKey();
         },
       });

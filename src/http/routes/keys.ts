@@ -57,8 +57,13 @@ export function keyRoutes(deps: AppDeps): Route[] {
       access: { kind: "key", tier: "free" },
       response: deactivatedSchema,
       handler: async ({ caller }) => {
-        await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
+        const deactivated = await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
         deps.keyVerifier.forget(caller.presented);
+        // The key passed authentication yet was no longer active: a rotation got there first (in
+        // this process, or on a replica whose verifier cache still held the key). Its lineage
+        // lives on through the rotated key, so the caller must not be told it is revoked, and its
+        // webhooks must not stop.
+        if (!deactivated) throw new ApiError("key_inactive");
         await deps.keyLifecycle.deactivated(caller.key.usageId);
         return { deactivated: true as const };
       },
