@@ -19,6 +19,12 @@ export interface KeyAccess {
   readonly kind: "key";
   readonly tier: Tier;
   readonly limits?: readonly ExtraLimit[];
+  /**
+   * "count-only": the daily quota and the tier's per-minute limit count the request but never
+   * refuse it, so whoever holds a key can revoke or rotate it after someone else spent its
+   * quota; `limits` still refuse. Default "refuse".
+   */
+  readonly quota?: "refuse" | "count-only";
 }
 
 /** Who may call a route. */

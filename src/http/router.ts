@@ -56,7 +56,8 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
     throw new ApiError("tier_required", { required: need, current: key.tier, upgradeUrl: deps.upgradeUrl });
   }
   const limits = deps.tierLimits[key.tier];
-  const usage = await deps.limiter.consume(key.usageId, limits.dailyQuota, limits.perMinute, route.access.limits ?? []);
+  const args = [key.usageId, limits.dailyQuota, limits.perMinute, route.access.limits ?? []] as const;
+  const usage = route.access.quota === "count-only" ? await deps.limiter.countWithoutRefusing(...args) : await deps.limiter.consume(...args);
   res.setHeader("X-RateLimit-Limit", String(usage.quota.limit));
   res.setHeader("X-RateLimit-Remaining", String(usage.quota.remaining));
   res.setHeader("X-RateLimit-Reset", String(usage.quota.resetEpochSeconds));

@@ -4,6 +4,9 @@ import type { AppDeps } from "../app-deps.js";
 import type { IssuedKey } from "../../application/key-issuer.js";
 import { ApiError } from "../error-codes.js";
 
+/** Rotations per key lineage: the quota no longer bounds them (it does not refuse a rotation). */
+const ROTATION_LIMIT = { name: "key-rotation", limit: 5, windowSeconds: 3600 } as const;
+
 const KEY_SHOWN_ONCE = "Store this key now: it is shown once and cannot be recovered.";
 
 export function keyRoutes(deps: AppDeps): Route[] {
@@ -34,9 +37,12 @@ export function keyRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "post",
       path: "/v1/keys/rotate",
-      summary: "Replace the calling key with a new key of the same tier; the old key stops working at once",
+      summary: "Replace the calling key with a new key of the same tier; the old key stops working at once (5 per key lineage in a clock hour)",
       tags: ["keys"],
-      access: { kind: "key", tier: "free" },
+      // A spent quota or minute must not keep the holder from replacing a leaked key, and
+      // rotating resets no count (quotas follow the lineage), so neither refuses it; rotations
+      // are bounded by their own limit instead (docs/decisions.md).
+      access: { kind: "key", tier: "free", quota: "count-only", limits: [ROTATION_LIMIT] },
       response: issuedKeySchema,
       successStatus: 201,
       handler: async ({ caller }) => {
@@ -54,7 +60,9 @@ export function keyRoutes(deps: AppDeps): Route[] {
       path: "/v1/keys/current",
       summary: "Deactivate the calling key",
       tags: ["keys"],
-      access: { kind: "key", tier: "free" },
+      // Revoking must work at once (DECISIONS 3), also after someone spent the key's quota; it
+      // still counts as a call (DECISIONS 2), where the windows have room.
+      access: { kind: "key", tier: "free", quota: "count-only" },
       response: deactivatedSchema,
       handler: async ({ caller }) => {
         const deactivated = await deps.store.apiKeys.deactivate(caller.key.hash, new Date(deps.wallClock.now()).toISOString());
