@@ -36,6 +36,7 @@ export async function assetPerformance(ledger: GhostLedgerRepository, feed: Mark
     startingEquityUsd: STARTING_EQUITY_USD,
     costs: DEFAULT_COSTS,
     openPositions: open.length,
+    openPosition: open[0] ?? null,
   });
   return { asset, sprintSince: new Date(from).toISOString(), ...perf, costs: DEFAULT_COSTS };
 }

@@ -39,10 +39,22 @@ export function backtestSpans(feed: MarketFeed, report: BacktestReport, from: nu
     const last = candles[candles.length - 1];
     if (first === undefined || last === undefined) continue;
     const trades = report.trades.filter((t) => t.entryTime >= first.t && t.entryTime < last.t + HOUR);
-    const openAtEnd = report.openAtEnd && b >= to ? 1 : 0;
+    // The position left open by the run is held at the end of the spans that end with the run;
+    // its time and capital count in the exposure of the span it was entered in (as its trade would).
+    const held = b >= to ? report.finalState.position : null;
+    const openPosition = held !== null && held.entryTime >= first.t ? held : null;
     out.push({
       span,
-      performance: traderPerformance({ trades, candles, from: first.t, to: last.t + HOUR, startingEquityUsd: STARTING_EQUITY_USD, costs, openPositions: openAtEnd }),
+      performance: traderPerformance({
+        trades,
+        candles,
+        from: first.t,
+        to: last.t + HOUR,
+        startingEquityUsd: STARTING_EQUITY_USD,
+        costs,
+        openPositions: held === null ? 0 : 1,
+        openPosition,
+      }),
     });
   }
   return out;

@@ -1,10 +1,11 @@
 import type { Candle } from "../signals/reading.js";
 import { marketBuyPrice, marketSellPrice, type CostModel } from "./costs.js";
 import { roundTo, roundUsd } from "./money.js";
+import { capitalExposure, type Exposure } from "./capital-exposure.js";
 import { dailyRatios } from "./daily-ratios.js";
 import { longestRun } from "./longest-run.js";
 import { randomEntryBenchmark, entryOutcomes, type RandomEntryBenchmark } from "./random-entry.js";
-import type { ClosedTrade } from "./trade.js";
+import type { ClosedTrade, OpenPosition } from "./trade.js";
 
 /**
  * A Ghost Trader's performance over a span (its current sprint, or a backtest span), with the
@@ -29,7 +30,10 @@ export interface DayPnl {
 export interface BuyAndHoldBenchmark {
   /** Buy at the span's first open, sell at its last close, fees and slippage on both fills, %. */
   readonly returnPct: number;
-  /** The trader's capital in the market over the span: Σ entry notional × hold / (starting equity × span), %. */
+  /**
+   * The trader's capital in the market over the span: Σ entry notional of the units held × time
+   * held inside the span (the open position's included) / (starting equity × span), %.
+   */
   readonly capitalExposurePct: number;
   /** `returnPct` × capital exposure: buy & hold holding what the trader held on average, %. */
   readonly scaledReturnPct: number;
@@ -72,7 +76,7 @@ export interface TraderPerformance {
   readonly sortino: number | null;
   /** CAGR / max drawdown (both as fractions); null without a drawdown. */
   readonly calmar: number | null;
-  /** Time in a position over the whole span (not first entry → last exit), %. */
+  /** Time in a position over the whole span (not first entry → last exit; the open position's included), %. */
   readonly exposurePct: number;
   readonly feesUsd: number;
   readonly bestDay: DayPnl | null;
@@ -98,8 +102,13 @@ export interface PerformanceInput {
   readonly to: number;
   readonly startingEquityUsd: number;
   readonly costs: CostModel;
-  /** Positions open at `to` (a trader holding one is not standing aside). */
+  /** Positions held at `to`, counted or not (a trader holding one is not standing aside). */
   readonly openPositions: number;
+  /**
+   * The counted position still open at `to`, or null: its time and capital from max(entry, from)
+   * to `to` count in `exposurePct` and the capital exposure (its P&L is not realised, so nothing else).
+   */
+  readonly openPosition: OpenPosition | null;
   readonly draws?: number;
   readonly seed?: number;
 }
@@ -125,7 +134,7 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
   const dd = maxDrawdown(trades, equity0, from);
   const days = dailyPnl(trades, from, to);
   const ratios = dailyRatios(days.map((d) => d.pnlUsd), equity0);
-  const held = trades.reduce((s, t) => s + (Math.min(t.exitTime, to) - Math.max(t.entryTime, from)), 0);
+  const exposure = capitalExposure(trades, input.openPosition, from, to);
   const tradeDays = days.filter((d) => d.pnlUsd !== 0);
   const standingAside = n === 0 && input.openPositions === 0;
   return {
@@ -155,7 +164,7 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
     },
     ...ratios,
     calmar: cagr !== null && dd.pct > 0 ? roundTo(cagr / (dd.pct / 100), 4) : null,
-    exposurePct: spanMs === 0 ? 0 : roundTo((held / spanMs) * 100, 4),
+    exposurePct: spanMs === 0 ? 0 : roundTo((exposure.heldMs / spanMs) * 100, 4),
     feesUsd: roundUsd(trades.reduce((s, t) => s + t.entryFeeUsd + t.fills.reduce((f, x) => f + x.feeUsd, 0), 0)),
     bestDay: tradeDays.length === 0 ? null : tradeDays.reduce((b, d) => (d.pnlUsd > b.pnlUsd ? d : b)),
     worstDay: tradeDays.length === 0 ? null : tradeDays.reduce((w, d) => (d.pnlUsd < w.pnlUsd ? d : w)),
@@ -163,11 +172,11 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
     byEntryMode: groupBy(trades, (t) => t.mode),
     byExitReason: groupBy(trades, (t) => t.exitReason),
     byYear: groupBy(trades, (t) => String(new Date(t.entryTime).getUTCFullYear())),
-    benchmarks: benchmarks(input, trades, spanMs),
+    benchmarks: benchmarks(input, trades.length, exposure, spanMs),
   };
 }
 
-function benchmarks(input: PerformanceInput, trades: readonly ClosedTrade[], spanMs: number): TraderPerformance["benchmarks"] {
+function benchmarks(input: PerformanceInput, trades: number, held: Exposure, spanMs: number): TraderPerformance["benchmarks"] {
   const { candles, costs, startingEquityUsd: equity0 } = input;
   const first = candles[0];
   const last = candles[candles.length - 1];
@@ -175,10 +184,9 @@ function benchmarks(input: PerformanceInput, trades: readonly ClosedTrade[], spa
     return { buyAndHold: null, randomEntry: null, note: "no hourly candles in the span yet: nothing to compare with" };
   }
   const bhReturn = marketSellPrice(last.c, costs) * (1 - costs.feeRate) / (marketBuyPrice(first.o, costs) * (1 + costs.feeRate)) - 1;
-  const notionalTime = trades.reduce((s, t) => s + t.entryPrice * t.size * (t.exitTime - t.entryTime), 0);
-  const exposure = notionalTime / (equity0 * spanMs);
+  const exposure = held.notionalMs / (equity0 * spanMs);
   const outcomes = entryOutcomes(candles, costs, equity0);
-  const randomEntry = randomEntryBenchmark(outcomes, trades.length, input.draws, input.seed);
+  const randomEntry = randomEntryBenchmark(outcomes, trades, input.draws, input.seed);
   return {
     buyAndHold: {
       returnPct: roundTo(bhReturn * 100, 4),

@@ -3,6 +3,7 @@ import { DEFAULT_COSTS, ZERO_COSTS } from "../../../src/domain/ghost/costs.js";
 import { positionSize } from "../../../src/domain/ghost/position-sizing.js";
 import { band, entryOutcomes, randomEntryBenchmark } from "../../../src/domain/ghost/random-entry.js";
 import { STANDING_ASIDE, traderPerformance } from "../../../src/domain/ghost/trader-performance.js";
+import type { ClosedTrade, ExitFill, OpenPosition } from "../../../src/domain/ghost/trade.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import { D0, DAY, trade } from "./ledger-fixture.js";
 
@@ -23,7 +24,7 @@ const drift: Candle[] = Array.from({ length: 96 }, (_, i) => {
 });
 
 describe("trader performance over a span (freqtrade's figures)", () => {
-  const p = traderPerformance({ trades: ledger, candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, draws: 200 });
+  const p = traderPerformance({ trades: ledger, candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null, draws: 200 });
 
   it("trade figures", () => {
     expect(p.standingAside).toBe(false);
@@ -73,12 +74,12 @@ describe("trader performance over a span (freqtrade's figures)", () => {
   });
 
   it("costs cut buy & hold: both fills pay fee and slippage", () => {
-    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: DEFAULT_COSTS, openPositions: 0 });
+    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: DEFAULT_COSTS, openPositions: 0, openPosition: null });
     expect(q.benchmarks.buyAndHold!.returnPct).toBeCloseTo(((110 * 0.9995 * 0.999) / (100 * 1.0005 * 1.001) - 1) * 100, 4);
   });
 
   it("no trades: says it stands aside, zero trades, benchmarks still computed with a reason for what is not", () => {
-    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0 });
+    const q = traderPerformance({ trades: [], candles: drift, from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null });
     expect(q.standingAside).toBe(true);
     expect(q.note).toBe(STANDING_ASIDE);
     expect(q.trades).toBe(0);
@@ -86,10 +87,47 @@ describe("trader performance over a span (freqtrade's figures)", () => {
     expect(q.bestDay).toBeNull();
     expect(q.benchmarks.buyAndHold!.scaledReturnPct).toBe(0);
     expect(Object.values(q).every((v) => v === null || typeof v !== "number" || Number.isFinite(v))).toBe(true);
-    const open = traderPerformance({ trades: [], candles: [], from: D0, to: D0 + DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 1 });
+    const open = traderPerformance({ trades: [], candles: [], from: D0, to: D0 + DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 1, openPosition: null });
     expect(open.standingAside).toBe(false);
     expect(open.benchmarks.buyAndHold).toBeNull();
     expect(open.benchmarks.note).toMatch(/no hourly candles/);
+  });
+});
+
+/** `hours` flat hourly bars from `from`, so buy & hold (and the capital exposure) is computed. */
+const flat = (from: number, hours: number): Candle[] => Array.from({ length: hours }, (_, i) => ({ t: from + i * H, o: 100, h: 100.1, l: 99.9, c: 100, v: 1 }));
+const over = (trades: readonly ClosedTrade[], openPosition: OpenPosition | null, from: number, hours: number) =>
+  traderPerformance({ trades, candles: flat(from, hours), from, to: from + hours * H, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: openPosition === null ? 0 : 1, openPosition });
+const tp1Fill = (t: number): ExitFill => ({ t, price: 102, size: 1, reason: "TP1", feeUsd: 0, pnlUsd: 2 });
+
+describe("capital exposure: the units the trader held, inside the span", () => {
+  it("after the TP1 half-close only the half still held counts", () => {
+    // 2 units at 100; TP1 sells 1 in the entry bar, the other leaves at break-even 100 h later.
+    const base = trade({ exit: 100, entryTime: D0, holdHours: 100, size: 2 });
+    const last = { ...base.fills[0]!, size: 1, reason: "BREAK_EVEN_STOP" as const };
+    const tp1Trade: ClosedTrade = { ...base, fills: [tp1Fill(D0), last], exitReason: "BREAK_EVEN_STOP", pnlUsd: 2 };
+    const bh = over([tp1Trade], null, D0, 101).benchmarks.buyAndHold!;
+    // 100 USD × 100 h against 10,000 USD × 101 h (charging the whole 200 USD said twice that).
+    expect(bh.capitalExposurePct).toBeCloseTo(((100 * 100) / (10_000 * 101)) * 100, 4);
+  });
+
+  it("a trade entered before the span counts only its hours inside it", () => {
+    const straddling = trade({ exit: 101, entryTime: D0 - 50 * H, holdHours: 100 });
+    const p = over([straddling], null, D0, 100);
+    expect(p.exposurePct).toBe(50);
+    expect(p.benchmarks.buyAndHold!.capitalExposurePct).toBeCloseTo(((100 * 50) / (10_000 * 100)) * 100, 4);
+  });
+
+  it("the open position counts from its entry to the span end, with the units it still holds", () => {
+    // 10-day span, nothing closed; 2 units at 100 entered on day 5, TP1 sold 1 on day 7, still open.
+    const { exitTime: _x, exitPrice: _p, exitReason: _r, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, ...entry } = trade({ exit: 100, entryTime: D0 + 5 * DAY, holdHours: 1, size: 2 });
+    const open: OpenPosition = { ...entry, remaining: 1, stopLoss: 100, tp1Hit: true, hwm: 102, fills: [tp1Fill(D0 + 7 * DAY)] };
+    const p = over([], open, D0, 240);
+    expect(p.standingAside).toBe(false);
+    expect(p.exposurePct).toBe(50);
+    // 200 USD × 2 days + 100 USD × 3 days against 10,000 USD × 10 days.
+    expect(p.benchmarks.buyAndHold!.capitalExposurePct).toBeCloseTo(((200 * 2 + 100 * 3) / (10_000 * 10)) * 100, 4);
+    expect(p.benchmarks.buyAndHold!.scaledReturnPct).toBeCloseTo(p.benchmarks.buyAndHold!.returnPct * 0.007, 4);
   });
 });
 
