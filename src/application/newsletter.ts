@@ -5,6 +5,7 @@ import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { randomUUID } from "node:crypto";
 import { maskEmail } from "../domain/access/mask-email.js";
+import { errorSummary } from "../logging/error-summary.js";
 
 const MAX_ATTEMPTS = 5;
 /**
@@ -79,7 +80,8 @@ export class NewsletterService {
         return;
       } catch (err) {
         await this.repo.recordWelcomeAttempt(email, null);
-        this.logger.warn({ err: String(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
+        // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
+        this.logger.warn({ err: errorSummary(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
       }
     }
     await this.repo.releaseWelcome(email, this.claimant);
@@ -90,7 +92,8 @@ export class NewsletterService {
     try {
       await this.owner.notify(`New newsletter subscriber: ${maskEmail(email)}`);
     } catch (err) {
-      this.logger.warn({ err: String(err) }, "owner notification failed");
+      // The summary, not the message: a fetch error quotes OWNER_NOTIFY_URL, a secret.
+      this.logger.warn({ err: errorSummary(err) }, "owner notification failed");
     }
   }
 }

@@ -16,7 +16,8 @@ export function webhookOwnerNotifier(url: string): OwnerNotifier {
         signal: AbortSignal.timeout(5000),
         redirect: "error",
       });
-      if (!res.ok) throw new Error(`owner notification answered HTTP ${res.status}`);
+      // The status as a field too: logs keep fields of a failure, never its message.
+      if (!res.ok) throw Object.assign(new Error(`owner notification answered HTTP ${res.status}`), { status: res.status });
     },
   };
 }

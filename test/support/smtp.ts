@@ -12,6 +12,8 @@ export interface RunningSmtp {
   readonly mails: ReceivedMail[];
   /** While true, every message is refused with a 451 (a mail server having a bad day). */
   failing: boolean;
+  /** Recipients refused at RCPT TO with a 550, worded as Postfix words it (quoting the address). */
+  readonly refusedRecipients: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -20,10 +22,16 @@ export async function startSmtp(): Promise<RunningSmtp> {
   const port = await freePort();
   const mails: ReceivedMail[] = [];
   const state = { failing: false };
+  const refusedRecipients = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refusedRecipients.has(address.address)) return callback();
+      const err = Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 });
+      callback(err);
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.on("data", (d: Buffer) => (raw += d.toString()));
@@ -45,6 +53,7 @@ export async function startSmtp(): Promise<RunningSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    refusedRecipients,
     get failing() {
       return state.failing;
     },
