@@ -32,6 +32,8 @@ const TRAINING_BARS = DEFAULT_WINDOW_BARS + FEATURE_WARMUP_BARS;
 const MIN_TRAINING_BARS = MIN_TRAINING_ROWS + FEATURE_WARMUP_BARS;
 /** Bars filtered per evaluation: a week of lead (the filter forgets its start within days) plus the features' warm-up. */
 const FILTER_BARS = 2 * FEATURE_WARMUP_BARS;
+/** Bars a turn catches up on after missed or failed turns: a day; older ones stay unevaluated. */
+const MAX_CATCH_UP_BARS = 24;
 /**
  * History retention: evaluations older than 90 market days (BTC trades around the clock, so a
  * market day is 24 h of market time) before the newest evaluated bar are deleted once a day.
@@ -129,31 +131,38 @@ export class RegimeActor extends Actor {
 
   async #evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
-    const candles = this.deps.feed.candles("BTC", "1h", now, FILTER_BARS);
-    const newest = candles[candles.length - 1];
+    const recent = this.deps.feed.candles("BTC", "1h", now, MAX_CATCH_UP_BARS);
+    const newest = recent[recent.length - 1];
     if (newest === undefined) return;
-    const barClose = newest.t + HOUR;
     const lastBarClose = await this.ctx.state.get("lastBarClose", z.number());
-    // No bar closed since the last evaluation (end of the replay data): the hysteresis rule
-    // counts evaluations of distinct bars, so the same bar is never evaluated twice.
-    if (lastBarClose !== undefined && barClose <= lastBarClose) return;
-    const model = await this.#currentModel(barClose);
-    if (model === null) return;
-    const evaluation = evaluateRegime(model, candles, flowContextAt(this.deps.feed, now));
-    const previous = (await this.ctx.state.get("hysteresis", hysteresisSchema)) ?? INITIAL_HYSTERESIS;
-    // The bar's close time is the detection time: state and report do not depend on how late
-    // after the close the reminder fired.
-    const step = evaluateHysteresis(previous, evaluation.probabilities, barClose);
-    const report = regimeReport(model, evaluation, step.state, candles, barClose);
-    // The store write is the turn's only side effect outside its commit: done first, and
-    // idempotent per bar, so a turn that fails after it rewrites the same row when retried.
-    await this.deps.history.record({ at: report.detectedAt, report });
-    this.ctx.state.set("hysteresis", toJson(step.state));
-    this.ctx.state.set("lastBarClose", barClose);
-    // The first adoption is no transition (SPEC.md's from_regime is a regime, never null).
-    if (step.change !== null && step.change.from !== null) {
-      await this.ctx.publish("regime.change", { from_regime: step.change.from, to_regime: step.change.to, confidence: report.confidence });
-      this.ctx.logger.info({ from: step.change.from, to: step.change.to, confidence: report.confidence, at: new Date(barClose).toISOString() }, "regime changed");
+    // Every bar closed since the last evaluation, oldest first, each evaluated once (the
+    // hysteresis rule counts evaluations of distinct bars). Usually one; more when a turn failed
+    // or a reminder was missed: the failed turn's row may already be stored, while its state was
+    // rolled back, so stepping over its bar would start the next one from the state before it.
+    const pending = lastBarClose === undefined ? [newest] : recent.filter((c) => c.t + HOUR > lastBarClose);
+    let previous = (await this.ctx.state.get("hysteresis", hysteresisSchema)) ?? INITIAL_HYSTERESIS;
+    for (const bar of pending) {
+      const barClose = bar.t + HOUR;
+      const model = await this.#currentModel(barClose);
+      if (model === null) continue;
+      const candles = this.deps.feed.candles("BTC", "1h", barClose, FILTER_BARS);
+      // The newest bar reads the flows as they are now; a caught-up one as they were at its close.
+      const evaluation = evaluateRegime(model, candles, flowContextAt(this.deps.feed, bar === newest ? now : barClose));
+      // The bar's close time is the detection time: state and report do not depend on how late
+      // after the close the reminder fired.
+      const step = evaluateHysteresis(previous, evaluation.probabilities, barClose);
+      const report = regimeReport(model, evaluation, step.state, candles, barClose);
+      // The store write is the turn's only side effect outside its commit: done first, and
+      // idempotent per bar, so a turn that fails after it rewrites the same row when retried.
+      await this.deps.history.record({ at: report.detectedAt, report });
+      this.ctx.state.set("hysteresis", toJson(step.state));
+      this.ctx.state.set("lastBarClose", barClose);
+      previous = step.state;
+      // The first adoption is no transition (SPEC.md's from_regime is a regime, never null).
+      if (step.change !== null && step.change.from !== null) {
+        await this.ctx.publish("regime.change", { from_regime: step.change.from, to_regime: step.change.to, confidence: report.confidence });
+        this.ctx.logger.info({ from: step.change.from, to: step.change.to, confidence: report.confidence, at: new Date(barClose).toISOString() }, "regime changed");
+      }
     }
   }
 

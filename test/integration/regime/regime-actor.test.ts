@@ -8,6 +8,7 @@ import { RegimeActor, REFIT_EVERY_MS, RETENTION_MS, type RegimeActorStatus } fro
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { RegimeHistoryRepository, StoredRegime } from "../../../src/store/ports/regime-history.js";
+import type { ActorStateStore } from "../../../src/store/ports/actor-state.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import { regimeChangeData } from "../../../src/http/schemas/webhooks.js";
 import { SWITCH_PROBABILITY } from "../../../src/domain/regime/hysteresis.js";
@@ -20,13 +21,18 @@ const HOUR = 60 * MINUTE;
 const FROM = Date.UTC(2025, 2, 1, 0, 7);
 const TO = FROM + 10 * 24 * HOUR;
 const FAIL_AT = Date.UTC(2025, 2, 4, 12);
+/** From here, the commit of the first turn that switches the regime fails, after its row was stored. */
+const FAIL_COMMIT_FROM = FAIL_AT + 24 * HOUR;
 
 /** The real repository, with one write made to fail on demand: the turn's store write is the failure a turn can meet. */
 class FailingOnce implements RegimeHistoryRepository {
   failAt: number | null = null;
   constructor(private readonly inner: RegimeHistoryRepository) {}
   async record(entry: StoredRegime): Promise<void> {
-    if (entry.at === this.failAt) throw new Error("store unavailable for this write");
+    if (entry.at === this.failAt) {
+      this.failAt = null;
+      throw new Error("store unavailable for this write");
+    }
     await this.inner.record(entry);
   }
   latestAtOrBefore(at: number): Promise<StoredRegime | null> {
@@ -49,6 +55,8 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
   let beforeFailure: RegimeActorStatus | undefined;
   let afterFailure: RegimeActorStatus | undefined;
   let rows: StoredRegime[] = [];
+  /** The bar whose turn stored its row and then failed to commit. */
+  let commitFailedAt: number | null = null;
   let feedRef: Awaited<ReturnType<typeof sharedReplayFeed>>;
 
   beforeAll(async () => {
@@ -61,7 +69,22 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
     });
     const logger = createLogger("silent");
     const history = new FailingOnce(store.regimeHistory);
-    const host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    const inner = store.actorState;
+    // A crash (or a moved actor) between the turn's store write and its commit.
+    const actorState: ActorStateStore = {
+      loadState: (actor) => inner.loadState(actor),
+      loadReminders: () => inner.loadReminders(),
+      commit: async (change) => {
+        const at = Number(change.upserts.get("lastBarClose"));
+        const since = (JSON.parse(change.upserts.get("hysteresis") ?? "{}") as { since?: number }).since;
+        if (commitFailedAt === null && at >= FAIL_COMMIT_FROM && since === at) {
+          commitFailedAt = at;
+          throw new Error("crashed before the commit");
+        }
+        return inner.commit(change);
+      },
+    };
+    const host = new LocalActorHost({ store: actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
     host.register(RegimeActor, (ctx) => new RegimeActor(ctx, { feed, history }));
     await host.start();
     const actor = host.proxy(RegimeActor, RegimeActor.ID);
@@ -90,7 +113,7 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
   it("records one evaluation per hourly bar close, stamped with that close, no look-ahead", () => {
     const firstClose = Math.ceil(FROM / HOUR) * HOUR;
     const expected: number[] = [];
-    for (let t = firstClose; t <= TO; t += HOUR) if (t !== FAIL_AT) expected.push(t);
+    for (let t = firstClose; t <= TO; t += HOUR) expected.push(t);
     expect(rows.map((r) => r.at)).toEqual(expected);
     for (const r of rows) {
       expect(r.report.detectedAt).toBe(r.at);
@@ -138,7 +161,7 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
       .map((r, i) => ({ r, prev: rows[i - 1] }))
       .filter(({ r, prev }) => prev !== undefined && prev.report.regime !== r.report.regime)
       .map(({ r, prev }) => ({ from_regime: prev?.report.regime, to_regime: r.report.regime, confidence: r.report.confidence }));
-    // The failed hour is not in rows, but a change there would have been published by the next hour's turn instead.
+    // Failed hours are in rows too: the next hour's turn evaluated them first, and published their changes.
     expect(changes.map((e) => e.data)).toEqual(expected);
     for (const e of changes) {
       expect(e.event).toBe("regime.change");
@@ -147,12 +170,24 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
     expect(new Set(changes.map((e) => e.timestamp)).size).toBe(changes.length);
   });
 
-  it("a failed turn leaves no half state: nothing recorded, state unchanged, nothing published; the next hour carries on", () => {
+  it("a failed turn leaves no half state: state unchanged, nothing published; the next hour evaluates the missed bar first", () => {
     expect(beforeFailure?.lastBarClose).toBe(FAIL_AT - HOUR);
     expect(afterFailure).toEqual(beforeFailure);
-    expect(rows.some((r) => r.at === FAIL_AT)).toBe(false);
     expect(changes.some((e) => Date.parse(e.timestamp) >= FAIL_AT && Date.parse(e.timestamp) < FAIL_AT + HOUR)).toBe(false);
-    expect(rows.some((r) => r.at === FAIL_AT + HOUR)).toBe(true);
+    expect(statusAt.has(FAIL_AT)).toBe(false);
+    expect(rows.filter((r) => r.at === FAIL_AT || r.at === FAIL_AT + HOUR)).toHaveLength(2);
+  });
+
+  it("a switch whose commit failed after its row was stored is stepped again, not skipped: age and event stay on its bar", () => {
+    expect(commitFailedAt).not.toBeNull();
+    const at = commitFailedAt ?? NaN;
+    const row = rows.find((r) => r.at === at);
+    const next = rows.find((r) => r.at === at + HOUR);
+    expect(row?.report.regimeAgeHours).toBe(0);
+    if (next?.report.regime === row?.report.regime) expect(next?.report.regimeAgeHours).toBe(1);
+    // Announced once, with the switching bar's confidence (the retry is the next hour's turn).
+    const announced = changes.map((e) => ({ at: Date.parse(e.timestamp), data: regimeChangeData.parse(e.data) })).filter((e) => e.data.to_regime === row?.report.regime && e.at >= at && e.at < at + 2 * HOUR);
+    expect(announced.map((e) => e.data.confidence)).toEqual([row?.report.confidence]);
   });
 
   it("resumes after a restart from its stored state: same model, next bar, no repeated event", async () => {
