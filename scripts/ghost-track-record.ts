@@ -60,7 +60,7 @@ const perSpan = result.reports.flatMap((r) => backtestSpans(feed, r, from, to).m
 const rows = perSpan.map(({ asset, span, performance: p }) => {
   const bh = p.benchmarks.buyAndHold;
   const re = p.benchmarks.randomEntry;
-  return `| ${asset} | ${span} (${p.from.slice(0, 10)} → ${p.to.slice(0, 10)}) | ${p.trades} | ${fmt(p.winRatePct, 1)} | ${fmt(p.profitFactor)} | ${fmt(p.expectancyUsd)} | ${fmt(p.maxDrawdown.pct)} | ${fmt(p.sharpe)} | ${fmt(p.exposurePct)} | ${fmt(bh?.returnPct, 1)} / ${fmt(bh?.scaledReturnPct, 3)} | ${fmt(re?.everyEntry.winRatePct, 1)} / ${fmt(re?.everyEntry.profitFactor)} | ${bandText(re?.matched?.profitFactor)} | ${bandText(re?.matched?.expectancyUsd)} | ${verdict(p)} |`;
+  return `| ${asset} | ${span} (${p.from.slice(0, 10)} → ${p.to.slice(0, 10)}) | ${p.trades} | ${fmt(p.winRatePct, 1)} | ${fmt(p.profitFactor)} | ${fmt(p.expectancyUsd)} | ${fmt(p.maxRelativeDrawdown.pct)} | ${fmt(p.sharpe)} | ${fmt(p.exposurePct)} | ${fmt(bh?.returnPct, 1)} / ${fmt(bh?.scaledReturnPct, 3)} | ${fmt(re?.everyEntry.winRatePct, 1)} / ${fmt(re?.everyEntry.profitFactor)} | ${bandText(re?.matched?.profitFactor)} | ${bandText(re?.matched?.expectancyUsd)} | ${verdict(p)} |`;
 });
 const reasons = result.reports.map((r) => `| ${r.asset} | ${exitReasons(r)} | ${r.openAtEnd ? "yes" : "no"} |`);
 const totalTrades = result.reports.reduce((n, r) => n + r.stats.totalTrades, 0);

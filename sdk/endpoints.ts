@@ -98,7 +98,7 @@ export const ENDPOINTS = {
     fields: [
       "asset", "sprintSince", "from", "to", "days", "standingAside", "note", "trades", "wins", "losses", "winRatePct",
       "avgWinUsd", "avgLossUsd", "profitFactor", "expectancyUsd", "expectancyPct", "totalPnlUsd", "returnPct", "cagrPct",
-      "maxDrawdown", "sharpe", "sortino", "calmar", "exposurePct", "feesUsd", "bestDay", "worstDay", "maxConsecutiveLosses",
+      "maxDrawdown", "maxRelativeDrawdown", "sharpe", "sortino", "calmar", "exposurePct", "feesUsd", "bestDay", "worstDay", "maxConsecutiveLosses",
       "byEntryMode", "byExitReason", "byYear", "benchmarks", "costs", ...cache,
     ],
   },

@@ -304,6 +304,15 @@ export interface BenchmarkBand {
   readonly p95: number;
 }
 
+/** A fall of realised equity from a previous peak (`start`) to a trough (`end`); `pct` is of that peak. */
+export interface Drawdown {
+  readonly usd: number;
+  readonly pct: number;
+  readonly hours: number;
+  readonly start: string | null;
+  readonly end: string | null;
+}
+
 /** GET /v1/ghost/performance?asset= (docs/evaluation.md, "Ghost Trader performance"). */
 export interface GhostPerformance extends CacheInfo {
   readonly asset: Asset;
@@ -325,7 +334,10 @@ export interface GhostPerformance extends CacheInfo {
   readonly totalPnlUsd: number;
   readonly returnPct: number;
   readonly cagrPct: number | null;
-  readonly maxDrawdown: { readonly usd: number; readonly pct: number; readonly hours: number; readonly start: string | null; readonly end: string | null };
+  /** The largest fall in USD; `pct` is of that episode's peak. */
+  readonly maxDrawdown: Drawdown;
+  /** The largest fall in % of its peak, with its own dates (Calmar divides by it). */
+  readonly maxRelativeDrawdown: Drawdown;
   readonly sharpe: number | null;
   readonly sortino: number | null;
   readonly calmar: number | null;

@@ -80,7 +80,7 @@ export const backtestCommand: CliCommand = async (args, io) => {
       cell(r.winRatePct, 1),
       cell(r.profitFactor),
       cell(r.expectancyUsd),
-      cell(r.maxDrawdown.pct),
+      cell(r.maxRelativeDrawdown.pct),
       cell(r.sharpe),
       cell(r.exposurePct),
       cell(r.benchmarks.buyAndHold?.scaledReturnPct ?? null, 3),

@@ -3,6 +3,7 @@ import { marketBuyPrice, marketSellPrice, type CostModel } from "./costs.js";
 import { roundTo, roundUsd } from "./money.js";
 import { capitalExposure, type Exposure } from "./capital-exposure.js";
 import { dailyRatios } from "./daily-ratios.js";
+import { drawdowns, type DrawdownEpisode } from "./drawdown.js";
 import { longestRun } from "./longest-run.js";
 import { randomEntryBenchmark, entryOutcomes, type RandomEntryBenchmark } from "./random-entry.js";
 import type { ClosedTrade, OpenPosition } from "./trade.js";
@@ -25,6 +26,17 @@ export interface GroupRow {
 export interface DayPnl {
   readonly date: string;
   readonly pnlUsd: number;
+}
+
+/** A fall of realised equity (after each exit) from a previous peak. */
+export interface Drawdown {
+  readonly usd: number;
+  /** % of the episode's own peak. */
+  readonly pct: number;
+  /** Peak → trough, hours (freqtrade's "drawdown duration"). */
+  readonly hours: number;
+  readonly start: string | null;
+  readonly end: string | null;
 }
 
 export interface BuyAndHoldBenchmark {
@@ -63,18 +75,14 @@ export interface TraderPerformance {
   readonly returnPct: number;
   /** Compounded annual growth over the span, %; null for a span under a day. */
   readonly cagrPct: number | null;
-  readonly maxDrawdown: {
-    readonly usd: number;
-    readonly pct: number;
-    /** Peak → trough, hours (freqtrade's "drawdown duration"). */
-    readonly hours: number;
-    readonly start: string | null;
-    readonly end: string | null;
-  };
+  /** The largest fall in USD (its `pct` is of that episode's peak, not the largest %). */
+  readonly maxDrawdown: Drawdown;
+  /** The largest fall in % of its peak, with its own dates: the maximum drawdown Calmar uses. */
+  readonly maxRelativeDrawdown: Drawdown;
   /** Daily returns over every day of the span (flat days count), annualised with √365; null when undefined. */
   readonly sharpe: number | null;
   readonly sortino: number | null;
-  /** CAGR / max drawdown (both as fractions); null without a drawdown. */
+  /** CAGR / max relative drawdown (both as fractions); null without a drawdown. */
   readonly calmar: number | null;
   /** Time in a position over the whole span (not first entry → last exit; the open position's included), %. */
   readonly exposurePct: number;
@@ -131,7 +139,7 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
   const years = spanMs / (365 * DAY);
   const finalEquity = equity0 + total;
   const cagr = spanMs >= DAY && finalEquity > 0 ? (finalEquity / equity0) ** (1 / years) - 1 : null;
-  const dd = maxDrawdown(trades, equity0, from);
+  const dd = drawdowns(trades, equity0, from);
   const days = dailyPnl(trades, from, to);
   const ratios = dailyRatios(days.map((d) => d.pnlUsd), equity0);
   const exposure = capitalExposure(trades, input.openPosition, from, to);
@@ -155,15 +163,10 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
     totalPnlUsd: roundUsd(total),
     returnPct: roundTo((total / equity0) * 100, 4),
     cagrPct: cagr === null ? null : roundTo(cagr * 100, 4),
-    maxDrawdown: {
-      usd: roundUsd(dd.usd),
-      pct: roundTo(dd.pct, 4),
-      hours: roundTo((dd.end - dd.start) / HOUR, 2),
-      start: dd.usd > 0 ? new Date(dd.start).toISOString() : null,
-      end: dd.usd > 0 ? new Date(dd.end).toISOString() : null,
-    },
+    maxDrawdown: drawdownView(dd.byUsd),
+    maxRelativeDrawdown: drawdownView(dd.byPct),
     ...ratios,
-    calmar: cagr !== null && dd.pct > 0 ? roundTo(cagr / (dd.pct / 100), 4) : null,
+    calmar: cagr !== null && dd.byPct.pct > 0 ? roundTo(cagr / (dd.byPct.pct / 100), 4) : null,
     exposurePct: spanMs === 0 ? 0 : roundTo((exposure.heldMs / spanMs) * 100, 4),
     feesUsd: roundUsd(trades.reduce((s, t) => s + t.entryFeeUsd + t.fills.reduce((f, x) => f + x.feeUsd, 0), 0)),
     bestDay: tradeDays.length === 0 ? null : tradeDays.reduce((b, d) => (d.pnlUsd > b.pnlUsd ? d : b)),
@@ -199,21 +202,14 @@ function benchmarks(input: PerformanceInput, trades: number, held: Exposure, spa
   };
 }
 
-/** Realised equity after each exit; the drawdown episode with the largest USD fall, peak → trough. */
-function maxDrawdown(sorted: readonly ClosedTrade[], equity0: number, from: number): { usd: number; pct: number; start: number; end: number } {
-  let equity = equity0;
-  let peak = { t: from, equity: equity0 };
-  let best = { usd: 0, pct: 0, start: from, end: from };
-  for (const t of sorted) {
-    equity += t.pnlUsd;
-    if (equity >= peak.equity) {
-      peak = { t: t.exitTime, equity };
-      continue;
-    }
-    const usd = peak.equity - equity;
-    if (usd > best.usd) best = { usd, pct: (usd / peak.equity) * 100, start: peak.t, end: t.exitTime };
-  }
-  return best;
+function drawdownView(dd: DrawdownEpisode): Drawdown {
+  return {
+    usd: roundUsd(dd.usd),
+    pct: roundTo(dd.pct, 4),
+    hours: roundTo((dd.end - dd.start) / HOUR, 2),
+    start: dd.usd > 0 ? new Date(dd.start).toISOString() : null,
+    end: dd.usd > 0 ? new Date(dd.end).toISOString() : null,
+  };
 }
 
 /** P&L booked per UTC day (by exit time) over every day of [from, to), flat days included. */

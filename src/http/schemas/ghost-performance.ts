@@ -24,6 +24,16 @@ const groupRowSchema = z
 
 const dayPnlSchema = z.object({ date: z.string(), pnlUsd: z.number() }).meta({ id: "DayPnl" });
 
+const drawdownSchema = z
+  .object({
+    usd: z.number().nonnegative(),
+    pct: z.number().nonnegative(),
+    hours: z.number().nonnegative(),
+    start: z.string().nullable(),
+    end: z.string().nullable(),
+  })
+  .meta({ id: "Drawdown", description: "A fall of realised equity from a previous peak (start) to a trough (end); pct is of that peak." });
+
 const bandSchema = z
   .object({ mean: z.number(), p5: z.number(), p95: z.number() })
   .meta({ id: "BenchmarkBand", description: "Mean over the draws and the 5th–95th percentile band (90 %)." });
@@ -77,13 +87,8 @@ export const ghostPerformanceSchema = z
     totalPnlUsd: z.number(),
     returnPct: z.number(),
     cagrPct: z.number().nullable(),
-    maxDrawdown: z.object({
-      usd: z.number().nonnegative(),
-      pct: z.number().nonnegative(),
-      hours: z.number().nonnegative(),
-      start: z.string().nullable(),
-      end: z.string().nullable(),
-    }),
+    maxDrawdown: drawdownSchema.describe("The largest fall in USD; its pct is of that episode's peak."),
+    maxRelativeDrawdown: drawdownSchema.describe("The largest fall in % of its peak, with its own dates; Calmar divides by it."),
     sharpe: z.number().nullable(),
     sortino: z.number().nullable(),
     calmar: z.number().nullable(),

@@ -131,6 +131,22 @@ describe("capital exposure: the units the trader held, inside the span", () => {
   });
 });
 
+describe("max drawdown: the largest % fall is not always the largest USD fall", () => {
+  it("reports the largest relative fall with its own dates, and Calmar divides by it", () => {
+    // 10,000 → 9,700 (−300, 3 %), up to 12,300, then → 11,980 (−320 USD but only 2.60 %).
+    const ledger = [
+      trade({ exit: 70, size: 10, entryTime: D0, holdHours: 2 }),
+      trade({ exit: 360, size: 10, entryTime: D0 + DAY, holdHours: 2 }),
+      trade({ exit: 68, size: 10, entryTime: D0 + 2 * DAY, holdHours: 2 }),
+    ];
+    const p = over(ledger, null, D0, 96);
+    expect(p.maxDrawdown).toMatchObject({ usd: 320, pct: 2.6016, start: new Date(D0 + DAY + 2 * H).toISOString() });
+    expect(p.maxRelativeDrawdown).toEqual({ usd: 300, pct: 3, hours: 2, start: new Date(D0).toISOString(), end: new Date(D0 + 2 * H).toISOString() });
+    const cagr = (11_980 / 10_000) ** (365 / 4) - 1;
+    expect(p.calmar).toBeCloseTo(cagr / 0.03, 0);
+  });
+});
+
 describe("random entry with the trader's exits and costs", () => {
   const size = positionSize(10_000, 100, 97);
   /** Even bars reach TP1 and TP2 inside the bar; odd bars fall through the stop. */
