@@ -1,6 +1,7 @@
 import type { CounterRepository } from "../store/ports/counters.js";
 import type { SlidingWindowRepository } from "../store/ports/sliding-windows.js";
 import type { Clock } from "../runtime/clocks/clock.js";
+import { clientBucket } from "./client-address.js";
 
 /** A per-client-IP limit of a public route. */
 export interface IpLimit {
@@ -25,14 +26,16 @@ export class IpLimiter {
   async hit(limit: IpLimit, ip: string): Promise<IpLimitOutcome> {
     const now = this.clock.now();
     const windowMs = limit.windowSeconds * 1000;
+    // An IPv6 client by its /64, an IPv4-mapped one by its IPv4 address (client-address.ts).
+    const client = clientBucket(ip);
     let retryAt: number;
     if (limit.sliding) {
-      const r = await this.sliding.hit(`${limit.name}:${ip}`, now, windowMs, limit.limit);
+      const r = await this.sliding.hit(`${limit.name}:${client}`, now, windowMs, limit.limit);
       if (r.allowed) return { allowed: true };
       retryAt = r.retryAt ?? now + windowMs;
     } else {
       const end = (Math.floor(now / windowMs) + 1) * windowMs;
-      const r = await this.counters.consumeAll([{ bucket: `${limit.name}:${ip}:${end}`, limit: limit.limit, expiresAt: end }], now);
+      const r = await this.counters.consumeAll([{ bucket: `${limit.name}:${client}:${end}`, limit: limit.limit, expiresAt: end }], now);
       if (r.allowed) return { allowed: true };
       retryAt = end;
     }
