@@ -3,7 +3,8 @@ import type { Candle } from "../signals/reading.js";
 import { feeUsd, marketBuyPrice, type CostModel } from "./costs.js";
 import { initialStop } from "./exit-levels.js";
 import { roundTo, roundUsd } from "./money.js";
-import { applyBar } from "./position-exits.js";
+import { closeTrade } from "./close-trade.js";
+import { applyBar, closeFill } from "./position-exits.js";
 import { positionSize } from "./position-sizing.js";
 import type { OpenPosition } from "./trade.js";
 
@@ -18,16 +19,22 @@ export interface EntryOutcome {
   readonly exitTime: number;
   readonly pnlUsd: number;
   readonly pnlPct: number;
+  /** True when the candles ended before its exit: what was left was sold at the last close. */
+  readonly markedToMarket?: boolean;
 }
 
 /**
  * Every bar of `candles` (hourly, oldest first) taken as an entry at its open and run through
- * `applyBar` until the position closes. An entry whose exit is not reached by the last candle is
- * left out (its outcome is unknown at the end of the span). Sized from `equityUsd` each time, as
- * the trader sizes from its equity.
+ * `applyBar` until the position closes. Sized from `equityUsd` each time, as the trader sizes
+ * from its equity. An entry whose exit is not reached by the last candle is marked to market: what
+ * it still holds is sold at the last close as a market exit (slippage and fee), as a backtest
+ * force-closes at its end. Leaving such entries out kept only the quick exits of the span's last
+ * week (stops and TP2s) and dropped the slow ones (trails, drifts toward the 7-day exit), which
+ * moved the no-skill baseline by several USD a trade and points of win rate.
  */
 export function entryOutcomes(candles: readonly Candle[], costs: CostModel, equityUsd: number): EntryOutcome[] {
   const out: EntryOutcome[] = [];
+  const last = candles[candles.length - 1];
   for (let i = 0; i < candles.length; i++) {
     const bar = candles[i] as Candle;
     let pos: OpenPosition | null = randomPosition(bar, costs, equityUsd);
@@ -37,6 +44,11 @@ export function entryOutcomes(candles: readonly Candle[], costs: CostModel, equi
         out.push({ entryTime: bar.t, exitTime: step.closed.exitTime, pnlUsd: step.closed.pnlUsd, pnlPct: step.closed.pnlPct });
       }
       pos = step.position;
+    }
+    if (pos !== null && last !== undefined) {
+      // A market sale at the close, as a time exit makes; the outcome keeps no exit reason.
+      const closed = closeTrade(pos, closeFill(pos, last, "TIME_EXIT", costs));
+      out.push({ entryTime: bar.t, exitTime: closed.exitTime, pnlUsd: closed.pnlUsd, pnlPct: closed.pnlPct, markedToMarket: true });
     }
   }
   return out;
@@ -77,7 +89,7 @@ export interface Band {
 }
 
 export interface RandomEntryFigures {
-  /** Entries whose exit resolved inside the span (every bar is one). */
+  /** Every bar of the span is one; those whose exit the span did not reach are marked to market at its last close. */
   readonly entries: number;
   /** Over every such entry: the exits' win rate with no skill at all, % (P&L > 0 is a win). */
   readonly winRatePct: number;
@@ -112,7 +124,7 @@ export const RANDOM_ENTRY_DRAWS = 1000;
  * `draws` seeded samples of `trades` entries each, drawn uniformly (with replacement) from
  * `outcomes`. Entries are independent draws rather than a non-overlapping path: profit factor,
  * expectancy and win rate are per-trade figures, so overlap does not bias them, and it keeps one
- * draw O(trades). Null when the span has no resolved entry at all.
+ * draw O(trades). Null when the span has no entry at all.
  */
 export function randomEntryBenchmark(
   outcomes: readonly EntryOutcome[],

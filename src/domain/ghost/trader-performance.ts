@@ -198,7 +198,7 @@ function benchmarks(input: PerformanceInput, trades: number, held: Exposure, spa
       scaledPnlUsd: roundUsd(bhReturn * exposure * equity0),
     },
     randomEntry,
-    note: randomEntry === null ? "random entry: no entry in the span has reached an exit yet" : null,
+    note: randomEntry === null ? "random entry: no entry in the span" : null,
   };
 }
 

@@ -5,7 +5,8 @@ import type { EntryOutcome } from "../ghost/random-entry.js";
  * The no-skill baseline a Ghost trade is graded against (issue 16, DECISIONS 7 "Signal weights"):
  * the share of random entries that won with the same exits and costs over the LOOKBACK before
  * the trade's entry. Only entries already closed at that moment count (entered at least the
- * longest hold earlier), so the grade of a trade never uses what came after it was entered.
+ * longest hold earlier, and really exited: not marked to market where the bars read ran out), so
+ * the grade of a trade never uses what came after it was entered.
  */
 export const BASELINE_LOOKBACK_MS = 90 * 86_400_000;
 /** Fewer resolved random entries than this (under ~a week of bars) make no baseline. */
@@ -19,7 +20,7 @@ export function exitBaseline(outcomes: readonly EntryOutcome[], entryTime: numbe
   let n = 0;
   let wins = 0;
   for (const o of outcomes) {
-    if (o.entryTime < from || o.entryTime >= to || o.exitTime > entryTime) continue;
+    if (o.entryTime < from || o.entryTime >= to || o.exitTime > entryTime || o.markedToMarket === true) continue;
     n += 1;
     if (o.pnlUsd > 0) wins += 1;
   }

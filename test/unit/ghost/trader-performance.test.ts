@@ -165,9 +165,24 @@ describe("random entry with the trader's exits and costs", () => {
     expect(out.filter((o) => o.pnlUsd > 0)).toHaveLength(20);
   });
 
-  it("an entry whose exit the span never reaches is left out", () => {
-    const flat: Candle[] = Array.from({ length: 10 }, (_, i) => ({ t: D0 + i * H, o: 100, h: 100.1, l: 99.9, c: 100, v: 1 }));
-    expect(entryOutcomes(flat, ZERO_COSTS, 10_000)).toEqual([]);
+  it("an entry whose exit the span never reaches is marked to market at the last close, not left out", () => {
+    // Ten quiet bars at 100: no entry reaches a stop, a target or the 7-day exit. Leaving them out
+    // (as this used to) kept only the quick exits near a span's end; each is sold at the last
+    // close instead, paying slippage and the fee as a market exit does.
+    const quiet = flat(D0, 10);
+    const out = entryOutcomes(quiet, DEFAULT_COSTS, 10_000);
+    expect(out).toHaveLength(10);
+    const entryPrice = 100 * 1.0005;
+    const units = positionSize(10_000, entryPrice, entryPrice * 0.97);
+    const entryFee = Math.round(entryPrice * units * 0.001 * 100) / 100;
+    const pnl = (100 * 0.9995 - entryPrice) * units - 100 * 0.9995 * units * 0.001 - entryFee;
+    for (const o of out) {
+      expect(o.exitTime).toBe(D0 + 10 * H);
+      expect(o.pnlUsd).toBeCloseTo(pnl, 2);
+      expect(o.markedToMarket).toBe(true);
+    }
+    const p = over([], null, D0, 10);
+    expect(p.benchmarks.randomEntry!.everyEntry).toMatchObject({ entries: 10, winRatePct: 0 });
     expect(randomEntryBenchmark([], 5)).toBeNull();
   });
 
