@@ -24,6 +24,8 @@ export function daprActorRouter(host: DaprActorHost): Router {
   // daprd sends JSON (or nothing) with varying content types: take the raw text and parse it here.
   router.use("/actors", express.text({ type: () => true, limit: "4mb" }));
   router.get("/dapr/config", (_req, res) => {
+    // Asked by daprd as it starts: after a sidecar restart our activations are stale.
+    host.sidecarStarted();
     res.json(host.config());
   });
   // daprd's app health check (--enable-app-health-check --app-health-check-path /healthz): while

@@ -488,15 +488,39 @@ export class DaprActorHost implements ActorHost {
       } catch {
         // Logged by runTurn; the activation goes away all the same.
       } finally {
-        for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
-        activation.instance = null;
-        activation.view = null;
-        this.outboxes.delete(activation.key);
-        this.lastFired.delete(activation.key);
-        registration.metrics.active.dec();
-        this.activations.release(activation);
+        this.drop(activation, registration);
       }
     }).catch(() => undefined);
+  }
+
+  /**
+   * daprd asks for our configuration when it starts. A sidecar that restarted while this process
+   * kept running knows none of our activations and never sends their DELETE, yet placement may
+   * hand the same actors back after another replica ran them meanwhile. So every activation is
+   * forgotten, after the turn it may be running, without an onDeactivate (its view may be stale):
+   * the next call reads the actor's state afresh from the store.
+   */
+  sidecarStarted(): void {
+    for (const activation of this.activations.all()) {
+      const registration = this.registrations.get(activation.ref.type);
+      if (!registration) continue;
+      void this.activations.enqueue(activation, async () => {
+        if (!activation.instance) return;
+        this.options.logger.info({ actorType: activation.ref.type, actorId: activation.ref.id }, "activation forgotten: daprd restarted");
+        this.drop(activation, registration);
+      }).catch(() => undefined);
+    }
+  }
+
+  /** Everything this process holds for an activation, gone; its stored state stays. */
+  private drop(activation: Activation, registration: Registration): void {
+    for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
+    activation.instance = null;
+    activation.view = null;
+    this.outboxes.delete(activation.key);
+    this.lastFired.delete(activation.key);
+    registration.metrics.active.dec();
+    this.activations.release(activation);
   }
 }
 
