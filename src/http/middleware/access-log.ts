@@ -2,18 +2,35 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { routePathOf } from "../router.js";
 
+/** A key (`svc_pro_…`) anywhere; a webhook secret or provider key where a token starts. */
+const SECRET = /svc[_-](free|basic|pro)[_-]|(?<![a-z0-9])(svc|whsec|sk)[_-]/i;
+
+/** A segment with its percent-escapes undone, twice-encoded ones (`%255F`) included. */
+function decoded(segment: string): string {
+  let text = segment;
+  for (let round = 0; round < 3; round++) {
+    const next = text.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
+
 /**
  * A path as the log may keep it. Callers put anything into paths (a review found
- * `GET /v1/keys/svc_pro_…` and `DELETE /v1/webhooks/dave@example.org` written out in full), and
- * the logger's redaction only knows field names, so a segment that looks like a key, a webhook
- * secret or an e-mail address is replaced, and an overlong one cut.
+ * `GET /v1/keys/svc_pro_…` and `DELETE /v1/webhooks/dave@example.org` written out in full; an
+ * audit found `/v1/verdict/latest&api_key=svc_pro_…` and `latest%3Fapi_key%3Dsvc_pro_…` from
+ * clients that mistype or over-encode the `?`), and the logger's redaction only knows field
+ * names. So a segment that holds a key, a webhook secret or an e-mail address anywhere, as
+ * written or once decoded, is replaced whole, and an overlong one cut.
  */
 export function loggablePath(path: string): string {
   return path
     .split("/")
     .map((segment) => {
-      if (/^(svc|whsec|sk)[_-]/i.test(segment)) return "[secret]";
-      if (/@|%40/i.test(segment)) return "[email]";
+      const plain = decoded(segment);
+      if (SECRET.test(plain)) return "[secret]";
+      if (plain.includes("@")) return "[email]";
       return segment.length > 64 ? `${segment.slice(0, 64)}…` : segment;
     })
     .join("/");
