@@ -3,14 +3,12 @@ import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { ReplayMarketFeed } from "../../feeds/replay/replay-feed.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
-import { runEngineBacktest } from "../../backtest/engine-backtest.js";
+import { runEngineBacktest, type EngineBacktestResult } from "../../backtest/engine-backtest.js";
 import { backtestSpans } from "../../backtest/backtest-performance.js";
+import { backtestWindows, type BacktestWindow } from "../../backtest/backtest-windows.js";
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import type { CliCommand, CliIo } from "../io.js";
 
-const DAY = 86_400_000;
-/** Without --from: the last 30 days of bundled history before --to (a quick look, not a study). */
-const DEFAULT_SPAN_DAYS = 30;
 const USAGE = "usage: backtest --asset <BTC|ETH|SOL|TAO|all> [--from ISO] [--to ISO] [--json]";
 
 const isoInstant = z
@@ -30,6 +28,8 @@ function fail(io: CliIo, message: string): number {
 }
 
 const cell = (x: number | null, digits = 2): string => (x === null ? "n/a" : x.toFixed(digits));
+const iso = (t: number): string => new Date(t).toISOString();
+const windowText = (w: BacktestWindow): string => `${iso(w.from)} → ${iso(w.to)}`;
 
 /**
  * Per asset, the whole range and each span of the evaluation protocol (to 2022-12-31, from
@@ -55,18 +55,31 @@ export const backtestCommand: CliCommand = async (args, io) => {
   const a = parsed.data;
   const assets: readonly Asset[] = a.asset === "all" ? ASSETS : [a.asset];
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
-  // Default end: just after the newest bundled bar of the assets asked for.
-  const newest = Math.max(...assets.map((x) => feed.candles(x, "1h", Date.now(), 1)[0]?.t ?? 0)) + 1;
-  const to = a.to ?? newest;
-  const from = a.from ?? to - DEFAULT_SPAN_DAYS * DAY;
-  if (!(from < to)) return fail(io, `${USAGE}\n  from: must be before to`);
+  const windows = backtestWindows(feed, assets, a.from, a.to, Date.now());
+  if (windows.some((w) => !(w.from < w.to))) return fail(io, `${USAGE}\n  from: must be before to`);
 
-  const result = await runEngineBacktest(feed, { assets, from, to });
-  const rows = result.reports.flatMap((r) =>
-    backtestSpans(feed, r, from, to).map(({ span, performance: p }) => ({ asset: r.asset, span, bars: r.bars, openAtEnd: r.openAtEnd, ...p })),
+  // One engine run per window, one at a time (each is CPU-bound).
+  const runs: { window: BacktestWindow; result: EngineBacktestResult }[] = [];
+  for (const w of windows) runs.push({ window: w, result: await runEngineBacktest(feed, { assets: w.assets, from: w.from, to: w.to }) });
+  const rows = runs.flatMap(({ window: w, result }) =>
+    result.reports.flatMap((r) =>
+      backtestSpans(feed, r, w.from, w.to).map(({ span, performance: p }) => ({ asset: r.asset, span, bars: r.bars, openAtEnd: r.openAtEnd, ...p })),
+    ),
   );
   if (a.json) {
-    io.stdout.write(JSON.stringify({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), synthetic: true, costs: DEFAULT_COSTS, assets: rows, totalMs: Math.round(result.timings.totalMs) }) + "\n");
+    const totalMs = runs.reduce((s, r) => s + r.result.timings.totalMs, 0);
+    io.stdout.write(
+      JSON.stringify({
+        // The envelope of the windows; `windows` gives each asset's own (they differ only by default).
+        from: iso(Math.min(...windows.map((w) => w.from))),
+        to: iso(Math.max(...windows.map((w) => w.to))),
+        windows: windows.map((w) => ({ assets: w.assets, from: iso(w.from), to: iso(w.to) })),
+        synthetic: true,
+        costs: DEFAULT_COSTS,
+        assets: rows,
+        totalMs: Math.round(totalMs),
+      }) + "\n",
+    );
     return 0;
   }
   const header = ["asset", "span", "trades", "win %", "PF", "exp. USD", "max DD %", "sharpe", "exposure %", "B&H scaled %", "random win %", "random PF (90 %)", "random exp. USD (90 %)"];
@@ -94,7 +107,7 @@ export const backtestCommand: CliCommand = async (args, io) => {
   const asides = rows.filter((r) => r.standingAside && r.span === "whole").map((r) => `${r.asset}: ${r.note ?? ""}`);
   io.stdout.write(
     [
-      `Backtest ${new Date(from).toISOString()} → ${new Date(to).toISOString()} (synthetic trades, nothing stored; fees ${DEFAULT_COSTS.feeRate * 100} % per fill, slippage ${DEFAULT_COSTS.slippageRate * 100} % on market fills)`,
+      `Backtest ${windows.map((w) => (windows.length === 1 ? windowText(w) : `${w.assets.join(", ")} ${windowText(w)}`)).join("; ")} (synthetic trades, nothing stored; fees ${DEFAULT_COSTS.feeRate * 100} % per fill, slippage ${DEFAULT_COSTS.slippageRate * 100} % on market fills)`,
       line(header),
       ...table.map(line),
       ...asides,
