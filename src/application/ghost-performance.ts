@@ -19,7 +19,12 @@ export interface AssetPerformance extends TraderPerformance {
  * time `now`: the counted closed trades, the hourly bars closed inside the span for the
  * benchmarks, and the open position (a trader holding one is not "standing aside").
  */
-export async function assetPerformance(ledger: GhostLedgerRepository, feed: MarketFeed, asset: Asset, now: number): Promise<AssetPerformance> {
+export async function assetPerformance(
+  ledger: Pick<GhostLedgerRepository, "closed" | "sprints" | "snapshot">,
+  feed: Pick<MarketFeed, "candles">,
+  asset: Asset,
+  now: number,
+): Promise<AssetPerformance> {
   const [closed, marks, snap] = await Promise.all([ledger.closed(asset), ledger.sprints(), ledger.snapshot(asset)]);
   const counted = countedUnderSprints(closed.filter((t) => t.exitTime <= now), marks);
   const since = sinceFor(asset, marks);
@@ -35,7 +40,9 @@ export async function assetPerformance(ledger: GhostLedgerRepository, feed: Mark
     to: Math.max(from, now),
     startingEquityUsd: STARTING_EQUITY_USD,
     costs: DEFAULT_COSTS,
-    openPositions: open.length,
+    // Any position held, counted or carried over from before a restart: a trader holding one
+    // evaluates no gates, so it is not "standing aside" (only a counted one enters the exposure).
+    openPositions: snap?.position ? 1 : 0,
     openPosition: open[0] ?? null,
   });
   return { asset, sprintSince: new Date(from).toISOString(), ...perf, costs: DEFAULT_COSTS };
