@@ -35,7 +35,7 @@ export function openActors(config: Config, store: Store, clock: MarketClock, wal
     const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp });
     // The config refuses dapr without the token; this only narrows its type.
     if (config.APP_API_TOKEN === undefined) throw new Error("APP_API_TOKEN is required with ACTOR_RUNTIME=dapr");
-    return { kind: "dapr", host, bus, routers: [daprCallerGuard(config.APP_API_TOKEN, logger), daprActorRouter(host), daprEventRouter(bus)] };
+    return { kind: "dapr", host, bus, routers: [daprCallerGuard(config.APP_API_TOKEN, logger, [daprActorRouter(host), daprEventRouter(bus)], wallClock)] };
   }
   const bus = new InProcessEventBus();
   const host = new LocalActorHost({

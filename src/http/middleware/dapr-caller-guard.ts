@@ -1,30 +1,44 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
-import { ApiError } from "../error-codes.js";
 import type { Logger } from "../../logging/logger.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 
 /** The header daprd puts its APP_API_TOKEN in on every call to the app (Dapr's app API token). */
 export const DAPR_API_TOKEN_HEADER = "dapr-api-token";
 
+/** At most one "refused" warning a minute: anyone can send these, and the access log has each. */
+const WARN_EVERY_MS = 60_000;
+
 const digest = (value: string): Buffer => createHash("sha256").update(value).digest();
 
 /**
- * Guards the routes daprd calls on the app port (`/actors/...`, `/dapr/...`): they carry no API
- * key and they reach actors directly (a method call, a reminder, a forged pub/sub event that
- * would go out as a signed webhook), so only a caller holding daprd's token gets through.
- * A caller without it is answered exactly like an unknown path: the routes do not exist for
- * it. Digests of equal length make the comparison constant-time whatever was sent.
- * `/healthz` stays open: it tells only whether this replica hosts actors, and probes call it.
+ * Mounts the routes daprd calls on the app port (`/actors/...`, `/dapr/...`) behind daprd's
+ * token: they carry no API key and they reach actors directly (a method call, a reminder, a
+ * forged pub/sub event that would go out as a signed webhook), so only a caller holding it gets
+ * through. A caller without it leaves this router (`next("router")`) and meets the API pipeline
+ * like any unknown path: the same 404, request id, security headers and access-log line, so
+ * nothing tells it these routes exist (answering here left out X-Request-Id and helmet's
+ * headers, audit 2026-11-26). Digests of equal length make the comparison constant-time whatever
+ * was sent. `/healthz` stays open: it tells only whether this replica hosts actors, and probes
+ * call it.
  */
-export function daprCallerGuard(token: string, logger: Logger): Router {
+export function daprCallerGuard(token: string, logger: Logger, guarded: readonly Router[], clock: Clock): Router {
   const expected = digest(token);
   const router = express.Router();
-  router.use(["/actors", "/dapr"], (req: Request, res: Response, next: NextFunction) => {
+  let warnedAt = -Infinity;
+  let unreported = 0;
+  router.use(["/actors", "/dapr"], (req: Request, _res: Response, next: NextFunction) => {
     const sent = req.get(DAPR_API_TOKEN_HEADER);
     if (sent !== undefined && timingSafeEqual(digest(sent), expected)) return next();
-    logger.warn({ method: req.method, path: req.baseUrl, token: sent === undefined ? "missing" : "wrong" }, "dapr callback refused");
-    const refusal = new ApiError("not_found");
-    res.status(refusal.status).json(refusal.body);
+    // Kept for the operator: a daprd with the wrong token is refused on every call.
+    unreported += 1;
+    if (clock.now() - warnedAt >= WARN_EVERY_MS) {
+      logger.warn({ method: req.method, path: req.baseUrl, token: sent === undefined ? "missing" : "wrong", refused: unreported }, "dapr callback refused");
+      warnedAt = clock.now();
+      unreported = 0;
+    }
+    next("router");
   });
+  for (const inner of guarded) router.use(inner);
   return router;
 }
