@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     tierLimits: deps.tierLimits,
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,
     parseBody: jsonBody("64kb"),
-    literalPaths: new Set(routes.filter((r) => !r.path.includes("{")).map((r) => r.path)),
+    literalPaths: new Set(routes.filter((r) => !r.path.includes("{")).map((r) => r.path.toLowerCase())),
     cacheable: () => !deps.marketClock.warmingUp,
   };
   for (const route of routes) mountRoute(app, route, routerDeps, literal);

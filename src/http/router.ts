@@ -19,7 +19,7 @@ export interface RouterDeps {
   readonly upgradeUrl: string;
   /** Reads the JSON body; it runs after authentication, so a caller without a key learns nothing about bodies. */
   readonly parseBody: RequestHandler;
-  /** Paths without parameters: a templated route never answers them (/v1/webhooks/test is not an {id}). */
+  /** Paths without parameters, lower-case: a templated route never answers them (/v1/webhooks/test is not an {id}). */
   readonly literalPaths: ReadonlySet<string>;
   /**
    * False while market time is warming up: the fast-forward moves it minutes per wall
@@ -176,7 +176,8 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps, literal
       next(err);
     }
   };
-  const notShadowed: RequestHandler = (req, _res, next) => (deps.literalPaths.has(req.path.replace(/(.)\/$/, "$1")) ? next("route") : next());
+  // In any letter case, as Express matches routes: /v1/webhooks/TEST is not an {id} either.
+  const notShadowed: RequestHandler = (req, _res, next) => (deps.literalPaths.has(req.path.replace(/(.)\/$/, "$1").toLowerCase()) ? next("route") : next());
   const templated = route.path.includes("{");
   // GET carries no body; skipping the parser for it doubled bare-Express throughput.
   const stages: RequestHandler[] = [...(templated ? [notShadowed] : []), authenticated, ...(route.method === "get" ? [] : [deps.parseBody]), handler];
@@ -189,7 +190,8 @@ export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
   const patterns = routes.map((r) => ({
     method: r.method.toUpperCase(),
     literal: !r.path.includes("{"),
-    re: new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}/?$`),
+    // Case-insensitive, as Express routes: a path it serves in any case is a known path here too.
+    re: new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}/?$`, "i"),
   }));
   return (req: Request, _res: Response, next: NextFunction): void => {
     const matching = patterns.filter((p) => p.re.test(req.path));
