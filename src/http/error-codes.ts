@@ -100,6 +100,13 @@ export const API_ERRORS = {
     schema: validationErrorSchema,
     body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] }),
   } satisfies ErrorEntry<undefined>,
+  // Valid JSON, but a string, number, boolean or null: "not valid JSON" sent callers hunting for a
+  // syntax error that is not there. Still `json_invalid`: no body schema of ours takes a scalar.
+  json_not_object: {
+    status: 422,
+    schema: validationErrorSchema,
+    body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] }),
+  } satisfies ErrorEntry<undefined>,
 
   // Request bodies the parser refuses.
   payload_too_large: plain(413, () => "Request body too large (limit 64 KiB)"),

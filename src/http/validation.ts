@@ -46,6 +46,21 @@ export function toIssues(error: z.ZodError, location: InputLocation, input: unkn
   });
 }
 
+/**
+ * One issue per field: zod reports every failed check, so `?page=9007199254740992` was told twice
+ * that it is too big (`.int()`'s safe range and `.max()`), and a caller reads one fault as two.
+ * The first is the one the schema states first.
+ */
+function firstPerLoc(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const loc = JSON.stringify(issue.loc);
+    if (seen.has(loc)) return false;
+    seen.add(loc);
+    return true;
+  });
+}
+
 interface InputSchemas {
   readonly path?: z.ZodType;
   readonly query?: z.ZodType;
@@ -79,6 +94,6 @@ export function parseInputs(schemas: InputSchemas, raw: { path: unknown; query: 
     return undefined;
   };
   const parsed = { params: parse("path", schemas.path, raw.path), query: parse("query", schemas.query, raw.query), body: parse("body", schemas.body, raw.body) };
-  if (issues.length > 0) throw new ApiError("validation_failed", { issues: issues.slice(0, MAX_ISSUES) });
+  if (issues.length > 0) throw new ApiError("validation_failed", { issues: firstPerLoc(issues).slice(0, MAX_ISSUES) });
   return parsed;
 }

@@ -8,6 +8,19 @@ interface BodyParserError {
   status?: number;
   code?: string;
   expose?: boolean;
+  /** The body as read, on a parse failure. */
+  body?: unknown;
+}
+
+/** True for a body the strict JSON parser refused although it is JSON: a bare scalar. */
+function isJson(body: unknown): boolean {
+  if (typeof body !== "string") return false;
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** body-parser's errors (http-errors: a 4xx `status`, `expose: true`), zlib's included. */
@@ -28,7 +41,7 @@ export function errorHandler(logger: Logger) {
     } else if (bp?.type === "entity.too.large") {
       apiError = new ApiError("payload_too_large");
     } else if (bp?.type === "entity.parse.failed") {
-      apiError = new ApiError("json_invalid");
+      apiError = new ApiError(isJson(bp.body) ? "json_not_object" : "json_invalid");
     } else if (bp?.type === "encoding.unsupported" || bp?.type === "charset.unsupported") {
       apiError = new ApiError("unsupported_media_type");
     } else if (err instanceof URIError) {

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineRoute } from "../../../src/http/route.js";
+import { pageQuery } from "../../../src/http/schemas/common.js";
+import { startService, type RunningService } from "../../support/service.js";
+
+/**
+ * Audit 2026-11-26, finding 10: a 422 names the fault the caller made. A body that is JSON but not
+ * an object says so (still `type: json_invalid`, DECISIONS 2), and a field is named once however
+ * many of its checks fail.
+ */
+
+let svc: RunningService;
+
+const pagedEcho = () => [
+  defineRoute({
+    method: "post",
+    path: "/v1/probe/paged",
+    summary: "probe: the pagination query and an object body",
+    tags: ["probe"],
+    access: { kind: "public" },
+    query: z.object({ ...pageQuery }),
+    body: z.object({ label: z.string().min(3).regex(/^[a-z]+$/) }).strict(),
+    response: z.object({ page: z.number() }),
+    handler: async ({ query }) => ({ page: query.page }),
+  }),
+];
+
+beforeAll(async () => {
+  svc = await startService({}, { capabilities: [], routeSets: [pagedEcho] });
+});
+
+afterAll(async () => {
+  await svc.stop();
+});
+
+const post = (query: string, body: string) => fetch(`${svc.url}/v1/probe/paged${query}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+
+describe("422 messages", () => {
+  it("tell a JSON scalar body that it must be an object, with type json_invalid", async () => {
+    for (const body of ['"string"', "42", "null", " true "]) {
+      const res = await post("", body);
+      expect({ body, status: res.status }).toEqual({ body, status: 422 });
+      expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] });
+    }
+  });
+
+  it("still call a body that does not parse not valid JSON", async () => {
+    const res = await post("", '{"label": ');
+    expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] });
+  });
+
+  it("name a field once, however many of its checks fail", async () => {
+    const res = await post("?page=9007199254740992", JSON.stringify({ label: "A" }));
+    expect(res.status).toBe(422);
+    const { detail } = (await res.json()) as { detail: { loc: unknown[]; type: string }[] };
+    expect(detail.map((d) => d.loc)).toEqual([
+      ["query", "page"],
+      ["body", "label"],
+    ]);
+  });
+});
