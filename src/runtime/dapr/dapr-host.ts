@@ -18,6 +18,7 @@ import { StateView } from "../state-view.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
 import { FAILED_ONE_SHOT_RETRY_MS } from "../next-due.js";
+import { REMINDER_JOURNAL_KEY, reminderJournalSchema, withTurnReminders, type JournalEntry } from "./reminder-journal.js";
 import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 import { ADOPT_METHOD, actorHandoverSchema, type ActorHandover } from "../actor-handover.js";
@@ -93,6 +94,10 @@ export class DaprActorHost implements ActorHost {
   private readonly registrations = new Registrations();
   private readonly activations = new ActivationTable();
   private readonly outboxes = new Map<string, OutboxRecord[]>();
+  /** Per activation: reminder changes committed but not yet registered (reminder-journal.ts). */
+  private readonly journals = new Map<string, JournalEntry[]>();
+  /** Per activation: the pending retry of its post-commit work (events, reminders) and its delay. */
+  private readonly settleRetries = new Map<string, { handle: NodeJS.Timeout | null; delayMs: number }>();
   /** Per activation: when each reminder last fired here, to coalesce Dapr's backlog. */
   private readonly lastFired = new Map<string, Map<string, number>>();
   private readonly timerHandles = new Map<string, NodeJS.Timeout>();
@@ -267,8 +272,13 @@ export class DaprActorHost implements ActorHost {
     const activation = this.activations.entry(type, id);
     await this.activations.enqueue(activation, async () => {
       const ops: StateOperation[] = handover.state.map(([key, text]) => ({ operation: "upsert", request: { key, value: toStoredValue(text) } }));
+      // The reminders go into the journal with the state: one that fails to register here is
+      // registered when the actor next activates (ensureActive), not lost.
+      const journal: JournalEntry[] = handover.reminders.map((r) => ({ op: "set", name: r.name, clock: r.clock, dueAt: this.clocks[r.clock].now() + Math.max(0, r.dueInMs), periodMs: r.periodMs, payload: r.payload }));
+      if (journal.length > 0) ops.push({ operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(journal)) } });
       if (ops.length > 0) await this.options.sidecar.transact(type, id, ops);
       for (const r of handover.reminders) await this.setDaprReminder(type, id, { ...r, dueInMs: Math.max(0, r.dueInMs) });
+      if (journal.length > 0) await this.options.sidecar.transact(type, id, [{ operation: "delete", request: { key: REMINDER_JOURNAL_KEY } }]);
     });
     this.options.logger.debug({ actorType: type, actorId: id, keys: handover.state.length, reminders: handover.reminders.length }, "adopted an actor's state");
     return reply(200, null);
@@ -339,6 +349,8 @@ export class DaprActorHost implements ActorHost {
     activation.view = new StateView(new Map(), false, (key) => this.readState(type, id, key));
     const stored = await this.readState(type, id, OUTBOX_KEY);
     this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
+    const journal = await this.readState(type, id, REMINDER_JOURNAL_KEY);
+    this.journals.set(activation.key, journal === undefined ? [] : reminderJournalSchema.parse(fromJsonText(journal)));
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
     try {
@@ -349,8 +361,8 @@ export class DaprActorHost implements ActorHost {
       throw err;
     }
     registration.metrics.active.inc();
-    // Events a crash left between commit and publish go out now.
-    await this.flushOutbox(activation);
+    // Events and reminders a crash left between commit and registration go out now.
+    await this.settle(activation);
     return instance;
   }
 
@@ -369,6 +381,9 @@ export class DaprActorHost implements ActorHost {
       const pending = [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox];
       ops.push({ operation: "upsert", request: { key: OUTBOX_KEY, value: toStoredValue(JSON.stringify(pending)) } });
     }
+    const remindersChanged = turn.reminderUpserts.size > 0 || turn.reminderDeletes.size > 0;
+    const journal = remindersChanged ? withTurnReminders(this.journals.get(activation.key) ?? [], turn) : null;
+    if (journal !== null) ops.push({ operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(journal)) } });
     if (ops.length > 0) {
       try {
         await this.options.sidecar.transact(type, id, ops);
@@ -379,22 +394,68 @@ export class DaprActorHost implements ActorHost {
       }
     }
     if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
+    if (journal !== null) this.journals.set(activation.key, journal);
   }
 
   /**
    * Reminders are Dapr's, outside the state transaction: they are registered after the state
-   * committed, so a rolled-back turn never leaves a reminder behind.
+   * committed (from the journal the commit wrote), so a rolled-back turn never leaves a reminder
+   * behind and a failed registration is tried again.
    */
   private async committed(activation: Activation, turn: TurnChanges): Promise<void> {
+    if (turn.outbox.length > 0 || turn.reminderUpserts.size > 0 || turn.reminderDeletes.size > 0) await this.settle(activation);
+  }
+
+  /**
+   * The post-commit work still owed: reminder registrations, then events to the bus. Whatever is
+   * left after a failure is tried again on a backoff (1 s doubling to a minute) through the
+   * actor's mailbox, so an actor whose next turn is hours away does not hold it that long.
+   */
+  private async settle(activation: Activation): Promise<void> {
+    await this.registerJournal(activation);
+    await this.flushOutbox(activation);
+    const owed = (this.journals.get(activation.key)?.length ?? 0) + (this.outboxes.get(activation.key)?.length ?? 0);
+    const retry = this.settleRetries.get(activation.key);
+    if (owed === 0) {
+      if (retry?.handle) clearTimeout(retry.handle);
+      this.settleRetries.delete(activation.key);
+      return;
+    }
+    if (retry?.handle || this.phase !== "running") return;
+    const delayMs = retry ? Math.min(SETTLE_RETRY_MAX_MS, retry.delayMs * 2) : SETTLE_RETRY_FIRST_MS;
+    const handle = setTimeout(() => {
+      this.settleRetries.set(activation.key, { handle: null, delayMs });
+      void this.activations.enqueue(activation, async () => {
+        if (activation.instance) await this.settle(activation);
+      }).catch(() => undefined);
+    }, delayMs);
+    handle.unref();
+    this.settleRetries.set(activation.key, { handle, delayMs });
+  }
+
+  /** Registers the journal's reminder changes in order; those registered leave the journal. */
+  private async registerJournal(activation: Activation): Promise<void> {
+    const journal = this.journals.get(activation.key) ?? [];
+    if (journal.length === 0) return;
     const { type, id } = activation.ref;
-    for (const r of turn.reminderUpserts.values()) {
-      const dueInMs = r.dueAt - this.clocks[r.clock].now();
-      await this.guard(activation, `reminder ${r.name}`, () => this.setDaprReminder(type, id, { ...r, dueInMs }));
-    }
-    for (const name of turn.reminderDeletes) {
-      await this.guard(activation, `reminder ${name}`, () => this.options.sidecar.deleteReminder(type, id, name));
-    }
-    if (turn.outbox.length > 0) await this.flushOutbox(activation);
+    let registered = 0;
+    await this.guard(activation, "reminders", async () => {
+      for (const entry of journal) {
+        if (entry.op === "set") await this.setDaprReminder(type, id, { ...entry, dueInMs: Math.max(0, entry.dueAt - this.clocks[entry.clock].now()) });
+        else await this.options.sidecar.deleteReminder(type, id, entry.name);
+        registered += 1;
+      }
+    });
+    if (registered === 0) return;
+    const rest = journal.slice(registered);
+    const op: StateOperation =
+      rest.length === 0
+        ? { operation: "delete", request: { key: REMINDER_JOURNAL_KEY } }
+        : { operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(rest)) } };
+    // Should this write fail, the stored journal keeps entries already registered: registering
+    // them again on the next activation sets the same reminders.
+    await this.guard(activation, "reminders", () => this.options.sidecar.transact(type, id, [op]));
+    this.journals.set(activation.key, rest);
   }
 
   /**
@@ -518,6 +579,10 @@ export class DaprActorHost implements ActorHost {
     activation.instance = null;
     activation.view = null;
     this.outboxes.delete(activation.key);
+    this.journals.delete(activation.key);
+    const retry = this.settleRetries.get(activation.key);
+    if (retry?.handle) clearTimeout(retry.handle);
+    this.settleRetries.delete(activation.key);
     this.lastFired.delete(activation.key);
     registration.metrics.active.dec();
     this.activations.release(activation);
@@ -533,6 +598,10 @@ function reply(status: number, value: unknown): DaprReply {
  * model, takes a few 20 s calls): daprd's health check then moves the actors elsewhere.
  */
 const STALLED_TURN_MS = 120_000;
+
+/** The first retry of post-commit work that failed, and the longest wait between retries. */
+const SETTLE_RETRY_FIRST_MS = 1_000;
+const SETTLE_RETRY_MAX_MS = 60_000;
 
 /** The code of a call whose turn was rolled back because its actor moved mid-turn. */
 const ACTOR_MOVED = "actor_moved";
