@@ -100,6 +100,13 @@ export const API_ERRORS = {
     schema: validationErrorSchema,
     body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] }),
   } satisfies ErrorEntry<undefined>,
+  // A body under another Content-Type (`curl -d` sends form-urlencoded): the body may be perfect
+  // JSON, so "not valid JSON" pointed at the wrong fault. Still `json_invalid` (DECISIONS 2).
+  json_content_type: {
+    status: 422,
+    schema: validationErrorSchema,
+    body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: "Content-Type must be application/json", type: "json_invalid" }] }),
+  } satisfies ErrorEntry<undefined>,
   // Valid JSON, but a string, number, boolean or null: "not valid JSON" sent callers hunting for a
   // syntax error that is not there. Still `json_invalid`: no body schema of ours takes a scalar.
   json_not_object: {

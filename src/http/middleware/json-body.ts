@@ -12,14 +12,14 @@ function announcesBody(headers: Record<string, string | string[] | undefined>): 
  * Reads a JSON body of at most `limit`. express.json leaves a body of any other type unread, and
  * the route then saw "no body": a form-encoded `webhook_id=…` on POST /v1/webhooks/test was
  * dropped and the test went to every webhook of the key. DECISIONS 2: a body that is not JSON is
- * 422 `json_invalid`, whatever its Content-Type says.
+ * 422 with type `json_invalid`, whatever its Content-Type says (worded as a Content-Type fault).
  */
 export function jsonBody(limit: string): RequestHandler {
   const parse = express.json({ limit, type: ["application/json", "application/*+json"] });
   return (req, res, next) => {
     parse(req, res, (err?: unknown) => {
       if (err !== undefined) return next(err);
-      if (req.body === undefined && announcesBody(req.headers)) return next(new ApiError("json_invalid"));
+      if (req.body === undefined && announcesBody(req.headers)) return next(new ApiError("json_content_type"));
       next();
     });
   };

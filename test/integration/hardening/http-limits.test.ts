@@ -109,7 +109,7 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
     for (const [type, body] of [["application/x-www-form-urlencoded", "webhook_id=wh_x"], ["text/plain", '{"webhook_id":"wh_x"}']] as const) {
       const res = await fetch(`${svc.url}/v1/webhooks/test`, { method: "POST", headers: { "content-type": type, "x-api-key": key }, body });
       expect(res.status, type).toBe(422);
-      expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] });
+      expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Content-Type must be application/json", type: "json_invalid" }] });
     }
     // No body at all is still no body: the test goes to every webhook of the key (none here).
     const none = await fetch(`${svc.url}/v1/webhooks/test`, { method: "POST", headers: { "x-api-key": key } });

@@ -5,9 +5,9 @@ import { pageQuery } from "../../../src/http/schemas/common.js";
 import { startService, type RunningService } from "../../support/service.js";
 
 /**
- * Audit 2026-11-26, finding 10: a 422 names the fault the caller made. A body that is JSON but not
- * an object says so (still `type: json_invalid`, DECISIONS 2), and a field is named once however
- * many of its checks fail.
+ * Audit 2026-11-26, finding 10: a 422 names the fault the caller made. A body under another
+ * Content-Type, or one that is JSON but not an object, says so (still `type: json_invalid`,
+ * DECISIONS 2), and a field is named once however many of its checks fail.
  */
 
 let svc: RunningService;
@@ -42,6 +42,14 @@ describe("422 messages", () => {
       const res = await post("", body);
       expect({ body, status: res.status }).toEqual({ body, status: 422 });
       expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] });
+    }
+  });
+
+  it("tell a body under another Content-Type that the Content-Type is the fault, with type json_invalid", async () => {
+    for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
+      const res = await fetch(`${svc.url}/v1/probe/paged`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify({ label: "abc" }) });
+      expect({ type, status: res.status }).toEqual({ type, status: 422 });
+      expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Content-Type must be application/json", type: "json_invalid" }] });
     }
   });
 

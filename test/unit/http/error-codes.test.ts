@@ -44,6 +44,11 @@ const ANSWERS: { [C in ErrorCode]: { error: ApiError<C>; status: number; body: u
     body: { detail: [{ loc: ["query", "page"], msg: "Too small", type: "greater_than_equal" }] },
   },
   json_invalid: { error: new ApiError("json_invalid"), status: 422, body: { detail: [{ loc: ["body"], msg: "Request body is not valid JSON", type: "json_invalid" }] } },
+  json_content_type: {
+    error: new ApiError("json_content_type"),
+    status: 422,
+    body: { detail: [{ loc: ["body"], msg: "Content-Type must be application/json", type: "json_invalid" }] },
+  },
   json_not_object: { error: new ApiError("json_not_object"), status: 422, body: { detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] } },
   payload_too_large: { error: new ApiError("payload_too_large"), status: 413, body: { detail: "Request body too large (limit 64 KiB)" } },
   unsupported_media_type: { error: new ApiError("unsupported_media_type"), status: 415, body: { detail: "Unsupported request body encoding" } },
