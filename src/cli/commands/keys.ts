@@ -6,6 +6,7 @@ import { TIERS } from "../../domain/access/tiers.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
 import { KeyIssuer } from "../../application/key-issuer.js";
 import { wallClock } from "../../runtime/clocks/clock.js";
+import type { ApiKeyRepository } from "../../store/ports/api-keys.js";
 import type { CliCommand, CliIo } from "../io.js";
 
 const createArgs = z.object({
@@ -13,6 +14,26 @@ const createArgs = z.object({
   name: z.string().min(1).max(100).optional(),
   email: z.email().max(254).optional(),
 });
+
+const DEACTIVATE_USAGE = "usage: keys deactivate <api_key> | keys deactivate --lineage <lineage id from keys list>";
+
+/** A rotation can race with the revocation; a lineage holds at most one active key at a time. */
+const MAX_LINEAGE_ROUNDS = 10;
+
+/**
+ * Deactivates the active key of a lineage (a key and its rotations), again if a rotation racing
+ * with it created a successor meanwhile, so whoever holds any key of the lineage is cut off.
+ * Returns the prefixes of the keys it deactivated.
+ */
+async function deactivateLineage(keys: ApiKeyRepository, lineage: string): Promise<string[]> {
+  const revoked: string[] = [];
+  for (let round = 0; round < MAX_LINEAGE_ROUNDS; round++) {
+    const active = await keys.findActiveByUsageId(lineage);
+    if (active === null) break;
+    if (await keys.deactivate(active.hash, new Date().toISOString())) revoked.push(active.prefix);
+  }
+  return revoked;
+}
 
 function fail(io: CliIo, message: string): number {
   io.stderr.write(`${message}\n`);
@@ -47,10 +68,24 @@ export const keysCommand: CliCommand = async (args, io) => {
         return 0;
       }
       case "deactivate": {
-        const key = rest[0];
-        if (!key || !parseApiKey(key)) return fail(io, "usage: keys deactivate <api_key>");
+        const { values, positionals } = parseArgs({ args: rest, options: { lineage: { type: "string" } }, allowPositionals: true });
+        if (values.lineage !== undefined && positionals.length === 0) {
+          const revoked = await deactivateLineage(store.apiKeys, values.lineage);
+          io.stdout.write(JSON.stringify({ deactivated: revoked.length > 0, lineage: values.lineage, keys: revoked }) + "\n");
+          return revoked.length > 0 ? 0 : 1;
+        }
+        const key = positionals[0];
+        if (values.lineage !== undefined || positionals.length !== 1 || !key || !parseApiKey(key)) return fail(io, DEACTIVATE_USAGE);
         const ok = await store.apiKeys.deactivate(hashApiKey(key), new Date().toISOString());
         io.stdout.write(JSON.stringify({ deactivated: ok }) + "\n");
+        if (!ok) {
+          // Rotated since (by its owner, or by whoever holds it): its successor still works.
+          const record = await store.apiKeys.findByHash(hashApiKey(key));
+          const successor = record === null ? null : await store.apiKeys.findActiveByUsageId(record.usageId);
+          if (record !== null && successor !== null) {
+            io.stderr.write(`this key was rotated; its lineage's active key is ${successor.prefix}…: keys deactivate --lineage ${record.usageId}\n`);
+          }
+        }
         return ok ? 0 : 1;
       }
       case "list": {
@@ -60,6 +95,7 @@ export const keysCommand: CliCommand = async (args, io) => {
           key_prefix: k.prefix,
           tier: k.tier,
           name: k.name,
+          lineage: k.usageId,
           active: k.active,
           created_at: k.createdAt,
           deactivated_at: k.deactivatedAt,
