@@ -9,7 +9,7 @@ import type { PricePoint } from "../domain/calibration/price-path.js";
 import { evaluateSpanSteps, HELD_OUT_FROM, DEFAULT_EVALUATION, type EvaluatedHour } from "../domain/evaluation/verdict-evaluation.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { calibrationLeadMs, councilHourAt, pricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
+import { calibrationLeadMs, councilHourAt, extendPricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
 import { ROSTERS } from "../domain/council/rosters.js";
 import { fitModelMaps, type ModelMaps } from "../domain/council/model-calibration.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
@@ -89,6 +89,11 @@ export function isEvidenceAsset(id: string): id is Asset {
 export class EvidenceActor extends Actor {
   static readonly actorType = "Evidence";
   private readonly streams = new Map<string, StreamState>();
+  /**
+   * The asset's hourly closes up to the newest time asked for, shared by its streams and
+   * extended in place (derived from the feed like `streams`; see #pricesTo).
+   */
+  readonly #prices: PricePoint[] = [];
 
   constructor(
     ctx: ActorContext,
@@ -152,7 +157,7 @@ export class EvidenceActor extends Actor {
     const asset = this.#streamOf("council").asset;
     const fitAt = refitTime(Math.min(at, this.ctx.clock.now()));
     const sessions = await this.deps.sessions.modelSessionsBetween(asset, fitAt - calibrationLeadMs(), fitAt);
-    const maps = fitModelMaps(asset, sessions, pricePath(this.deps.feed, asset, fitAt), fitAt, DEFAULT_CALIBRATION);
+    const maps = fitModelMaps(asset, sessions, this.#pricesTo(fitAt), fitAt, DEFAULT_CALIBRATION);
     await this.deps.evidence.put({ key: modelCalibrationKey(asset), at: maps.fittedAt, body: maps });
     return maps;
   }
@@ -173,7 +178,7 @@ export class EvidenceActor extends Actor {
    */
   async #catchUp(stream: RulingStream, to: number): Promise<StreamState> {
     const id = streamId(stream);
-    const prices = pricePath(this.deps.feed, stream.asset, to);
+    const prices = this.#pricesTo(to);
     let state = this.streams.get(id);
     if (state === undefined) {
       // Start early enough that every map from the held-out span on (or from the first hour in
@@ -197,6 +202,7 @@ export class EvidenceActor extends Actor {
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
     for (const p of prices) {
       if (p.t <= state.processedTo) continue;
+      if (p.t > to) break;
       const scored = await this.#scoredHour(stream, state, p.t);
       if (scored !== null) {
         const row = state.calibrator.calibrate(scored);
@@ -206,6 +212,18 @@ export class EvidenceActor extends Actor {
       await slice.maybeYield();
     }
     return state;
+  }
+
+  /**
+   * The asset's hourly closes at or before `to`: the shared path itself when `to` is at or past
+   * its end (the usual case, `to` being now), else a copy cut at `to`, so no caller sees a bar
+   * closed after the time it asked for.
+   */
+  #pricesTo(to: number): readonly PricePoint[] {
+    extendPricePath(this.deps.feed, this.asset, this.#prices, to);
+    const last = this.#prices[this.#prices.length - 1];
+    if (last === undefined || last.t <= to) return this.#prices;
+    return this.#prices.slice(0, countAtOrBefore(this.#prices, to));
   }
 
   /** The stream's ruling at `t`; a council hour also records its agents' rule votes. */
@@ -256,4 +274,16 @@ export class EvidenceActor extends Actor {
 export function storedMap(body: unknown): CalibrationMap | null {
   const parsed = calibrationMapSchema.safeParse(body);
   return parsed.success ? parsed.data : null;
+}
+
+/** How many points of an ascending path are at or before `t` (binary search). */
+function countAtOrBefore(path: readonly PricePoint[], t: number): number {
+  let lo = 0;
+  let hi = path.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((path[mid] as PricePoint).t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

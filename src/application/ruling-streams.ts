@@ -102,6 +102,26 @@ export function pricePath(feed: MarketFeed, asset: Asset, to: number): PricePoin
     .filter((p) => p.t <= to);
 }
 
+/**
+ * Appends to `known` (a pricePath of `asset`) the bars closed after its last one and at or
+ * before `to`, reading only those from the feed. A path rebuilt whole is ~30,000 objects per
+ * call, and its garbage collection held the event loop for tens of milliseconds each time.
+ * Bars already in `known` are not read again: a replay's never change, and a live bar's
+ * backfilled revision older than the newest is not picked up (docs/decisions.md).
+ */
+export function extendPricePath(feed: MarketFeed, asset: Asset, known: PricePoint[], to: number): void {
+  const last = known[known.length - 1];
+  if (last === undefined) {
+    known.push(...pricePath(feed, asset, to));
+    return;
+  }
+  if (to <= last.t) return;
+  for (const c of feed.candles(asset, "1h", to, Math.ceil((to - last.t) / HOUR) + 1)) {
+    const t = c.t + HOUR;
+    if (t > (known[known.length - 1] as PricePoint).t && t <= to) known.push({ t, close: c.c });
+  }
+}
+
 /** How far before the first published row the calibrator must start to be exact (window + horizon + a day). */
 export function calibrationLeadMs(settings: CalibrationSettings = DEFAULT_CALIBRATION): number {
   return settings.windowDays * DAY + settings.horizonHours * HOUR + DAY;
