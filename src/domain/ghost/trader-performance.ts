@@ -175,21 +175,31 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
     byEntryMode: groupBy(trades, (t) => t.mode),
     byExitReason: groupBy(trades, (t) => t.exitReason),
     byYear: groupBy(trades, (t) => String(new Date(t.entryTime).getUTCFullYear())),
-    benchmarks: benchmarks(input, trades.length, exposure, spanMs),
+    benchmarks: benchmarks(input, trades, exposure, spanMs),
   };
 }
 
-function benchmarks(input: PerformanceInput, trades: number, held: Exposure, spanMs: number): TraderPerformance["benchmarks"] {
+function benchmarks(input: PerformanceInput, trades: readonly ClosedTrade[], held: Exposure, spanMs: number): TraderPerformance["benchmarks"] {
   const { candles, costs, startingEquityUsd: equity0 } = input;
   const first = candles[0];
   const last = candles[candles.length - 1];
   if (first === undefined || last === undefined || spanMs === 0) {
     return { buyAndHold: null, randomEntry: null, note: "no hourly candles in the span yet: nothing to compare with" };
   }
+  // Bars that start after the span does (a live feed keeps a bounded window of bars) leave the
+  // benchmarks a shorter span: buy & hold is then scaled by the trader's capital over that same
+  // shorter span, and the note says which span it is, never a mix of the two.
+  const partial = first.t > input.from + HOUR;
+  const coveredMs = input.to - first.t;
+  const heldCovered = partial ? capitalExposure(trades, input.openPosition, first.t, input.to) : held;
   const bhReturn = marketSellPrice(last.c, costs) * (1 - costs.feeRate) / (marketBuyPrice(first.o, costs) * (1 + costs.feeRate)) - 1;
-  const exposure = held.notionalMs / (equity0 * spanMs);
+  const exposure = coveredMs > 0 ? heldCovered.notionalMs / (equity0 * (partial ? coveredMs : spanMs)) : 0;
   const outcomes = entryOutcomes(candles, costs, equity0);
-  const randomEntry = randomEntryBenchmark(outcomes, trades, input.draws, input.seed);
+  const randomEntry = randomEntryBenchmark(outcomes, trades.length, input.draws, input.seed);
+  const notes = [
+    ...(partial ? [`benchmarks cover ${new Date(first.t).toISOString()} to ${new Date(input.to).toISOString()} only: no hourly bars before it are available`] : []),
+    ...(randomEntry === null ? ["random entry: no entry in the span"] : []),
+  ];
   return {
     buyAndHold: {
       returnPct: roundTo(bhReturn * 100, 4),
@@ -198,7 +208,7 @@ function benchmarks(input: PerformanceInput, trades: number, held: Exposure, spa
       scaledPnlUsd: roundUsd(bhReturn * exposure * equity0),
     },
     randomEntry,
-    note: randomEntry === null ? "random entry: no entry in the span" : null,
+    note: notes.length === 0 ? null : notes.join("; "),
   };
 }
 

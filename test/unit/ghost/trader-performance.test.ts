@@ -118,6 +118,21 @@ describe("capital exposure: the units the trader held, inside the span", () => {
     expect(p.benchmarks.buyAndHold!.capitalExposurePct).toBeCloseTo(((100 * 50) / (10_000 * 100)) * 100, 4);
   });
 
+  it("bars that start after the span does: buy & hold over the span they cover, scaled by the capital held in it, and said so", () => {
+    // A 10-day sprint; the feed holds only its last 4 days (a live feed keeps a bounded window).
+    // One trade of 100 USD held 48 h on days 1–3 (before the bars), one held 24 h on day 8.
+    const early = trade({ exit: 101, entryTime: D0 + DAY, holdHours: 48 });
+    const late = trade({ exit: 101, entryTime: D0 + 8 * DAY, holdHours: 24 });
+    const p = traderPerformance({ trades: [early, late], candles: flat(D0 + 6 * DAY, 96), from: D0, to: D0 + 10 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null });
+    // The trader's own exposure still covers its whole sprint: 72 h of 240.
+    expect(p.exposurePct).toBe(30);
+    // The benchmark's: 100 USD × 24 h against 10,000 USD × 96 h, the 4 days the bars cover.
+    expect(p.benchmarks.buyAndHold!.capitalExposurePct).toBeCloseTo(((100 * 24) / (10_000 * 96)) * 100, 4);
+    expect(p.benchmarks.note).toContain(`benchmarks cover ${new Date(D0 + 6 * DAY).toISOString()} to ${new Date(D0 + 10 * DAY).toISOString()} only`);
+    // Bars from the span's start: no such note.
+    expect(over([late], null, D0, 240).benchmarks.note).toBeNull();
+  });
+
   it("the open position counts from its entry to the span end, with the units it still holds", () => {
     // 10-day span, nothing closed; 2 units at 100 entered on day 5, TP1 sold 1 on day 7, still open.
     const { exitTime: _x, exitPrice: _p, exitReason: _r, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, ...entry } = trade({ exit: 100, entryTime: D0 + 5 * DAY, holdHours: 1, size: 2 });
