@@ -18,7 +18,11 @@ const MINUTE = 60_000;
  * 3: every trader probes its depth live (DECISIONS 7: BTC, ETH and SOL gates have the TAO form).
  */
 const SCHEDULE_VERSION = 3;
-/** Bars caught up in one turn after an outage: a week, the longest a position can stay open. */
+/**
+ * Bars applied in one turn after an outage: a week, the longest a position can stay open. A
+ * longer outage is caught up a week per turn, oldest bars first, so an open position meets every
+ * bar it lived through (taking the newest week skipped the older bars for good).
+ */
 const MAX_CATCH_UP_BARS = 168;
 
 const REPLAY_LIQUIDITY: LiquidityView = { status: "UNKNOWN", depthUsd: null, live: false };
@@ -103,7 +107,9 @@ export class GhostTraderActor extends Actor {
     const now = this.ctx.clock.now();
     let state = (await this.ctx.state.get("ghost", ghostStateSchema)) ?? initialGhostState(asset, "live_paper");
     const liquidity = await this.liquidity();
-    const bars = this.deps.source.bars(asset, now, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
+    // The week of bars after the last one applied (bars closed by `upTo`), not the newest week.
+    const upTo = state.lastBarT === null ? now : Math.min(now, state.lastBarT + (MAX_CATCH_UP_BARS + 1) * HOUR);
+    const bars = this.deps.source.bars(asset, upTo, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
     // The first turn starts with the newest bar: a trader launched today does not trade history.
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
     const closed: ClosedTrade[] = [];

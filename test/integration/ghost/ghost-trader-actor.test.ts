@@ -162,6 +162,27 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(ledger.map((t) => [t.entryTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.pnlUsd]));
     expect(source.failOnce.size).toBe(0);
   }, 60_000);
+  it("after an outage longer than a week, catches up a week per turn from the oldest bar, and trades as if it never stopped", async () => {
+    // A trader launched at `early` applies its first bar; then its process is away for 23 days.
+    const early = Date.parse("2023-12-20T00:00:00Z");
+    const back = Date.parse("2024-01-12T00:00:00Z") + 7 * 60_000;
+    const trader = host.proxy(GhostTraderActor, "ETH");
+    clock.set(early + 7 * 60_000);
+    expect((await trader.step()).applied).toBe(1);
+    clock.set(back);
+    const turns: number[] = [];
+    for (let applied = -1; applied !== 0; ) {
+      applied = (await trader.step()).applied;
+      turns.push(applied);
+    }
+    // 552 bars closed meanwhile: three weeks and two days.
+    expect(turns).toEqual([168, 168, 168, 48, 0]);
+    const expected = runBacktest("ETH", candles.filter((c) => c.t >= early - H && c.t + H <= back).map((c) => source.inputs.get(c.t) as BarInput)).trades;
+    expect(expected.length).toBeGreaterThanOrEqual(2);
+    const ledger = await store.ghostLedger.closed("ETH");
+    expect(ledger.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason])).toEqual(expected.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason]));
+  });
+
   it("keeps the high-water mark through a host restart mid-trade and ends with the same trades", async () => {
     const expected = expectedTrades();
     const withTrail = expected.find((t) => t.tp1PnlUsd !== null);
