@@ -1,66 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { fakeSidecar, type FakeSidecar } from "./fixtures/fake-sidecar.js";
 import { ReminderActor } from "./fixtures/sample-actors.js";
-
-interface StateOp {
-  readonly operation: "upsert" | "delete";
-  readonly request: { readonly key: string; readonly value?: unknown };
-}
-
-interface FakeSidecar {
-  readonly server: Server;
-  readonly port: number;
-  readonly state: Map<string, string>;
-  /** Reminders daprd holds, by "type/id/name", with the body they were registered with. */
-  readonly reminders: Map<string, { dueTime: string; period?: string }>;
-  /** While true, daprd's scheduler refuses registrations (a restart, a slow scheduler). */
-  refuseReminders: boolean;
-}
-
-/**
- * The sidecar endpoints a turn touches, on a local server: daprd's scheduler refusing a
- * registration after the state committed cannot be produced on demand with a real daprd.
- */
-async function fakeSidecar(state = new Map<string, string>()): Promise<FakeSidecar> {
-  const fake = { state, reminders: new Map<string, { dueTime: string; period?: string }>(), refuseReminders: false } as FakeSidecar;
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
-    req.on("end", () => {
-      const url = req.url ?? "";
-      const read = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/state\/([^/]+)$/.exec(url);
-      const write = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/state$/.exec(url);
-      const reminder = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/reminders\/([^/]+)$/.exec(url);
-      if (req.method === "GET" && read) {
-        const value = fake.state.get(`${read[1]}/${read[2]}/${read[3]}`);
-        res.writeHead(value === undefined ? 204 : 200).end(value ?? "");
-      } else if (req.method === "POST" && write) {
-        for (const op of JSON.parse(body) as StateOp[]) {
-          const key = `${write[1]}/${write[2]}/${op.request.key}`;
-          if (op.operation === "upsert") fake.state.set(key, JSON.stringify(op.request.value));
-          else fake.state.delete(key);
-        }
-        res.writeHead(204).end();
-      } else if (reminder && fake.refuseReminders) {
-        res.writeHead(500, { "content-type": "application/json" }).end('{"errorCode":"ERR_ACTOR_REMINDER_CREATE"}');
-      } else if (reminder) {
-        const key = `${reminder[1]}/${reminder[2]}/${reminder[3]}`;
-        if (req.method === "POST") fake.reminders.set(key, JSON.parse(body) as { dueTime: string; period?: string });
-        else fake.reminders.delete(key);
-        res.writeHead(204).end();
-      } else {
-        res.writeHead(204).end();
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return Object.assign(fake, { server, port: (server.address() as AddressInfo).port });
-}
 
 describe("Dapr reminders registered after the commit", () => {
   const servers: Server[] = [];

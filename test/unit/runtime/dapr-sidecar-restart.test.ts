@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,43 +7,8 @@ import { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import { daprActorRouter } from "../../../src/runtime/dapr/actor-routes.js";
 import { SidecarClient } from "../../../src/runtime/dapr/sidecar-client.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { fakeSidecar } from "./fixtures/fake-sidecar.js";
 import { CounterActor } from "./fixtures/sample-actors.js";
-
-interface StateOp {
-  readonly operation: "upsert" | "delete";
-  readonly request: { readonly key: string; readonly value?: unknown };
-}
-
-/**
- * A sidecar's actor state over a local server (the state a replica placed elsewhere writes
- * cannot be produced on demand with a real daprd): reads and transactions on one shared map,
- * which the test also writes as "the other replica".
- */
-async function stateSidecar(state: Map<string, string>): Promise<{ server: Server; port: number }> {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
-    req.on("end", () => {
-      const read = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/state\/([^/]+)$/.exec(req.url ?? "");
-      if (req.method === "GET" && read) {
-        const value = state.get(`${read[1]}/${read[2]}/${read[3]}`);
-        res.writeHead(value === undefined ? 204 : 200).end(value ?? "");
-        return;
-      }
-      const write = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/state$/.exec(req.url ?? "");
-      if (req.method === "POST" && write) {
-        for (const op of JSON.parse(body) as StateOp[]) {
-          const key = `${write[1]}/${write[2]}/${op.request.key}`;
-          if (op.operation === "upsert") state.set(key, JSON.stringify(op.request.value));
-          else state.delete(key);
-        }
-      }
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, port: (server.address() as AddressInfo).port };
-}
 
 describe("a Dapr host whose sidecar restarted while the process kept running", () => {
   let servers: Server[] = [];
@@ -53,8 +18,8 @@ describe("a Dapr host whose sidecar restarted while the process kept running", (
   });
 
   it("reads an actor's state afresh once daprd asks for the configuration, instead of its stale activation", async () => {
-    const state = new Map<string, string>();
-    const side = await stateSidecar(state);
+    const side = await fakeSidecar();
+    const state = side.state;
     const host = new DaprActorHost({ sidecar: new SidecarClient(side.port), clock: new ManualClock(0), logger: captureLogger().logger });
     host.register(CounterActor);
     const app = express().use(daprActorRouter(host));
