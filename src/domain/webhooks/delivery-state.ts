@@ -188,6 +188,7 @@ export function cancelPending(state: SubscriptionState, now: number, error: "sub
 
 /** PATCH `{is_active}`: pausing cancels pending retries; re-enabling resets the failure count. */
 export function setActive(state: SubscriptionState, active: boolean, now: number): SubscriptionState {
+  if (state.subscription.isActive === active) return state;
   const next = { ...state, subscription: subscriptions.setActive(state.subscription, active) };
   return active ? next : cancelPending(next, now);
 }

@@ -56,8 +56,15 @@ export function wantsEvent(subscription: WebhookSubscription, type: WebhookEvent
   return subscription.isActive && (subscription.events as readonly string[]).includes(type);
 }
 
-/** PATCH `{is_active}` (DECISIONS 5): re-enabling resets `failures_since_success` to 0. */
+/**
+ * PATCH `{is_active}` (DECISIONS 5): re-enabling resets `failures_since_success` to 0. A PATCH
+ * that changes nothing leaves the subscription as it is: `true` on an active one must not wipe the
+ * failure count (a client "ensuring" its webhook is on would otherwise keep a failing receiver
+ * from ever reaching SPEC's 10-failure disable), and `false` on a disabled one must not replace
+ * why it was disabled with "paused".
+ */
 export function setActive(subscription: WebhookSubscription, active: boolean): WebhookSubscription {
+  if (subscription.isActive === active) return subscription;
   if (active) return { ...subscription, isActive: true, disabledReason: null, failuresSinceSuccess: 0 };
   return { ...subscription, isActive: false, disabledReason: "paused" };
 }
