@@ -5,7 +5,8 @@ import type { Json } from "../runtime/json.js";
 import { ASSET_RULES } from "../domain/ghost/asset-rules.js";
 import type { LiquidityView } from "../domain/ghost/bar-input.js";
 import type { CostModel } from "../domain/ghost/costs.js";
-import { ackSignals, ghostStatus, initialGhostState, stepGhost, type GhostState } from "../domain/ghost/ghost-trader.js";
+import { ackSignals, ghostStatus, initialGhostState, startSprint, stepGhost, type GhostState } from "../domain/ghost/ghost-trader.js";
+import { periodMarkFor, type SprintMark } from "../domain/ghost/sprints.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../application/ghost-bar-source.js";
@@ -50,6 +51,17 @@ const liquiditySchema = z.object({ status: z.enum(["SUFFICIENT", "INSUFFICIENT",
 export function liquidityFromDepth(asset: Asset, depthUsd: number | null): LiquidityView {
   if (depthUsd === null) return UNMEASURED_LIVE;
   return { status: depthUsd >= ASSET_RULES[asset].minDepthUsd ? "SUFFICIENT" : "INSUFFICIENT", depthUsd, live: true };
+}
+
+/**
+ * The state a bar at `barT` is applied to: from the first bar of a sprint that began after the
+ * state's, a clean slate (`startSprint`; for a new trader that changes nothing). A state stored
+ * before restarts reset equity adopts the current mark as it stands.
+ */
+function atSprintOf(state: GhostState, mark: SprintMark | null, barT: number): GhostState {
+  if (mark === null || state.sprintMarkId === mark.id) return state;
+  if (state.sprintMarkId === undefined) return { ...state, sprintMarkId: mark.id };
+  return barT >= mark.at ? startSprint(state, mark.id) : state;
 }
 
 /**
@@ -114,7 +126,9 @@ export class GhostTraderActor extends Actor {
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
     const closed: ClosedTrade[] = [];
     let lastInput = null;
+    const mark = todo.length === 0 ? null : periodMarkFor(asset, await this.deps.ledger.sprints());
     for (const bar of todo) {
+      state = atSprintOf(state, mark, bar.t);
       const input = await this.deps.source.input(asset, bar, liquidity);
       const result = stepGhost(state, input, ASSET_RULES[asset], this.deps.costs);
       state = result.state;

@@ -31,7 +31,10 @@ export interface PendingEntry {
 export interface GhostState {
   readonly asset: Asset;
   readonly origin: TradeOrigin;
-  /** Starting equity plus every recorded fill's net P&L (USD, cents). */
+  /**
+   * Starting equity plus the net P&L of every fill of the current sprint's trades (USD, cents):
+   * what entries are sized from. A restart resets it (`startSprint`).
+   */
   readonly equityUsd: number;
   readonly position: OpenPosition | null;
   readonly pending: PendingEntry | null;
@@ -45,6 +48,16 @@ export interface GhostState {
    * entry or exit event, and the idempotent step never re-decides it.
    */
   readonly outbox: readonly GhostSignal[];
+  /**
+   * The sprint mark (`ghost restart`) the equity belongs to: null before the trader has seen one;
+   * absent in states stored before restarts reset equity, which keep the equity they carry.
+   */
+  readonly sprintMarkId?: string | null;
+  /**
+   * A position entered before the current sprint began: it lives on to its exits, but its P&L
+   * belongs to the sprint it was entered in, so its fills leave `equityUsd` alone.
+   */
+  readonly carriedTradeId?: string | null;
 }
 
 export type GhostAction = "ENTRY" | "TP1" | "EXIT";
@@ -72,7 +85,16 @@ export interface StepResult {
 }
 
 export function initialGhostState(asset: Asset, origin: TradeOrigin, equityUsd = STARTING_EQUITY_USD): GhostState {
-  return { asset, origin, equityUsd, position: null, pending: null, lastBarT: null, lastGates: null, outbox: [] };
+  return { asset, origin, equityUsd, position: null, pending: null, lastBarT: null, lastGates: null, outbox: [], sprintMarkId: null, carriedTradeId: null };
+}
+
+/**
+ * A `ghost restart` is a clean slate (DECISIONS 4 counts "clean-slate restarts"): the new sprint
+ * sizes its trades from the starting equity, as its % figures and its random-entry benchmark
+ * assume; an open position is carried to its exits outside the new sprint's equity.
+ */
+export function startSprint(state: GhostState, markId: string): GhostState {
+  return { ...state, equityUsd: STARTING_EQUITY_USD, sprintMarkId: markId, carriedTradeId: state.position?.id ?? null };
 }
 
 /** Marks every signal in the outbox as emitted. */
@@ -104,6 +126,7 @@ export function stepGhost(state: GhostState, input: BarInput, rules: AssetRules,
   const closed: ClosedTrade[] = [];
   let equityUsd = state.equityUsd;
   let position = state.position;
+  let carriedTradeId = state.carriedTradeId ?? null;
 
   // A decision is good for the bar right after it only: after a data gap or an outage the
   // market has moved on, so a stale READY is dropped and the gates are asked again.
@@ -115,13 +138,15 @@ export function stepGhost(state: GhostState, input: BarInput, rules: AssetRules,
 
   if (position !== null) {
     const step = applyBar(position, bar, costs);
+    const carried = position.id === carriedTradeId;
     for (const f of step.fills) {
-      equityUsd = roundUsd(equityUsd + f.pnlUsd);
+      if (!carried) equityUsd = roundUsd(equityUsd + f.pnlUsd);
       if (f.reason === "TP1") signals.push(signal(state.asset, f.t, "TP1", position, f.price, f.size, "TP1: half closed, stop to break-even", f.pnlUsd));
     }
     if (step.closed !== null) {
       const c = step.closed;
       closed.push(c);
+      if (carried) carriedTradeId = null;
       signals.push(signal(state.asset, c.exitTime, "EXIT", position, c.exitPrice, lastSize(step.fills), c.exitReason, c.pnlUsd));
     }
     position = step.position;
@@ -135,7 +160,7 @@ export function stepGhost(state: GhostState, input: BarInput, rules: AssetRules,
   }
 
   const outbox = [...state.outbox, ...signals];
-  const next: GhostState = { ...state, equityUsd, position, pending, lastBarT: bar.t, lastGates, outbox };
+  const next: GhostState = { ...state, equityUsd, position, pending, lastBarT: bar.t, lastGates, outbox, carriedTradeId };
   return { state: next, signals, closed, changed: true };
 }
 

@@ -183,6 +183,58 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(ledger.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason])).toEqual(expected.map((t) => [t.entryTime, t.exitTime, t.pnlUsd, t.exitReason]));
   });
 
+  describe("a ghost restart is a clean slate", () => {
+    const early = Date.parse("2023-12-20T00:00:00Z");
+    const back = Date.parse("2024-01-12T00:00:00Z");
+    const inputsFrom = (from: number) => candles.filter((c) => c.t >= from && c.t + H <= back).map((c) => source.inputs.get(c.t) as BarInput);
+    /** The bar a trade's last fill happened in (a time exit is stamped at that bar's close). */
+    const exitBar = (t: { exitTime: number; exitReason: string }) => (t.exitReason === "TIME_EXIT" ? t.exitTime - H : t.exitTime);
+    const shape = (ts: readonly { entryTime: number; size: number; pnlUsd: number }[]) => ts.map((t) => [t.entryTime, t.size, t.pnlUsd]);
+
+    /** Runs the trader from `early`, adds a restart mark for ETH at market time `at` once the clock passes it, then runs on to `back`. */
+    async function runWithRestartAt(at: number): Promise<void> {
+      const trader = host.proxy(GhostTraderActor, "ETH");
+      clock.set(early + 7 * 60_000);
+      await trader.step();
+      for (let t = early + H; t <= at; t += H) {
+        clock.set(t + 7 * 60_000);
+        await trader.step();
+      }
+      await store.ghostLedger.addSprint({ id: "restart-test", scope: "ETH", at, reason: "test", recordedAt: new Date().toISOString() });
+      for (let t = at + H; t <= back; t += H) {
+        clock.set(t + 7 * 60_000);
+        await trader.step();
+      }
+    }
+
+    it("sizes the trades after a restart from the starting 10,000 USD, as a trader launched then would", async () => {
+      const before = runBacktest("ETH", inputsFrom(early - H)).trades;
+      const first = before[0];
+      expect(first?.pnlUsd).not.toBe(0);
+      // The bar after the first trade's exit bar: flat, and no entry decided in the exit bar.
+      const at = exitBar(first as (typeof before)[number]) + H;
+      await runWithRestartAt(at);
+      const fresh = runBacktest("ETH", inputsFrom(at)).trades;
+      expect(fresh.length).toBeGreaterThanOrEqual(2);
+      const ledger = await store.ghostLedger.closed("ETH");
+      expect(shape(ledger.filter((t) => t.entryTime < at))).toEqual(shape([first as (typeof before)[number]]));
+      expect(shape(ledger.filter((t) => t.entryTime >= at))).toEqual(shape(fresh));
+    }, 60_000);
+
+    it("carries a position open at the restart to its exits, leaving its P&L out of the new sprint's equity", async () => {
+      const before = runBacktest("ETH", inputsFrom(early - H)).trades;
+      const first = before[0] as (typeof before)[number];
+      // Mid-trade: the hour after the entry.
+      const at = first.entryTime + H;
+      await runWithRestartAt(at);
+      const ledger = await store.ghostLedger.closed("ETH");
+      expect(shape([ledger[0] as (typeof ledger)[number]])).toEqual(shape([first]));
+      const fresh = runBacktest("ETH", inputsFrom(exitBar(first) + H)).trades;
+      expect(fresh.length).toBeGreaterThanOrEqual(2);
+      expect(shape(ledger.slice(1))).toEqual(shape(fresh));
+    }, 60_000);
+  });
+
   it("keeps the high-water mark through a host restart mid-trade and ends with the same trades", async () => {
     const expected = expectedTrades();
     const withTrail = expected.find((t) => t.tp1PnlUsd !== null);
