@@ -104,7 +104,12 @@ export function btcCouncilView(s: CouncilSession): BtcCouncilView {
   };
 }
 
-/** The BTC verdict's council fields (SPEC "BTC verdict"), given the mode at response time. */
+/**
+ * The BTC verdict's council fields (SPEC "BTC verdict"), given the mode at response time. Without
+ * a recent session (`s` null) the session's fields are null but the mode stands: SPEC's state
+ * table moves `council_mode` to `judiciary` exactly when "verdict freshness shows no recent
+ * council verdict", and keeps it null only "when no council data exists" (mode null).
+ */
 export function verdictCouncilFields(s: CouncilSession | null, mode: "council" | "judiciary" | null) {
   if (s === null) {
     return {
@@ -114,7 +119,7 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
       council_consensus: null,
       council_explanation: null,
       council_explanation_source: null,
-      council_mode: null,
+      council_mode: mode,
       agents: null,
       agents_confidence_basis: null,
     };

@@ -69,7 +69,7 @@ describe("verdict and council routes before any data exists", () => {
     expect(body.detail).toMatch(/had no TAO price, RSI or EMA-200 reading/);
   });
 
-  it("the BTC verdict names no council when the newest session is hours old (SPEC: null when no recent council verdict exists)", async () => {
+  it("the BTC verdict names no council when the newest session is hours old (SPEC: null when no recent council verdict exists), and says council_mode judiciary", async () => {
     const now = svc.service.deps.marketClock.now();
     await svc.service.store.councilSessions.save(modelSession(now - 3 * 3_600_000, true));
     await svc.service.deps.host.proxy(VerdictActor, "BTC").ensureScheduled();
@@ -78,7 +78,10 @@ describe("verdict and council routes before any data exists", () => {
       return res.status === 200 && ((await res.json()) as Record<string, unknown>);
     }, 30_000, "the first BTC verdict");
     btcVerdictSchema.parse(body);
-    expect(body).toMatchObject({ council_ruling: null, council_confidence: null, council_explanation: null, council_mode: null, agents: null });
+    expect(body).toMatchObject({ council_ruling: null, council_confidence: null, council_explanation: null, agents: null });
+    // SPEC's state table: "verdict freshness shows no recent council verdict" is what moves
+    // council_mode to judiciary; null is kept for "no council data exists", and a session exists.
+    expect(body.council_mode).toBe("judiciary");
     expect(body.ruling).toEqual(expect.any(String));
   });
 });
