@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SIGNAL_CATEGORIES, SIGNAL_KEYS, SIGNAL_STATUSES } from "../../domain/signals/signal-keys.js";
-import { cacheFields, pageQuery } from "./common.js";
+import { cacheFields, pageQuery, queryInt } from "./common.js";
 
 /** SPEC "macro_calendar" with the values of DECISIONS 7. */
 export const macroCalendarSchema = z
@@ -100,7 +100,7 @@ export const macroCorrelationSchema = z
 export const candlesQuerySchema = z.object({
   asset: z.enum(["BTC", "ETH", "SOL", "TAO"]),
   interval: z.enum(["1h", "4h", "1d"]).default("1h"),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: queryInt(1, 1000).default(100),
 });
 
 export const candlesResponseSchema = z
