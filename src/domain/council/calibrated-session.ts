@@ -3,6 +3,7 @@ import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 import { RULING_SCORE } from "../judiciary/score-bands.js";
 import type { AgentVote, CouncilSession } from "./council-types.js";
 import { modelVoteScore, usableModelMap, type ModelMaps } from "./model-calibration.js";
+import { templateHeadline } from "./explanation-template.js";
 
 /**
  * The map that applies to a figure from this source when the model has no usable map of its
@@ -57,11 +58,26 @@ export function calibratedSession(
   const fromModel = session.mode === "council";
   const own = fromModel ? usableModelMap(modelMaps?.session) : null;
   const used = own ?? mapFor(map, fromModel);
+  const confidence = calibratedConfidence(used, session.ruling, session.score);
   return {
     ...session,
-    confidence: calibratedConfidence(used, session.ruling, session.score),
+    confidence,
+    plainExplanation: restatedConfidence(session, confidence),
     rawConfidence: session.confidence,
     calibration: basisOf(used, own !== null ? "model" : fromModel ? "awaiting" : "rule"),
     votes: session.votes.map((v) => calibratedVote(v, agentMaps[v.agent], modelMaps?.agents[v.agent])),
   };
+}
+
+/**
+ * The template explanation states the session's confidence in its first sentence, written before
+ * calibration with the Chief Judge's figure: published beside the calibrated `confidence` it read
+ * "35% confidence" next to 0.50. Its headline is rewritten with the published figure. A model's
+ * explanation is its own words and is left as written.
+ */
+function restatedConfidence(session: CouncilSession, confidence: number): string {
+  if (session.explanationSource !== "template") return session.plainExplanation;
+  const written = templateHeadline(session.asset, session.ruling, session.confidence);
+  if (!session.plainExplanation.startsWith(written)) return session.plainExplanation;
+  return templateHeadline(session.asset, session.ruling, confidence) + session.plainExplanation.slice(written.length);
 }

@@ -4,6 +4,15 @@ import type { AgentVote, CouncilAsset, CouncilMode } from "./council-types.js";
 import type { TaoRiskFlag } from "./tao-risk-flags.js";
 
 /**
+ * The template explanation's first sentence. The confidence it states is the session's published
+ * one: calibration replaces the Chief Judge's figure after deliberation and rewrites this sentence
+ * with it (calibratedSession), so the explanation never contradicts the confidence beside it.
+ */
+export function templateHeadline(asset: CouncilAsset, ruling: string, confidence: number): string {
+  return `The ${asset} council rules ${ruling} with ${Math.round(confidence * 100)}% confidence.`;
+}
+
+/**
  * Rationale and plain explanation written from the judgement itself, used in judiciary mode and
  * whenever the model's summary is unavailable, so a session always explains itself.
  */
@@ -24,7 +33,7 @@ export function templateSummary(
     (mode === "judiciary" ? " Judiciary mode: agents voted by their documented rules at reduced confidence." : "");
   const lean = j.consensus.direction === "SPLIT" ? "are split" : `lean ${j.consensus.direction.toLowerCase()}`;
   const explanation =
-    `The ${asset} council rules ${j.ruling} with ${Math.round(j.confidence * 100)}% confidence. ` +
+    `${templateHeadline(asset, j.ruling, j.confidence)} ` +
     `Its agents ${lean}` +
     (strongest ? `, with ${strongest.agent} most convinced (${strongest.ruling}).` : ".") +
     (mode === "judiciary" ? " The language-model council is unavailable, so this is the rule-based fallback." : "");
