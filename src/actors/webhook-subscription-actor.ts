@@ -163,16 +163,15 @@ export class WebhookSubscriptionActor extends Actor {
       this.ctx.logger.warn({ webhook_id: this.ctx.id }, "webhook subscription disabled: its key was deactivated");
     } else if (due.length > 0) {
       const outcomes = await Promise.all(due.map((d) => this.deps.deliver(buildDeliveryRequest(state.subscription, d, now))));
-      const done = this.deps.wall.now();
-      due.forEach((d, i) => {
+      const sent = due.flatMap((d, i) => {
         const outcome = outcomes[i];
-        if (outcome === undefined) return;
-        const applied = machine.applyOutcome(next, d.deliveryId, outcome, done);
-        next = applied.state;
-        if (applied.disabled) {
-          this.ctx.logger.warn({ webhook_id: this.ctx.id, reason: next.subscription.disabledReason }, "webhook subscription disabled");
-        }
+        return outcome === undefined ? [] : [{ deliveryId: d.deliveryId, outcome }];
       });
+      const applied = machine.applyOutcomes(next, sent, this.deps.wall.now());
+      next = applied.state;
+      if (applied.disabled) {
+        this.ctx.logger.warn({ webhook_id: this.ctx.id, reason: next.subscription.disabledReason }, "webhook subscription disabled");
+      }
     }
     await commitState(this.ctx, this.deps, state, next);
   }

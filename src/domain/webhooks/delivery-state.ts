@@ -133,13 +133,44 @@ export function applyOutcome(
   outcome: DeliveryOutcome,
   now: number,
 ): AppliedOutcome {
+  const recorded = recordOutcome(state, deliveryId, outcome, now);
+  const disabled = state.subscription.isActive && !recorded.state.subscription.isActive;
+  return { state: disabled ? cancelPending(recorded.state, now) : recorded.state, step: recorded.step, disabled };
+}
+
+/** One attempt a turn sent, with what came of it. */
+export interface SentAttempt {
+  readonly deliveryId: string;
+  readonly outcome: DeliveryOutcome;
+}
+
+/**
+ * The outcomes of the attempts one turn sent together. Every one of them is recorded with its
+ * real answer before anything is cancelled: when one is a 410 (or the 10th failure) the others
+ * were already sent and answered, and a receiver that acknowledged an event must not read in
+ * the delivery log that it was cancelled unsent. Then, if the subscription became inactive,
+ * what is still pending is cancelled.
+ */
+export function applyOutcomes(state: SubscriptionState, attempts: readonly SentAttempt[], now: number): { readonly state: SubscriptionState; readonly disabled: boolean } {
+  let next = state;
+  for (const attempt of attempts) next = recordOutcome(next, attempt.deliveryId, attempt.outcome, now).state;
+  const disabled = state.subscription.isActive && !next.subscription.isActive;
+  return { state: disabled ? cancelPending(next, now) : next, disabled };
+}
+
+/** Counts one attempt and schedules what follows it; cancels nothing. */
+function recordOutcome(
+  state: SubscriptionState,
+  deliveryId: string,
+  outcome: DeliveryOutcome,
+  now: number,
+): { readonly state: SubscriptionState; readonly step: NextStep | null } {
   const delivery = state.pending.find((p) => p.deliveryId === deliveryId);
-  if (delivery === undefined) return { state, step: null, disabled: false };
+  if (delivery === undefined) return { state, step: null };
 
   const attemptsMade = delivery.attemptsMade + 1;
   const step = nextAttempt(attemptsMade, outcome, now);
   const subscription = subscriptions.recordAttempt(state.subscription, outcome, now);
-  const disabled = state.subscription.isActive && !subscription.isActive;
   const record: DeliveryRecord = {
     deliveryId,
     event: delivery.eventType,
@@ -152,14 +183,16 @@ export function applyOutcome(
   };
   const others = state.pending.filter((p) => p.deliveryId !== deliveryId);
   const pending = step.kind === "retry" ? [...others, { ...delivery, attemptsMade, dueAt: step.dueAt }] : others;
-  const next: SubscriptionState = {
-    ...state,
-    subscription,
-    pending,
-    finished: step.kind === "retry" ? state.finished : appendBounded(state.finished, [deliveryId], MAX_REMEMBERED_DELIVERIES),
-    records: appendBounded(state.records, [record], MAX_DELIVERY_RECORDS),
+  return {
+    step,
+    state: {
+      ...state,
+      subscription,
+      pending,
+      finished: step.kind === "retry" ? state.finished : appendBounded(state.finished, [deliveryId], MAX_REMEMBERED_DELIVERIES),
+      records: appendBounded(state.records, [record], MAX_DELIVERY_RECORDS),
+    },
   };
-  return { state: disabled ? cancelPending(next, now) : next, step, disabled };
 }
 
 /**

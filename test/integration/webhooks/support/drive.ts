@@ -1,5 +1,5 @@
 import { buildDeliveryRequest } from "../../../../src/domain/webhooks/delivery-request.js";
-import { applyOutcome, dueDeliveries, type SubscriptionState } from "../../../../src/domain/webhooks/delivery-state.js";
+import { applyOutcomes, dueDeliveries, type SubscriptionState } from "../../../../src/domain/webhooks/delivery-state.js";
 import type { DeliveryOutcome } from "../../../../src/domain/webhooks/outcome.js";
 import type { Deliver } from "../../../../src/webhook-delivery/http-deliverer.js";
 
@@ -14,10 +14,9 @@ export async function runDue(
 ): Promise<{ state: SubscriptionState; outcomes: DeliveryOutcome[] }> {
   const due = dueDeliveries(state, now);
   const outcomes = await Promise.all(due.map((d) => deliver(buildDeliveryRequest(state.subscription, d, now))));
-  let next = state;
-  due.forEach((d, i) => {
+  const sent = due.flatMap((d, i) => {
     const outcome = outcomes[i];
-    if (outcome !== undefined) next = applyOutcome(next, d.deliveryId, outcome, now).state;
+    return outcome === undefined ? [] : [{ deliveryId: d.deliveryId, outcome }];
   });
-  return { state: next, outcomes };
+  return { state: applyOutcomes(state, sent, now).state, outcomes };
 }
