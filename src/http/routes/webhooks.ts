@@ -243,6 +243,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
             error: r.error,
             duration_ms: Math.round(r.durationMs),
             attempted_at: new Date(r.at).toISOString(),
+            // Without it a subscriber cannot tell an event we gave up on from one still retried.
+            next: r.next,
           })),
         };
       },

@@ -96,6 +96,11 @@ export const webhookDeliveriesSchema = z
         error: z.union([z.enum(DELIVERY_ERRORS), z.literal("subscription_inactive"), z.literal("key_deactivated")]).nullable(),
         duration_ms: z.number().int().nonnegative(),
         attempted_at: z.string(),
+        next: z
+          .enum(["delivered", "retry", "exhausted", "gone", "cancelled"])
+          .describe(
+            "What followed: delivered; retry (another attempt is scheduled); exhausted (the 3 retries are used up, the event is not sent again); gone (410, the webhook was disabled); cancelled (the webhook became inactive or was its key deactivated before this attempt; not sent)",
+          ),
       }),
     ),
   })

@@ -206,10 +206,11 @@ describe("webhooks in the running service", () => {
     for (const r of attempts) expect(r.headers["x-service-signature"]).toBe(createHmac("sha256", a.secret).update(r.body).digest("hex"));
 
     const log = await call(svc, "GET", `/v1/webhooks/${a.id}/deliveries`, keyA);
-    expect((log.body as { deliveries: { attempt: number; status_code: number }[] }).deliveries.map((d) => [d.attempt, d.status_code])).toEqual([
-      [3, 200],
-      [2, 503],
-      [1, 503],
+    // `next` tells the subscriber what followed each attempt (a retry, or the delivery).
+    expect((log.body as { deliveries: { attempt: number; status_code: number; next: string }[] }).deliveries.map((d) => [d.attempt, d.status_code, d.next])).toEqual([
+      [3, 200, "delivered"],
+      [2, 503, "retry"],
+      [1, 503, "retry"],
     ]);
     const list = (await call(svc, "GET", "/v1/webhooks", keyA)).body as { webhooks: { id: string; last_triggered_at: string | null; failures_since_success: number }[] };
     expect(list.webhooks.find((w) => w.id === a.id)).toMatchObject({ failures_since_success: 0, last_triggered_at: expect.any(String) });
@@ -235,6 +236,14 @@ describe("webhooks in the running service", () => {
     expect(at("/dis")).toHaveLength(10);
     const listed = await call(svc, "GET", "/v1/webhooks", keyA);
     expect(listed.body).toMatchObject({ webhooks: [{ id: s.id, is_active: false, failures_since_success: 10 }] });
+    // The subscriber is told what became of each event: the first one's fourth attempt (the
+    // tenth failure) used up its retries; the other two, still due a retry, were cancelled.
+    const log = (await call(svc, "GET", `/v1/webhooks/${s.id}/deliveries`, keyA)).body as { deliveries: { attempt: number; next: string }[] };
+    expect(log.deliveries.slice(0, 3).map((d) => [d.attempt, d.next])).toEqual([
+      [3, "cancelled"],
+      [3, "cancelled"],
+      [4, "exhausted"],
+    ]);
     // An inactive subscription receives nothing: publish resolves once the fan-out is done, and
     // the actor was handed nothing to send.
     await svc.service.deps.bus.publish("ghost.signal", envelope("ghost.signal", ghostSignal));
