@@ -128,7 +128,7 @@ export class WebhookSubscriptionActor extends Actor {
     const now = this.deps.wall.now();
     const next = machine.rotateSecret(state, generateSecret(randomBytes), now);
     await commitState(this.ctx, this.deps, state, next);
-    return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecret?.expiresAt ?? now };
+    return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecrets[0]?.expiresAt ?? now };
   }
 
   /** DELETE: drops pending deliveries, the reminder, the state and the stored subscription. */

@@ -10,19 +10,34 @@ import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
  */
 const eventType = z.union([z.enum(SUBSCRIBABLE_EVENT_TYPES), z.literal(WEBHOOK_TEST_EVENT)]);
 
-export const subscriptionSchema: z.ZodType<WebhookSubscription> = z.object({
-  id: z.string(),
-  ownerKeyId: z.string(),
-  url: z.string(),
-  events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
-  secret: z.string(),
-  previousSecret: z.object({ secret: z.string(), expiresAt: z.number() }).nullable(),
-  isActive: z.boolean(),
-  disabledReason: z.enum(["paused", "consecutive_failures", "gone", "key_deactivated"]).nullable(),
-  createdAt: z.number(),
-  lastTriggeredAt: z.number().nullable(),
-  failuresSinceSuccess: z.number().int().nonnegative(),
-});
+const replacedSecret = z.object({ secret: z.string(), expiresAt: z.number() });
+
+/**
+ * Rows and actor states written before a subscription kept several replaced secrets hold one,
+ * `previousSecret` (or null); they read as a list of it.
+ */
+function withSecretList(v: unknown): unknown {
+  if (typeof v !== "object" || v === null || "previousSecrets" in v || !("previousSecret" in v)) return v;
+  const { previousSecret, ...rest } = v as { previousSecret: unknown };
+  return { ...rest, previousSecrets: previousSecret === null ? [] : [previousSecret] };
+}
+
+export const subscriptionSchema: z.ZodType<WebhookSubscription> = z.preprocess(
+  withSecretList,
+  z.object({
+    id: z.string(),
+    ownerKeyId: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(SUBSCRIBABLE_EVENT_TYPES)),
+    secret: z.string(),
+    previousSecrets: z.array(replacedSecret),
+    isActive: z.boolean(),
+    disabledReason: z.enum(["paused", "consecutive_failures", "gone", "key_deactivated"]).nullable(),
+    createdAt: z.number(),
+    lastTriggeredAt: z.number().nullable(),
+    failuresSinceSuccess: z.number().int().nonnegative(),
+  }),
+);
 
 export const deliveryRecordSchema: z.ZodType<DeliveryRecord> = z.object({
   deliveryId: z.string(),

@@ -21,6 +21,14 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
 /** After a secret rotation the old secret keeps signing `webhook-signature` this long. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Replaced secrets kept signing at once: each keeps its 24 h, so a second rotation inside a
+ * first one's overlap (a client retrying a lost rotate-secret response) does not cut short the
+ * overlap the first response promised. Beyond this many, the oldest goes first: every delivery
+ * carries one signature per secret.
+ */
+export const MAX_PREVIOUS_SECRETS = 3;
+
 /** Standard Webhooks receivers reject timestamps further than this from their clock. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 

@@ -14,10 +14,10 @@ export function standardSignature(deliveryId: string, timestampSeconds: number, 
   return `v1,${mac}`;
 }
 
-/** The secrets a delivery is signed with; `previous` only inside the rotation overlap. */
+/** The secrets a delivery is signed with; `previous`: those replaced less than 24 h ago, newest first. */
 export interface SigningSecrets {
   readonly current: string;
-  readonly previous: string | null;
+  readonly previous: readonly string[];
 }
 
 export interface SignInput {
@@ -31,15 +31,12 @@ export interface SignInput {
 
 /**
  * Every header a delivery carries (DECISIONS 5). During a rotation `webhook-signature` holds
- * `v1,<new> v1,<old>` so receivers holding either secret verify; `X-SERVICE-Signature` has
- * room for one signature only and uses the new secret.
+ * `v1,<new> v1,<old>` (one more per secret replaced within those 24 h) so receivers holding any
+ * of them verify; `X-SERVICE-Signature` has room for one signature only and uses the new secret.
  */
 export function deliveryHeaders(input: SignInput): Record<string, string> {
   const { deliveryId, timestampSeconds, body, secrets } = input;
-  const signatures = [standardSignature(deliveryId, timestampSeconds, body, secrets.current)];
-  if (secrets.previous !== null) {
-    signatures.push(standardSignature(deliveryId, timestampSeconds, body, secrets.previous));
-  }
+  const signatures = [secrets.current, ...secrets.previous].map((secret) => standardSignature(deliveryId, timestampSeconds, body, secret));
   return {
     "content-type": "application/json",
     "x-service-signature": serviceSignature(body, secrets.current),

@@ -1,4 +1,4 @@
-import { AUTO_DISABLE_AFTER_FAILURES, MAX_SUBSCRIPTIONS_PER_KEY, ROTATION_OVERLAP_MS } from "./limits.js";
+import { AUTO_DISABLE_AFTER_FAILURES, MAX_PREVIOUS_SECRETS, MAX_SUBSCRIPTIONS_PER_KEY, ROTATION_OVERLAP_MS } from "./limits.js";
 import { isGone, type DeliveryOutcome } from "./outcome.js";
 import type { SubscribableEventType, WebhookEventType } from "./event-types.js";
 import type { SigningSecrets } from "./signing.js";
@@ -17,13 +17,21 @@ export interface WebhookSubscription {
   readonly url: string;
   readonly events: readonly SubscribableEventType[];
   readonly secret: string;
-  /** The secret before the last rotation, still signing `webhook-signature` until `expiresAt`. */
-  readonly previousSecret: { readonly secret: string; readonly expiresAt: number } | null;
+  /**
+   * Secrets replaced by rotations, newest first, each still signing `webhook-signature` until its
+   * `expiresAt` (24 h after it was replaced); expired ones are dropped at the next rotation.
+   */
+  readonly previousSecrets: readonly ReplacedSecret[];
   readonly isActive: boolean;
   readonly disabledReason: DisabledReason | null;
   readonly createdAt: number;
   readonly lastTriggeredAt: number | null;
   readonly failuresSinceSuccess: number;
+}
+
+export interface ReplacedSecret {
+  readonly secret: string;
+  readonly expiresAt: number;
 }
 
 export interface NewSubscription {
@@ -43,7 +51,7 @@ export function createSubscription(input: NewSubscription): WebhookSubscription 
     // Duplicates in the request would otherwise fan one event out twice.
     events: [...new Set(input.events)],
     secret: input.secret,
-    previousSecret: null,
+    previousSecrets: [],
     isActive: true,
     disabledReason: null,
     createdAt: input.now,
@@ -74,18 +82,21 @@ export function disableForKey(subscription: WebhookSubscription): WebhookSubscri
   return { ...subscription, isActive: false, disabledReason: "key_deactivated" };
 }
 
-/** The new secret signs everything; the old one keeps signing `webhook-signature` for 24 h. */
+/**
+ * The new secret signs everything; the replaced one keeps signing `webhook-signature` for 24 h,
+ * as do those replaced before it whose 24 h are not over (up to MAX_PREVIOUS_SECRETS).
+ */
 export function rotateSecret(subscription: WebhookSubscription, newSecret: string, now: number): WebhookSubscription {
+  const stillValid = subscription.previousSecrets.filter((p) => now < p.expiresAt);
   return {
     ...subscription,
     secret: newSecret,
-    previousSecret: { secret: subscription.secret, expiresAt: now + ROTATION_OVERLAP_MS },
+    previousSecrets: [{ secret: subscription.secret, expiresAt: now + ROTATION_OVERLAP_MS }, ...stillValid].slice(0, MAX_PREVIOUS_SECRETS),
   };
 }
 
 export function signingSecrets(subscription: WebhookSubscription, now: number): SigningSecrets {
-  const previous = subscription.previousSecret;
-  return { current: subscription.secret, previous: previous !== null && now < previous.expiresAt ? previous.secret : null };
+  return { current: subscription.secret, previous: subscription.previousSecrets.filter((p) => now < p.expiresAt).map((p) => p.secret) };
 }
 
 /**

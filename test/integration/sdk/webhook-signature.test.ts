@@ -5,7 +5,7 @@ import { deliveryHeaders } from "../../../src/domain/webhooks/signing.js";
 
 /** Signs like the service's delivery agent does, so the SDK is checked against the real signer. */
 function delivered(body: string, secret: string): string {
-  const headers = deliveryHeaders({ deliveryId: "d1", eventType: "verdict.new", timestampSeconds: 1_767_225_600, body, secrets: { current: secret, previous: null } });
+  const headers = deliveryHeaders({ deliveryId: "d1", eventType: "verdict.new", timestampSeconds: 1_767_225_600, body, secrets: { current: secret, previous: [] } });
   const signature = headers["x-service-signature"];
   if (!signature) throw new Error("no signature header");
   return signature;

@@ -13,6 +13,8 @@ import {
 } from "../../../src/domain/webhooks/delivery-state.js";
 import type { DeliveryOutcome } from "../../../src/domain/webhooks/outcome.js";
 import { generateSecret } from "../../../src/domain/webhooks/secret.js";
+import { MAX_PREVIOUS_SECRETS } from "../../../src/domain/webhooks/limits.js";
+import { subscriptionSchema } from "../../../src/webhook-delivery/state-schema.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { verifyServiceSignature, verifyStandardSignature } from "../../support/webhooks/verification.js";
 import { T0, subscription, verdictEvent } from "./fixtures.js";
@@ -204,6 +206,42 @@ describe("delivery state machine", () => {
     const after = buildDeliveryRequest(state.subscription, d, T0 + 24 * 3600_000);
     expect(after.headers["webhook-signature"]?.split(" ")).toHaveLength(1);
     expect(verifyStandardSignature(after.body, after.headers, oldSecret, T0 + 24 * 3600_000).ok).toBe(false);
+  });
+
+  it("a second rotation inside the first one's 24 h keeps the original secret signing until its own 24 h end", () => {
+    // A client that retries rotate-secret after a lost response rotates twice; the first
+    // response promised the original secret 24 h, and its receiver may still hold it.
+    let state = accepted(initialState(subscription()), T0);
+    const original = state.subscription.secret;
+    const first = generateSecret(randomBytes);
+    const second = generateSecret(randomBytes);
+    state = rotateSecret(state, first, T0);
+    state = rotateSecret(state, second, T0 + 60_000);
+    const d = dueDeliveries(state, T0 + 60_000)[0];
+    if (d === undefined) throw new Error("nothing due");
+    const at = T0 + 23 * 3600_000;
+    const during = buildDeliveryRequest(state.subscription, d, at);
+    for (const secret of [original, first, second]) expect(verifyStandardSignature(during.body, during.headers, secret, at).ok).toBe(true);
+    // The original's 24 h end first; the first replacement's a minute later.
+    const later = T0 + 24 * 3600_000 + 30_000;
+    const after = buildDeliveryRequest(state.subscription, d, later);
+    expect(verifyStandardSignature(after.body, after.headers, original, later).ok).toBe(false);
+    expect(verifyStandardSignature(after.body, after.headers, first, later).ok).toBe(true);
+  });
+
+  it("keeps at most three replaced secrets, and drops expired ones at the next rotation", () => {
+    let state = accepted(initialState(subscription()), T0);
+    for (let i = 0; i < 5; i++) state = rotateSecret(state, generateSecret(randomBytes), T0 + i * 1_000);
+    expect(state.subscription.previousSecrets).toHaveLength(MAX_PREVIOUS_SECRETS);
+    state = rotateSecret(state, generateSecret(randomBytes), T0 + 25 * 3600_000);
+    expect(state.subscription.previousSecrets).toHaveLength(1);
+  });
+
+  it("reads a subscription stored with one previous secret (before the list) as a list of it", () => {
+    const { previousSecrets: _list, ...rest } = rotateSecret(initialState(subscription()), generateSecret(randomBytes), T0).subscription;
+    const legacy = { ...rest, previousSecret: { secret: "whsec_old", expiresAt: T0 + 1 } };
+    expect(subscriptionSchema.parse(legacy).previousSecrets).toEqual([{ secret: "whsec_old", expiresAt: T0 + 1 }]);
+    expect(subscriptionSchema.parse({ ...rest, previousSecret: null }).previousSecrets).toEqual([]);
   });
 
   it("test requests are signed webhook.test events outside the state machine", () => {

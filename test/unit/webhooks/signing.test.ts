@@ -7,7 +7,7 @@ import { verifyServiceSignature, verifyStandardSignature } from "../../support/w
 
 const body = JSON.stringify({ event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: { ruling: "BUY" } });
 
-function sign(secret: string, nowMs: number, previous: string | null = null): Record<string, string> {
+function sign(secret: string, nowMs: number, previous: readonly string[] = []): Record<string, string> {
   return deliveryHeaders({
     deliveryId: "msg_abc",
     eventType: "verdict.new",
@@ -94,7 +94,7 @@ describe("Standard Webhooks signature", () => {
   it("during a rotation carries `v1,<new> v1,<old>`: both secrets verify, X-SERVICE-Signature uses the new", () => {
     const oldSecret = generateSecret(randomBytes);
     const now = Date.now();
-    const headers = sign(secret, now, oldSecret);
+    const headers = sign(secret, now, [oldSecret]);
     expect(headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(new Webhook(oldSecret).verify(body, headers)).toEqual(JSON.parse(body));
