@@ -21,6 +21,7 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import { openMarket, type LiveSources, type Market } from "./open-market.js";
 import { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
 import { openActors, type OpenedActors } from "./open-actors.js";
+import { actorStallMs } from "./actor-stall.js";
 import { CAPABILITIES } from "./capability-list.js";
 import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp } from "./warm-up.js";
@@ -84,9 +85,10 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   let startedUp = false;
   let startupFailing = false;
   const startAttempted = (ok: boolean) => (startupFailing = !ok);
+  const stallMs = actorStallMs(config);
   const readiness = (): Record<string, ReadinessCheck> => ({
     startup: startedUp ? "ok" : startupFailing ? "failed" : "pending",
-    actors: actors.host.oldestTurnMs() < ACTOR_STALL_MS ? "ok" : "failed",
+    actors: actors.host.oldestTurnMs() < stallMs ? "ok" : "failed",
   });
   const deps: CapabilityContext = {
     config,
@@ -256,12 +258,6 @@ async function startCapabilities(
     }
   }
 }
-
-/**
- * A turn running longer than this means the host stopped completing turns (a council with a
- * language model is the longest legitimate turn: a few model calls of at most 20 s each).
- */
-const ACTOR_STALL_MS = 120_000;
 
 /**
  * How long a stopping Dapr replica waits for its daprd (asked to shut down) to deactivate its

@@ -13,6 +13,7 @@ import { SidecarClient } from "../runtime/dapr/sidecar-client.js";
 import { daprActorRouter } from "../runtime/dapr/actor-routes.js";
 import { daprCallerGuard } from "../http/middleware/dapr-caller-guard.js";
 import { DaprEventBus } from "../events/dapr-bus.js";
+import { actorStallMs } from "./actor-stall.js";
 import { daprEventRouter } from "../events/dapr-bus-routes.js";
 
 /** The pub/sub component name in components/ (docker-compose and the Dapr test set-up). */
@@ -32,7 +33,7 @@ export function openActors(config: Config, store: Store, clock: MarketClock, wal
     const sidecar = new SidecarClient(config.DAPR_HTTP_PORT, config.DAPR_HOST);
     const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
     const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
-    const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp });
+    const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp, stalledTurnMs: actorStallMs(config) });
     // The config refuses dapr without the token; this only narrows its type.
     if (config.APP_API_TOKEN === undefined) throw new Error("APP_API_TOKEN is required with ACTOR_RUNTIME=dapr");
     return { kind: "dapr", host, bus, routers: [daprCallerGuard(config.APP_API_TOKEN, logger, [daprActorRouter(host), daprEventRouter(bus)], wallClock)] };

@@ -48,6 +48,16 @@ export const DEFAULT_SESSION_BUDGET_MS = 90_000;
 export const DEFAULT_MAX_CONCURRENT_SESSIONS = 1;
 
 /**
+ * The longest a council turn may legitimately hold its actor with a model configured: up to one
+ * budget waiting for a slot behind other councils' sessions, then up to one budget with the model
+ * (each attempt's timeout is cut to the session's deadline). Whatever watches for stuck turns
+ * must allow this much, or a slow model reads as a stalled host.
+ */
+export function councilTurnBoundMs(sessionBudgetMs: number): number {
+  return 2 * sessionBudgetMs;
+}
+
+/**
  * The councils' advisor source over one chat model: a session waits for a slot (at most one
  * session budget; then it runs without the model and says so), gets an advisor whose calls stop
  * at the session's deadline, and on close reports its tokens, time and outcome.

@@ -41,6 +41,11 @@ export interface DaprHostOptions {
   readonly idleTimeoutMs?: number;
   readonly shutdownTimeoutMs?: number;
   /**
+   * A turn running this long is stuck and the health probe fails, so daprd moves the actors
+   * elsewhere (default STALLED_TURN_MS; the composition allows a council its model time).
+   */
+  readonly stalledTurnMs?: number;
+  /**
    * True while this replica's market clock does not run yet (the cluster's warm-up, or the wait
    * for it): market reminders that fire meanwhile are skipped. They are a previous incarnation's
    * schedule (Dapr's scheduler keeps reminders by actor type and id, whatever app set them), and
@@ -178,7 +183,7 @@ export class DaprActorHost implements ActorHost {
    * STALLED_TURN_MS. Answered to daprd's app health probe.
    */
   answerHealthProbe(): boolean {
-    return this.phase === "running" && !this.draining && this.oldestTurnMs() < STALLED_TURN_MS;
+    return this.phase === "running" && !this.draining && this.oldestTurnMs() < (this.options.stalledTurnMs ?? STALLED_TURN_MS);
   }
 
   /**
@@ -594,8 +599,8 @@ function reply(status: number, value: unknown): DaprReply {
 }
 
 /**
- * A turn running this long is stuck (the longest legitimate one, a council asking a language
- * model, takes a few 20 s calls): daprd's health check then moves the actors elsewhere.
+ * A turn running this long is stuck, without a language model (with one, the composition passes
+ * `stalledTurnMs`: see actorStallMs): daprd's health check then moves the actors elsewhere.
  */
 const STALLED_TURN_MS = 120_000;
 
