@@ -8,7 +8,8 @@ export const chatCompletionSchema = z.looseObject({
   choices: z
     .array(
       z.looseObject({
-        message: z.looseObject({ content: z.string().nullable().optional() }),
+        /** `refusal`: OpenAI's structured output puts a model's refusal here, with `content` null. */
+        message: z.looseObject({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional().catch(undefined) }),
         finish_reason: z.string().nullable().optional(),
       }),
     )

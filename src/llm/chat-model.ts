@@ -55,6 +55,7 @@ export type LlmErrorKind =
   | "server"
   | "client"
   | "malformed_envelope"
+  | "refused"
   | "invalid_reply"
   | "budget"
   | "deadline";

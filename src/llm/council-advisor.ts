@@ -24,7 +24,8 @@ function messages(p: Prompt): ChatMessage[] {
 function toAdvisorError(err: unknown): AdvisorError {
   if (err instanceof LlmError) {
     if (err.kind === "budget" || err.kind === "deadline") return new AdvisorError("budget", err.message);
-    if (err.kind === "invalid_reply") return new AdvisorError("invalid_reply", err.message);
+    // A refusal, like a reply that stayed malformed, is this question's answer: only this agent falls back.
+    if (err.kind === "invalid_reply" || err.kind === "refused") return new AdvisorError("invalid_reply", err.message);
     return new AdvisorError("unavailable", `${err.kind}: ${err.message}`);
   }
   return new AdvisorError("unavailable", err instanceof Error ? err.message : String(err));

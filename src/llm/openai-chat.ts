@@ -130,7 +130,13 @@ export class OpenAiChatModel implements ChatModel {
       };
     }
     const envelope = chatCompletionSchema.safeParse(safeJson(text));
-    const content = envelope.success ? envelope.data.choices[0]?.message.content : undefined;
+    const choice = envelope.success ? envelope.data.choices[0] : undefined;
+    const content = choice?.message.content;
+    if ((typeof content !== "string" || content.trim() === "") && (isNonEmpty(choice?.message.refusal) || choice?.finish_reason === "content_filter")) {
+      // The model's answer to this question, not a provider fault: asking again gets the same
+      // answer, and other questions may still be answered. Its words are a reply: never logged.
+      return { error: new LlmError("refused", `the model refused to answer (finish_reason ${choice?.finish_reason ?? "none"})`, res.status), retry: false, retryAfter: null };
+    }
     if (!envelope.success || typeof content !== "string" || content.trim() === "") {
       // A 200 whose body is not a chat completion is a provider fault; asking again may help once.
       return { error: new LlmError("malformed_envelope", `not a chat completion: ${short(text)}`, res.status), retry: true, retryAfter: null };
@@ -151,6 +157,10 @@ export class OpenAiChatModel implements ChatModel {
     const message = err instanceof Error ? err.message : String(err);
     return new LlmError("network", `request failed: ${short(message.split(this.url).join("LLM_BASE_URL/chat/completions"))}`);
   }
+}
+
+function isNonEmpty(text: string | null | undefined): boolean {
+  return typeof text === "string" && text.trim() !== "";
 }
 
 function safeJson(text: string): unknown {

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 /** What the fake provider does for one request. */
 export type Reply =
   | { kind: "content"; content: string | null }
+  /** OpenAI's documented refusal: `content` null, the model's refusal in `message.refusal`. */
+  | { kind: "refusal"; refusal: string }
   | { kind: "status"; status: number; body: string; headers?: Record<string, string> }
   | { kind: "hang"; ms: number }
   | { kind: "raw"; body: string }
@@ -16,13 +18,13 @@ export interface Received {
 }
 
 /** The documented OpenAI chat-completions success body around one assistant message. */
-export function completion(content: string | null): string {
+export function completion(content: string | null, refusal: string | null = null): string {
   return JSON.stringify({
     id: "chatcmpl-test",
     object: "chat.completion",
     created: 1_700_000_000,
     model: "test-model",
-    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" }],
+    choices: [{ index: 0, message: { role: "assistant", content, refusal }, logprobs: null, finish_reason: "stop" }],
     usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
     system_fingerprint: "fp_test",
   });
@@ -95,6 +97,9 @@ export class ChatServer {
     switch (reply.kind) {
       case "content":
         res.writeHead(200, { "content-type": "application/json" }).end(completion(reply.content));
+        return;
+      case "refusal":
+        res.writeHead(200, { "content-type": "application/json" }).end(completion(null, reply.refusal));
         return;
       case "status":
         res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body);

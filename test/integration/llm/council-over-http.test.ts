@@ -4,6 +4,7 @@ import type { CouncilSession } from "../../../src/domain/council/council-types.j
 import { ROSTERS } from "../../../src/domain/council/rosters.js";
 import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { LlmCouncilAdvisor } from "../../../src/llm/council-advisor.js";
+import type { LlmCallRecord } from "../../../src/llm/call-record.js";
 import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { councilInput } from "../../unit/council/fixtures.js";
 import { ChatServer, chiefExplains, errorBody, isChiefRequest, type Received, type Reply } from "./chat-server.js";
@@ -12,9 +13,10 @@ const server = new ChatServer();
 let baseUrl = "";
 let ids = 0;
 
-function advisor(timeoutMs = 300) {
+function advisor(timeoutMs = 300, calls?: LlmCallRecord[]) {
   return new LlmCouncilAdvisor(
     new OpenAiChatModel({ baseUrl, model: "test-model", timeoutMs, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 }, sleep: async () => {} }),
+    { asset: "BTC", ...(calls === undefined ? {} : { observe: (r: LlmCallRecord) => calls.push(r) }) },
   );
 }
 
@@ -76,6 +78,23 @@ describe("council sessions against a local chat-completions server", () => {
     expect(s.mode).toBe("council");
     expect(s.votes.find((v) => v.agent === "MACRO SAGE")?.source).toBe("rule");
     expect(s.agentsFailed).toBe(1);
+  });
+
+  it("a refusal by one agent's model (content null, message.refusal): that agent votes by rule, asked once; the others still ask the model", async () => {
+    const refusal = "I'm sorry, I can't help with market predictions.";
+    server.fallback = (r) => (agentOf(r) === "CHAIN ORACLE" ? { kind: "refusal", refusal } : good(r));
+    const log: LlmCallRecord[] = [];
+    const s = session(await deliberate(councilInput("BTC"), { advisor: advisor(300, log), newId: () => `s${++ids}` }));
+    expectCompleteSession(s);
+    // A refusal is the model's answer to that question, not a provider outage: asking again
+    // returns the same refusal, and the other agents' questions are different ones.
+    expect(server.received.filter((r) => agentOf(r) === "CHAIN ORACLE")).toHaveLength(1);
+    expect(s.votes.find((v) => v.agent === "CHAIN ORACLE")?.source).toBe("rule");
+    expect(s).toMatchObject({ mode: "council", agentsSucceeded: 5, agentsFailed: 1, explanationSource: "model" });
+    const refused = log.find((r) => r.agent === "CHAIN ORACLE");
+    expect(refused?.outcome).toBe("refused");
+    // What the model wrote is a reply, and replies are never logged.
+    expect(refused?.reason).not.toContain(refusal);
   });
 
   it("a missing field for every agent: each falls back; judiciary session, template explanation", async () => {
