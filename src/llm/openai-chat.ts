@@ -121,7 +121,7 @@ export class OpenAiChatModel implements ChatModel {
     if (!res.ok) {
       const parsed = safeJson(text);
       const detail = chatErrorSchema.safeParse(parsed);
-      const message = short(detail.success && detail.data.error.message ? detail.data.error.message : text);
+      const message = this.quote(detail.success && detail.data.error.message ? detail.data.error.message : text);
       const kind = res.status === 429 ? "rate_limited" : res.status >= 500 ? "server" : "client";
       return {
         error: new LlmError(kind, `provider answered ${res.status}: ${message}`, res.status),
@@ -139,10 +139,20 @@ export class OpenAiChatModel implements ChatModel {
     }
     if (!envelope.success || typeof content !== "string" || content.trim() === "") {
       // A 200 whose body is not a chat completion is a provider fault; asking again may help once.
-      return { error: new LlmError("malformed_envelope", `not a chat completion: ${short(text)}`, res.status), retry: true, retryAfter: null };
+      return { error: new LlmError("malformed_envelope", `not a chat completion: ${this.quote(text)}`, res.status), retry: true, retryAfter: null };
     }
     const usage = envelope.data.usage;
     return { text: content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null };
+  }
+
+  /**
+   * Provider text as it may appear in an error, which is logged: the API key taken out (a
+   * compatible server or a proxy in front of it may quote the key or the Authorization header
+   * back), then cut to 200 characters.
+   */
+  private quote(text: string): string {
+    const key = this.options.apiKey;
+    return short(key ? text.split(key).join("[LLM_API_KEY]") : text);
   }
 
   /**
@@ -155,7 +165,7 @@ export class OpenAiChatModel implements ChatModel {
       return new LlmError("malformed_envelope", `reply body over ${MAX_REPLY_BYTES} bytes`);
     }
     const message = err instanceof Error ? err.message : String(err);
-    return new LlmError("network", `request failed: ${short(message.split(this.url).join("LLM_BASE_URL/chat/completions"))}`);
+    return new LlmError("network", `request failed: ${this.quote(message.split(this.url).join("LLM_BASE_URL/chat/completions"))}`);
   }
 }
 

@@ -288,6 +288,20 @@ describe("limits on what a provider can send", () => {
     expect(server.received).toHaveLength(2);
   });
 
+  it("a provider that quotes the API key back (in an error body or a non-completion 200) never gets it into the error, which is logged", async () => {
+    const key = "sk-live-0123456789abcdefSECRET";
+    server.queue({ kind: "status", status: 401, body: errorBody(`Invalid API key: ${key}`, "invalid_request_error", "invalid_api_key") });
+    const unauthorized = await failure(model({ apiKey: key }).complete({ messages: ask }));
+    expect(unauthorized.kind).toBe("client");
+    expect(unauthorized.message).not.toContain(key);
+    expect(unauthorized.message).toContain("Invalid API key: [LLM_API_KEY]");
+    // A proxy's plain-text error page echoing the Authorization header.
+    server.fallback = { kind: "raw", body: `upstream refused Authorization: Bearer ${key}` };
+    const malformed = await failure(model({ apiKey: key, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
+    expect(malformed.kind).toBe("malformed_envelope");
+    expect(malformed.message).not.toContain(key);
+  });
+
   it("a network error names LLM_BASE_URL instead of quoting it", async () => {
     const err = await failure(new OpenAiChatModel({ baseUrl: "http://127.0.0.1:1/secret-path/v1", model: "m", retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
     expect(err.kind).toBe("network");
