@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { DaprActorHost, DaprReply } from "./dapr-host.js";
+import { CALL_ID_HEADER } from "./call-memory.js";
 
 function send(res: Response, answer: DaprReply): void {
   res.status(answer.status).type("application/json").send(answer.body);
@@ -44,7 +45,7 @@ export function daprActorRouter(host: DaprActorHost): Router {
     res.status(200).json(null);
   });
   router.put("/actors/:type/:id/method/:method", async (req, res) => {
-    send(res, await host.handleCall(param(req, "type"), param(req, "id"), param(req, "method"), bodyText(req)));
+    send(res, await host.handleCall(param(req, "type"), param(req, "id"), param(req, "method"), bodyText(req), req.get(CALL_ID_HEADER)));
   });
   router.delete("/actors/:type/:id", async (req, res) => {
     send(res, await host.handleDeactivate(param(req, "type"), param(req, "id")));

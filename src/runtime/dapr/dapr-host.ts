@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { wallClock, type Clock } from "../clocks/clock.js";
 import type { HostClocks } from "../clocks/host-clocks.js";
@@ -22,6 +23,7 @@ import { REMINDER_JOURNAL_KEY, reminderJournalSchema, withTurnReminders, type Jo
 import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 import { ADOPT_METHOD, actorHandoverSchema, type ActorHandover } from "../actor-handover.js";
+import { CALL_MEMORY_KEY, callIdSchema, callMemorySchema, remember, type CallRecord } from "./call-memory.js";
 
 export interface DaprHostOptions {
   readonly sidecar: SidecarClient;
@@ -101,6 +103,10 @@ export class DaprActorHost implements ActorHost {
   private readonly outboxes = new Map<string, OutboxRecord[]>();
   /** Per activation: reminder changes committed but not yet registered (reminder-journal.ts). */
   private readonly journals = new Map<string, JournalEntry[]>();
+  /** Per activation: the answers of its recent calls that changed it, by call id (call-memory.ts). */
+  private readonly callMemories = new Map<string, CallRecord[]>();
+  /** Per activation: the id and answer of the call its running turn serves, for the commit. */
+  private readonly callsInTurn = new Map<string, { readonly id: string; readonly answer: string }>();
   /** Per activation: the pending retry of its post-commit work (events, reminders) and its delay. */
   private readonly settleRetries = new Map<string, { handle: NodeJS.Timeout | null; delayMs: number }>();
   /** Per activation: when each reminder last fired here, to coalesce Dapr's backlog. */
@@ -153,7 +159,9 @@ export class DaprActorHost implements ActorHost {
     return buildProxy(cls, async (method, arg) => {
       if (this.phase === "stopped") throw new ActorHostStoppedError(type, id);
       const argText = arg === undefined ? undefined : toJsonText(arg);
-      const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText));
+      // One id for every delivery of this call, ours and daprd's: the host runs it once.
+      const callId = randomUUID();
+      const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText, callId));
       return body.length === 0 ? undefined : fromJsonText(body);
     });
   }
@@ -240,21 +248,37 @@ export class DaprActorHost implements ActorHost {
     };
   }
 
-  /** PUT /actors/{type}/{id}/method/{method} */
-  async handleCall(type: string, id: string, method: string, bodyText: string): Promise<DaprReply> {
+  /**
+   * PUT /actors/{type}/{id}/method/{method}. `callIdText`: the call's id (CALL_ID_HEADER), the
+   * same on every delivery of one call; a call already committed under it is answered from the
+   * actor's call memory, not run again.
+   */
+  async handleCall(type: string, id: string, method: string, bodyText: string, callIdText?: string): Promise<DaprReply> {
     try {
       if (this.phase === "stopped") return reply(503, { error: "actor host is stopped" });
       const registration = this.registrations.get(type);
       if (!registration) return reply(404, { error: `actor type ${type} is not hosted here` });
       if (method === ADOPT_METHOD) return await this.adoptHere(type, id, bodyText);
       if (!registration.methods.has(method)) return reply(404, { error: `${type} has no method ${method}` });
+      const callId = callIdText === undefined ? undefined : callIdSchema.safeParse(callIdText);
+      if (callId && !callId.success) return reply(400, { error: "malformed call id" });
       const args = bodyText.trim().length === 0 ? [] : [fromJsonText(bodyText)];
       const activation = this.activations.entry(type, id);
-      const result = await this.activations.enqueue(activation, async () => {
+      return await this.activations.enqueue(activation, async (): Promise<DaprReply> => {
         const instance = await this.ensureActive(activation, registration);
-        return runTurn(this.turnDeps, activation, registration, method, () => callMethod(instance, type, method, args));
+        const earlier = callId ? this.callMemories.get(activation.key)?.find((r) => r.id === callId.data) : undefined;
+        if (earlier) return this.repeatedCall(activation, method, earlier);
+        let answer = "";
+        try {
+          await runTurn(this.turnDeps, activation, registration, method, async () => {
+            answer = toJsonText(await callMethod(instance, type, method, args));
+            if (callId) this.callsInTurn.set(activation.key, { id: callId.data, answer });
+          });
+        } finally {
+          this.callsInTurn.delete(activation.key);
+        }
+        return { status: 200, body: answer };
       });
-      return { status: 200, body: toJsonText(result) };
     } catch (err) {
       // The turn was rolled back: the calling replica may run it again on the new owner (MOVING).
       if (err instanceof ActorMovedError) return reply(500, { error: err.message, code: ACTOR_MOVED });
@@ -263,6 +287,15 @@ export class DaprActorHost implements ActorHost {
       // Logged by runTurn when the actor failed; the caller gets the message, never a stack.
       return reply(500, { error: err instanceof Error ? err.message : String(err) });
     }
+  }
+
+  /** A second delivery of a committed call: its first answer, and the turn does not run again. */
+  private repeatedCall(activation: Activation, method: string, earlier: CallRecord): DaprReply {
+    const { type, id } = activation.ref;
+    this.options.logger.info({ actorType: type, actorId: id, method }, "answered a repeated delivery of a call from the actor's call memory");
+    if (earlier.answer !== null) return { status: 200, body: earlier.answer };
+    // Not run twice, even though its answer was too long to keep: the caller learns it ran.
+    return reply(409, { error: `${type}/${id}.${method} ran once already; its answer was too long to keep for a repeat`, code: CALL_REPEATED });
   }
 
   /** The hosting side of `adopt`: state in one transaction, then the reminders, as a turn's commit does. */
@@ -356,6 +389,8 @@ export class DaprActorHost implements ActorHost {
     this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
     const journal = await this.readState(type, id, REMINDER_JOURNAL_KEY);
     this.journals.set(activation.key, journal === undefined ? [] : reminderJournalSchema.parse(fromJsonText(journal)));
+    const calls = await this.readState(type, id, CALL_MEMORY_KEY);
+    this.callMemories.set(activation.key, calls === undefined ? [] : callMemorySchema.parse(fromJsonText(calls)));
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
     try {
@@ -389,6 +424,10 @@ export class DaprActorHost implements ActorHost {
     const remindersChanged = turn.reminderUpserts.size > 0 || turn.reminderDeletes.size > 0;
     const journal = remindersChanged ? withTurnReminders(this.journals.get(activation.key) ?? [], turn) : null;
     if (journal !== null) ops.push({ operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(journal)) } });
+    // The call this turn serves is remembered with its changes, so a repeat cannot run it again.
+    const call = this.callsInTurn.get(activation.key);
+    const calls = call && ops.length > 0 ? remember(this.callMemories.get(activation.key) ?? [], call.id, call.answer, this.clocks.wall.now()) : null;
+    if (calls !== null) ops.push({ operation: "upsert", request: { key: CALL_MEMORY_KEY, value: toStoredValue(JSON.stringify(calls)) } });
     if (ops.length > 0) {
       try {
         await this.options.sidecar.transact(type, id, ops);
@@ -400,6 +439,7 @@ export class DaprActorHost implements ActorHost {
     }
     if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
     if (journal !== null) this.journals.set(activation.key, journal);
+    if (calls !== null) this.callMemories.set(activation.key, calls);
   }
 
   /**
@@ -585,6 +625,7 @@ export class DaprActorHost implements ActorHost {
     activation.view = null;
     this.outboxes.delete(activation.key);
     this.journals.delete(activation.key);
+    this.callMemories.delete(activation.key);
     const retry = this.settleRetries.get(activation.key);
     if (retry?.handle) clearTimeout(retry.handle);
     this.settleRetries.delete(activation.key);
@@ -612,6 +653,8 @@ const SETTLE_RETRY_MAX_MS = 60_000;
 const ACTOR_MOVED = "actor_moved";
 /** The code of a call whose turn failed on a state read daprd did not answer in time. */
 const ACTOR_RETRY = "actor_retry";
+/** The code of a repeated call that ran once already and whose answer was not kept. */
+const CALL_REPEATED = "call_repeated";
 
 /**
  * Errors daprd gives while placement moves an actor (a replica joined or left), and our own

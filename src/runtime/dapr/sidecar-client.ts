@@ -1,6 +1,7 @@
 import { Agent, request } from "node:http";
 import { z } from "zod";
 import { RuntimeTimeoutError } from "../actor-host.js";
+import { CALL_ID_HEADER } from "./call-memory.js";
 
 /** One change of an actor state transaction (Dapr's actor state API). */
 export type StateOperation =
@@ -102,9 +103,9 @@ export class SidecarClient {
   }
 
   /** One request; past `timeoutMs` it is aborted (its socket destroyed) and DaprTimeoutError thrown. */
-  private send(method: string, path: string, timeoutMs: number, body?: string): Promise<{ ok: boolean; status: number; text: string }> {
+  private send(method: string, path: string, timeoutMs: number, body?: string, extraHeaders: Record<string, string> = {}): Promise<{ ok: boolean; status: number; text: string }> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string | number> = body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+      const headers: Record<string, string | number> = { ...extraHeaders, ...(body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }) };
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
@@ -131,8 +132,9 @@ export class SidecarClient {
   }
 
   /** Calls an actor method wherever placement put it; the body is the method's JSON result. */
-  async invoke(type: string, id: string, method: string, argText: string | undefined): Promise<string> {
-    const res = await this.send("PUT", `/actors/${enc(type)}/${enc(id)}/method/${enc(method)}`, this.timeouts.invokeMs, argText);
+  async invoke(type: string, id: string, method: string, argText: string | undefined, callId?: string): Promise<string> {
+    const headers: Record<string, string> = callId === undefined ? {} : { [CALL_ID_HEADER]: callId };
+    const res = await this.send("PUT", `/actors/${enc(type)}/${enc(id)}/method/${enc(method)}`, this.timeouts.invokeMs, argText, headers);
     if (!res.ok) throw new DaprError(res.status, res.text, `${type}/${id}.${method}`);
     return res.text;
   }
