@@ -10,7 +10,7 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { MemoryActorStateStore } from "../../../src/store/memory/actor-state.js";
 import { handoverOf } from "../../../src/composition/dapr-warm-up.js";
 import { ADOPT_METHOD } from "../../../src/runtime/actor-handover.js";
-import { startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
+import { replicaAt, startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 
 /**
  * The same sample actors as the local host's suites, on a real Dapr 1.16.2: placement,
@@ -50,11 +50,7 @@ describe("dapr actor host", () => {
     await plane?.stop();
   }, 60_000);
 
-  function replica(i: number): Replica {
-    const r = replicas[i];
-    if (!r) throw new Error(`no replica ${i}`);
-    return r;
-  }
+  const replica = (i: number): Replica => replicaAt(replicas, i);
 
   it("reaches actors through either replica, one turn at a time", async () => {
     const viaA = replica(0).host.proxy(CounterActor, "dapr-c1");

@@ -6,7 +6,7 @@ import { DaprError } from "../../../src/runtime/dapr/sidecar-client.js";
 import { CALL_ANSWER_MAX_CHARS } from "../../../src/runtime/dapr/call-memory.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { CounterActor, GatedCounterActor } from "../../unit/runtime/fixtures/sample-actors.js";
-import { startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
+import { replicaAt, startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 
 /**
  * daprd may deliver one actor call twice. When placement rebalances it waits
@@ -43,11 +43,7 @@ describe("an actor call delivered twice", () => {
     await plane?.stop();
   }, 60_000);
 
-  function replica(i: number): Replica {
-    const r = replicas[i];
-    if (!r) throw new Error(`no replica ${i}`);
-    return r;
-  }
+  const replica = (i: number): Replica => replicaAt(replicas, i);
 
   const value = (id: string): Promise<number> => replica(0).host.proxy(CounterActor, id).value();
 

@@ -226,3 +226,10 @@ export async function startReplica(
     },
   };
 }
+
+/** The i-th replica a suite started, or a clear failure when it did not start. */
+export function replicaAt(replicas: readonly Replica[], i: number): Replica {
+  const r = replicas[i];
+  if (!r) throw new Error(`no replica ${i}`);
+  return r;
+}
