@@ -4,7 +4,8 @@ import { Actor } from "../src/runtime/actor.js";
 import { wallClock } from "../src/runtime/clocks/clock.js";
 import { createLogger } from "../src/logging/logger.js";
 import { startControlPlane, startDaprd, startReplica } from "../test/integration/runtime/support/dapr-cluster.js";
-import { freePort, waitUntil } from "../test/integration/runtime/support/processes.js";
+import { waitUntil } from "../test/integration/runtime/support/processes.js";
+import { freePort } from "../test/support/free-port.js";
 import { result, type BenchResult } from "./result.js";
 
 /** Our adapter: read n, write n + 1, one transactional state request at the end of the turn. */

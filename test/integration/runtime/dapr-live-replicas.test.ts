@@ -8,7 +8,8 @@ import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { startControlPlane, startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./support/dapr-cluster.js";
-import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
+import { startChild, waitUntil, type Child } from "./support/processes.js";
+import { freePort } from "../../support/free-port.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;

@@ -7,7 +7,8 @@ import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { signalHistoryPageSchema } from "../../../src/http/schemas/signals.js";
 import { startControlPlane, startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./support/dapr-cluster.js";
-import { freePort, startChild, waitUntil, type Child } from "./support/processes.js";
+import { startChild, waitUntil, type Child } from "./support/processes.js";
+import { freePort } from "../../support/free-port.js";
 
 /**
  * The real service (src/main.ts, as an operator runs it) with ACTOR_RUNTIME=dapr behind a real

@@ -13,7 +13,8 @@ import { daprEventRouter } from "../../../../src/events/dapr-bus-routes.js";
 import { DaprActorHost } from "../../../../src/runtime/dapr/dapr-host.js";
 import { daprActorRouter } from "../../../../src/runtime/dapr/actor-routes.js";
 import { SidecarClient } from "../../../../src/runtime/dapr/sidecar-client.js";
-import { freePort, startChild, waitUntil, type Child } from "./processes.js";
+import { startChild, waitUntil, type Child } from "./processes.js";
+import { freePort } from "../../../support/free-port.js";
 
 const APP_ID = "mis-test";
 

@@ -1,5 +1,6 @@
 import { startDaprd, TEST_APP_API_TOKEN, type ControlPlane } from "./dapr-cluster.js";
-import { freePort, startChild, waitUntil, type Child } from "./processes.js";
+import { startChild, waitUntil, type Child } from "./processes.js";
+import { freePort } from "../../../support/free-port.js";
 
 /**
  * daprd's app health check as docker-compose.yml and scripts/start-dapr.sh run it: a probe of the
