@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { wallClock, type Clock } from "../clocks/clock.js";
 import type { HostClocks } from "../clocks/host-clocks.js";
@@ -23,7 +23,7 @@ import { REMINDER_JOURNAL_KEY, reminderJournalSchema, withTurnReminders, type Jo
 import { fromStoredText, toStoredValue } from "./stored-value.js";
 import { DaprError, DaprTimeoutError, goDuration, type SidecarClient, type StateOperation } from "./sidecar-client.js";
 import { ADOPT_METHOD, actorHandoverSchema, type ActorHandover } from "../actor-handover.js";
-import { CALL_MEMORY_KEY, callIdSchema, callMemorySchema, remember, type CallRecord } from "./call-memory.js";
+import { CALL_MEMORY_KEYS, callBucketSchema, callIdSchema, emptyCallMemory, recalled, remember, withBucket, type CallMemory } from "./call-memory.js";
 
 export interface DaprHostOptions {
   readonly sidecar: SidecarClient;
@@ -104,7 +104,7 @@ export class DaprActorHost implements ActorHost {
   /** Per activation: reminder changes committed but not yet registered (reminder-journal.ts). */
   private readonly journals = new Map<string, JournalEntry[]>();
   /** Per activation: the answers of its recent calls that changed it, by call id (call-memory.ts). */
-  private readonly callMemories = new Map<string, CallRecord[]>();
+  private readonly callMemories = new Map<string, CallMemory>();
   /** Per activation: the id and answer of the call its running turn serves, for the commit. */
   private readonly callsInTurn = new Map<string, { readonly id: string; readonly answer: string }>();
   /** Per activation: the pending retry of its post-commit work (events, reminders) and its delay. */
@@ -160,7 +160,7 @@ export class DaprActorHost implements ActorHost {
       if (this.phase === "stopped") throw new ActorHostStoppedError(type, id);
       const argText = arg === undefined ? undefined : toJsonText(arg);
       // One id for every delivery of this call, ours and daprd's: the host runs it once.
-      const callId = randomUUID();
+      const callId = randomBytes(12).toString("base64url");
       const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText, callId));
       return body.length === 0 ? undefined : fromJsonText(body);
     });
@@ -266,8 +266,8 @@ export class DaprActorHost implements ActorHost {
       const activation = this.activations.entry(type, id);
       return await this.activations.enqueue(activation, async (): Promise<DaprReply> => {
         const instance = await this.ensureActive(activation, registration);
-        const earlier = callId ? this.callMemories.get(activation.key)?.find((r) => r.id === callId.data) : undefined;
-        if (earlier) return this.repeatedCall(activation, method, earlier);
+        const earlier = callId ? recalled(this.callMemories.get(activation.key) ?? emptyCallMemory(), callId.data) : undefined;
+        if (earlier !== undefined) return this.repeatedCall(activation, method, earlier);
         let answer = "";
         try {
           await runTurn(this.turnDeps, activation, registration, method, async () => {
@@ -290,10 +290,10 @@ export class DaprActorHost implements ActorHost {
   }
 
   /** A second delivery of a committed call: its first answer, and the turn does not run again. */
-  private repeatedCall(activation: Activation, method: string, earlier: CallRecord): DaprReply {
+  private repeatedCall(activation: Activation, method: string, earlier: string | null): DaprReply {
     const { type, id } = activation.ref;
     this.options.logger.info({ actorType: type, actorId: id, method }, "answered a repeated delivery of a call from the actor's call memory");
-    if (earlier.answer !== null) return { status: 200, body: earlier.answer };
+    if (earlier !== null) return { status: 200, body: earlier };
     // Not run twice, even though its answer was too long to keep: the caller learns it ran.
     return reply(409, { error: `${type}/${id}.${method} ran once already; its answer was too long to keep for a repeat`, code: CALL_REPEATED });
   }
@@ -389,8 +389,10 @@ export class DaprActorHost implements ActorHost {
     this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
     const journal = await this.readState(type, id, REMINDER_JOURNAL_KEY);
     this.journals.set(activation.key, journal === undefined ? [] : reminderJournalSchema.parse(fromJsonText(journal)));
-    const calls = await this.readState(type, id, CALL_MEMORY_KEY);
-    this.callMemories.set(activation.key, calls === undefined ? [] : callMemorySchema.parse(fromJsonText(calls)));
+    const [first, second] = await Promise.all(CALL_MEMORY_KEYS.map((key) => this.readState(type, id, key)));
+    const empty = emptyCallMemory();
+    const bucket = (text: string | undefined, i: 0 | 1) => (text === undefined ? empty[i] : callBucketSchema.parse(fromJsonText(text)));
+    this.callMemories.set(activation.key, [bucket(first, 0), bucket(second, 1)]);
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
     try {
@@ -426,8 +428,9 @@ export class DaprActorHost implements ActorHost {
     if (journal !== null) ops.push({ operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(journal)) } });
     // The call this turn serves is remembered with its changes, so a repeat cannot run it again.
     const call = this.callsInTurn.get(activation.key);
-    const calls = call && ops.length > 0 ? remember(this.callMemories.get(activation.key) ?? [], call.id, call.answer, this.clocks.wall.now()) : null;
-    if (calls !== null) ops.push({ operation: "upsert", request: { key: CALL_MEMORY_KEY, value: toStoredValue(JSON.stringify(calls)) } });
+    const memory = this.callMemories.get(activation.key) ?? emptyCallMemory();
+    const calls = call && ops.length > 0 ? remember(memory, call.id, call.answer) : null;
+    if (calls !== null) ops.push({ operation: "upsert", request: { key: CALL_MEMORY_KEYS[calls.slot], value: toStoredValue(JSON.stringify(calls.bucket)) } });
     if (ops.length > 0) {
       try {
         await this.options.sidecar.transact(type, id, ops);
@@ -439,7 +442,7 @@ export class DaprActorHost implements ActorHost {
     }
     if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
     if (journal !== null) this.journals.set(activation.key, journal);
-    if (calls !== null) this.callMemories.set(activation.key, calls);
+    if (calls !== null) this.callMemories.set(activation.key, withBucket(memory, calls.slot, calls.bucket));
   }
 
   /**

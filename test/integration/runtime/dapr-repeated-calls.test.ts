@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
@@ -48,17 +48,17 @@ describe("an actor call delivered twice", () => {
   const value = (id: string): Promise<number> => replica(0).host.proxy(CounterActor, id).value();
 
   it("runs once, through either replica's daprd: the repeat gets the first answer", async () => {
-    const callId = randomUUID();
+    const callId = randomBytes(12).toString("base64url");
     expect(await replica(0).sidecar.invoke("Counter", "twice-1", "add", "1", callId)).toBe("1");
     expect(await replica(1).sidecar.invoke("Counter", "twice-1", "add", "1", callId)).toBe("1");
     expect(await value("twice-1")).toBe(1);
     // A new id is a new call.
-    expect(await replica(1).sidecar.invoke("Counter", "twice-1", "add", "1", randomUUID())).toBe("2");
+    expect(await replica(1).sidecar.invoke("Counter", "twice-1", "add", "1", randomBytes(12).toString("base64url"))).toBe("2");
     expect(log.lines.some((l) => l.actorId === "twice-1" && /repeated delivery/.test(String(l.msg)))).toBe(true);
   });
 
   it("runs once after the actor moved: the new activation reads the calls it answered from the store", async () => {
-    const callId = randomUUID();
+    const callId = randomBytes(12).toString("base64url");
     expect(await replica(0).sidecar.invoke("Counter", "twice-2", "add", "5", callId)).toBe("5");
     // Gone from memory wherever it was hosted, as when placement moves it.
     for (const r of replicas) await r.host.handleDeactivate("Counter", "twice-2");
@@ -68,7 +68,7 @@ describe("an actor call delivered twice", () => {
   });
 
   it("a repeat sent while the first delivery's turn still runs waits for it and gets its answer", async () => {
-    const callId = randomUUID();
+    const callId = randomBytes(12).toString("base64url");
     const first = replica(0).sidecar.invoke("GatedCounter", "twice-3", "add", "1", callId);
     await expect.poll(() => entered.includes("twice-3"), { timeout: 15_000, interval: 50 }).toBe(true);
     const repeat = replica(1).sidecar.invoke("GatedCounter", "twice-3", "add", "1", callId);
@@ -79,7 +79,7 @@ describe("an actor call delivered twice", () => {
   });
 
   it("refuses, without running it again, a repeat of a call whose answer was too long to keep", async () => {
-    const callId = randomUUID();
+    const callId = randomBytes(12).toString("base64url");
     const note = "x".repeat(CALL_ANSWER_MAX_CHARS);
     const arg = JSON.stringify({ n: 3, note });
     expect(JSON.parse(await replica(0).sidecar.invoke("Counter", "twice-4", "addNoted", arg, callId))).toEqual({ total: 3, note });
@@ -90,7 +90,7 @@ describe("an actor call delivered twice", () => {
   });
 
   it("a read that changed nothing is not remembered: its repeat reads again", async () => {
-    const callId = randomUUID();
+    const callId = randomBytes(12).toString("base64url");
     expect(await replica(0).sidecar.invoke("Counter", "twice-5", "value", undefined, callId)).toBe("0");
     await replica(0).host.proxy(CounterActor, "twice-5").add(7);
     expect(await replica(1).sidecar.invoke("Counter", "twice-5", "value", undefined, callId)).toBe("7");
