@@ -7,6 +7,12 @@ export class TurnChanges {
   readonly reminderUpserts = new Map<string, StoredReminder>();
   readonly reminderDeletes = new Set<string>();
   readonly outbox: OutboxRecord[] = [];
+  /**
+   * The id and answer of the call this turn serves, for a host that remembers calls so that a
+   * repeated delivery is answered instead of run again (dapr/call-memory.ts). Not a change by
+   * itself: a turn that changed nothing else commits nothing.
+   */
+  served: { readonly id: string; readonly answer: string } | null = null;
 
   isEmpty(): boolean {
     return (

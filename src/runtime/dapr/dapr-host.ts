@@ -103,10 +103,11 @@ export class DaprActorHost implements ActorHost {
   private readonly outboxes = new Map<string, OutboxRecord[]>();
   /** Per activation: reminder changes committed but not yet registered (reminder-journal.ts). */
   private readonly journals = new Map<string, JournalEntry[]>();
-  /** Per activation: the answers of its recent calls that changed it, by call id (call-memory.ts). */
+  /**
+   * Per activation: the answers of its recent calls that changed it, by call id (call-memory.ts).
+   * Read on the first call that carries an id: actors driven by reminders alone never need it.
+   */
   private readonly callMemories = new Map<string, CallMemory>();
-  /** Per activation: the id and answer of the call its running turn serves, for the commit. */
-  private readonly callsInTurn = new Map<string, { readonly id: string; readonly answer: string }>();
   /** Per activation: the pending retry of its post-commit work (events, reminders) and its delay. */
   private readonly settleRetries = new Map<string, { handle: NodeJS.Timeout | null; delayMs: number }>();
   /** Per activation: when each reminder last fired here, to coalesce Dapr's backlog. */
@@ -266,17 +267,13 @@ export class DaprActorHost implements ActorHost {
       const activation = this.activations.entry(type, id);
       return await this.activations.enqueue(activation, async (): Promise<DaprReply> => {
         const instance = await this.ensureActive(activation, registration);
-        const earlier = callId ? recalled(this.callMemories.get(activation.key) ?? emptyCallMemory(), callId.data) : undefined;
+        const earlier = callId ? recalled(await this.callMemory(activation), callId.data) : undefined;
         if (earlier !== undefined) return this.repeatedCall(activation, method, earlier);
-        let answer = "";
-        try {
-          await runTurn(this.turnDeps, activation, registration, method, async () => {
-            answer = toJsonText(await callMethod(instance, type, method, args));
-            if (callId) this.callsInTurn.set(activation.key, { id: callId.data, answer });
-          });
-        } finally {
-          this.callsInTurn.delete(activation.key);
-        }
+        const answer = await runTurn(this.turnDeps, activation, registration, method, async (turn) => {
+          const text = toJsonText(await callMethod(instance, type, method, args));
+          if (callId) turn.served = { id: callId.data, answer: text };
+          return text;
+        });
         return { status: 200, body: answer };
       });
     } catch (err) {
@@ -385,14 +382,9 @@ export class DaprActorHost implements ActorHost {
     const { type, id } = activation.ref;
     // State is read key by key on first use: an actor may own more than a turn touches.
     activation.view = new StateView(new Map(), false, (key) => this.readState(type, id, key));
-    const stored = await this.readState(type, id, OUTBOX_KEY);
+    const [stored, journal] = await Promise.all([this.readState(type, id, OUTBOX_KEY), this.readState(type, id, REMINDER_JOURNAL_KEY)]);
     this.outboxes.set(activation.key, stored === undefined ? [] : outboxSchema.parse(fromJsonText(stored)));
-    const journal = await this.readState(type, id, REMINDER_JOURNAL_KEY);
     this.journals.set(activation.key, journal === undefined ? [] : reminderJournalSchema.parse(fromJsonText(journal)));
-    const [first, second] = await Promise.all(CALL_MEMORY_KEYS.map((key) => this.readState(type, id, key)));
-    const empty = emptyCallMemory();
-    const bucket = (text: string | undefined, i: 0 | 1) => (text === undefined ? empty[i] : callBucketSchema.parse(fromJsonText(text)));
-    this.callMemories.set(activation.key, [bucket(first, 0), bucket(second, 1)]);
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
     try {
@@ -406,6 +398,19 @@ export class DaprActorHost implements ActorHost {
     // Events and reminders a crash left between commit and registration go out now.
     await this.settle(activation);
     return instance;
+  }
+
+  /** The activation's call memory, read from its state the first time a call with an id needs it. */
+  private async callMemory(activation: Activation): Promise<CallMemory> {
+    const known = this.callMemories.get(activation.key);
+    if (known) return known;
+    const { type, id } = activation.ref;
+    const [first, second] = await Promise.all(CALL_MEMORY_KEYS.map((key) => this.readState(type, id, key)));
+    const empty = emptyCallMemory();
+    const bucket = (text: string | undefined, i: 0 | 1) => (text === undefined ? empty[i] : callBucketSchema.parse(fromJsonText(text)));
+    const memory: CallMemory = [bucket(first, 0), bucket(second, 1)];
+    this.callMemories.set(activation.key, memory);
+    return memory;
   }
 
   /** A state value's JSON text, undefined when absent (see stored-value.ts for the stored form). */
@@ -427,9 +432,8 @@ export class DaprActorHost implements ActorHost {
     const journal = remindersChanged ? withTurnReminders(this.journals.get(activation.key) ?? [], turn) : null;
     if (journal !== null) ops.push({ operation: "upsert", request: { key: REMINDER_JOURNAL_KEY, value: toStoredValue(JSON.stringify(journal)) } });
     // The call this turn serves is remembered with its changes, so a repeat cannot run it again.
-    const call = this.callsInTurn.get(activation.key);
-    const memory = this.callMemories.get(activation.key) ?? emptyCallMemory();
-    const calls = call && ops.length > 0 ? remember(memory, call.id, call.answer) : null;
+    const memory = turn.served && ops.length > 0 ? await this.callMemory(activation) : null;
+    const calls = turn.served && memory ? remember(memory, turn.served.id, turn.served.answer) : null;
     if (calls !== null) ops.push({ operation: "upsert", request: { key: CALL_MEMORY_KEYS[calls.slot], value: toStoredValue(JSON.stringify(calls.bucket)) } });
     if (ops.length > 0) {
       try {
@@ -442,7 +446,7 @@ export class DaprActorHost implements ActorHost {
     }
     if (turn.outbox.length > 0) this.outboxes.set(activation.key, [...(this.outboxes.get(activation.key) ?? []), ...turn.outbox]);
     if (journal !== null) this.journals.set(activation.key, journal);
-    if (calls !== null) this.callMemories.set(activation.key, withBucket(memory, calls.slot, calls.bucket));
+    if (memory !== null && calls !== null) this.callMemories.set(activation.key, withBucket(memory, calls.slot, calls.bucket));
   }
 
   /**
