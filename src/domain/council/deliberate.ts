@@ -22,7 +22,7 @@ export type DeliberationOutcome =
   | { readonly kind: "paused"; readonly asset: CouncilInput["asset"]; readonly at: number; readonly reason: string }
   | { readonly kind: "session"; readonly session: CouncilSession };
 
-function riskFlagsOf(input: CouncilInput): TaoRiskFlag[] {
+function riskFlagsOf(input: CouncilInput, votes: readonly AgentVote[]): TaoRiskFlag[] {
   if (input.asset !== "TAO") return [];
   const agentInputs = [...new Set(ROSTERS.TAO.agents.flatMap((a) => a.inputs))];
   return taoRiskFlags({
@@ -34,6 +34,7 @@ function riskFlagsOf(input: CouncilInput): TaoRiskFlag[] {
     aiSentiment: input.tao?.aiSentiment ?? null,
     agentInputs,
     readings: input.readings,
+    agentsWithoutData: votes.filter((v) => v.source === "abstain").map((v) => v.agent),
   });
 }
 
@@ -79,7 +80,7 @@ export async function deliberate(input: CouncilInput, deps: DeliberationDeps): P
   }
 
   const mode: CouncilMode = modelAnswers > 0 ? "council" : "judiciary";
-  const riskFlags = riskFlagsOf(input);
+  const riskFlags = riskFlagsOf(input, votes);
   const judgement = judge(roster, votes, riskFlags, mode === "judiciary" ? JUDICIARY_BASELINE_CONFIDENCE : null);
 
   let summary = templateSummary(input.asset, mode, votes, judgement, riskFlags);

@@ -20,6 +20,8 @@ export interface TaoFlagInputs {
   /** Every input key of the TAO agents, deduplicated. */
   readonly agentInputs: readonly string[];
   readonly readings: readonly FeatureReading[];
+  /** The TAO agents that abstained because every one of their inputs was DEAD. */
+  readonly agentsWithoutData: readonly string[];
 }
 
 /** True on the last two UTC calendar days of March, June, September and December. */
@@ -38,7 +40,8 @@ export function taoRiskFlags(x: TaoFlagInputs): TaoRiskFlag[] {
   if (x.lastHourRangePct !== null && x.volumeRatio !== null && x.lastHourRangePct > 8 && x.volumeRatio > 3) flags.add("MANIPULATION_RISK");
   const live = new Set(x.readings.filter((r) => r.status === "LIVE" && r.value !== null).map((r) => r.key));
   const liveInputs = x.agentInputs.filter((k) => live.has(k)).length;
-  if (liveInputs * 2 < x.agentInputs.length) flags.add("INSUFFICIENT_DATA");
+  // DECISIONS 7 names two causes: under half of the inputs live, or an agent with no data at all.
+  if (liveInputs * 2 < x.agentInputs.length || x.agentsWithoutData.length > 0) flags.add("INSUFFICIENT_DATA");
   if (x.hoursUntilTier1 !== null && x.hoursUntilTier1 >= 0 && x.hoursUntilTier1 <= 24) flags.add("ETF_EVENT_WINDOW");
   // Raised only from a real AI-sector sentiment source; without one it is never guessed.
   if (x.aiSentiment !== null && x.aiSentiment.value < x.aiSentiment.percentile20) flags.add("CENTRALIZED_AI_OVERHANG");

@@ -58,7 +58,7 @@ describe("deliberate: judiciary mode (no provider)", () => {
     expect(hawk?.thesis).toMatch(/RSI/);
   });
 
-  it("agents whose inputs are all DEAD abstain: HOLD ≤ 0.3, naming the missing data; TAO raises no data flag only when under half", async () => {
+  it("agents whose inputs are all DEAD abstain: HOLD ≤ 0.3, naming the missing data; TAO raises INSUFFICIENT_DATA", async () => {
     const s = session(await deliberate(councilInput("TAO"), { advisor: null, newId }));
     const subnet = s.votes.find((v) => v.agent === "SUBNET_ORACLE");
     expect(subnet).toMatchObject({ ruling: "HOLD", source: "abstain" });
@@ -66,6 +66,7 @@ describe("deliberate: judiciary mode (no provider)", () => {
     expect(subnet?.thesis).toMatch(/TAO_STAKING_RATIO_TREND/);
     expect(s.votes.find((v) => v.agent === "AI_NARRATIVE")?.source).toBe("abstain");
     expect(s.agentsFailed).toBe(2);
+    expect(s.riskFlags).toContain("INSUFFICIENT_DATA");
     expect(s.snapshotSignals).toEqual({ tao_price: 400, rsi_1h: 35, ema_200: 388 });
   });
 

@@ -15,6 +15,7 @@ const calm: TaoFlagInputs = {
   aiSentiment: { value: 50, percentile20: 30 },
   agentInputs,
   readings: allLive,
+  agentsWithoutData: [],
 };
 
 describe("TAO risk flags (DECISIONS 7)", () => {
@@ -40,6 +41,10 @@ describe("TAO risk flags (DECISIONS 7)", () => {
     expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(half.map((k) => [k, 1]))) })).toEqual([]);
     expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(fewer.map((k) => [k, 1]))) })).toEqual(["INSUFFICIENT_DATA"]);
     expect(taoRiskFlags({ ...calm, readings: readings(Object.fromEntries(agentInputs.map((k) => [k, 1])), "STALE") })).toEqual(["INSUFFICIENT_DATA"]);
+  });
+
+  it("INSUFFICIENT_DATA when one agent has no data at all, however many other inputs are live", () => {
+    expect(taoRiskFlags({ ...calm, agentsWithoutData: ["AI_NARRATIVE"] })).toEqual(["INSUFFICIENT_DATA"]);
   });
 
   it("ETF_EVENT_WINDOW when a TIER1 event is within 24 h", () => {
