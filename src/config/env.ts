@@ -1,3 +1,5 @@
+import { Resolver } from "node:dns";
+import { compile as compileTrustedProxies } from "proxy-addr";
 import { z } from "zod";
 
 const bool = z
@@ -25,6 +27,31 @@ const httpUrl = z
     },
     { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" },
   );
+
+/**
+ * The consumers' own parsers decide what they accept, so a value they would refuse at start-up
+ * stops the process here, named, instead of with a stack trace halfway through building it.
+ */
+function acceptedByExpress(value: string): boolean {
+  if (value === "true" || value === "false" || /^\d+$/.test(value)) return true;
+  try {
+    compileTrustedProxies(value.split(",").map((s) => s.trim()));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function acceptedByResolver(server: string): boolean {
+  const port = /:(\d+)$/.exec(server.replace(/^\[[^\]]*\]/, ""))?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  try {
+    new Resolver().setServers([server]);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Every setting the service reads, with its default (DECISIONS 1). The one place environment
@@ -59,7 +86,10 @@ const settings = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
   OWNER_NOTIFY_URL: httpUrl.optional(),
-  TRUST_PROXY: z.string().default("false"),
+  TRUST_PROXY: z
+    .string()
+    .refine(acceptedByExpress, "must be true, false, a hop count, or addresses/subnets/loopback/linklocal/uniquelocal, comma-separated")
+    .default("false"),
   /** Accept TRUST_PROXY=true anyway (every client could then choose its IP through X-Forwarded-For). */
   TRUST_PROXY_FORCE: bool.default(false),
   /** Prometheus /metrics listens here, apart from the API (0: an ephemeral port); unset: not served. */
@@ -75,7 +105,7 @@ const settings = z.object({
   WEBHOOK_DNS_SERVERS: z
     .string()
     .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
-    .pipe(z.array(z.string().regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\])(:\d{1,5})?$/, "must be ip, ip:port or [ipv6]:port")).min(1))
+    .pipe(z.array(z.string().refine(acceptedByResolver, "must be ip, ip:port or [ipv6]:port with a valid address and port")).min(1))
     .optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),
   RATE_LIMIT_BASIC_PER_MINUTE: positiveInt.default(300),
@@ -98,6 +128,15 @@ export const envSchema = settings
     path: ["APP_API_TOKEN"],
     message:
       "ACTOR_RUNTIME=dapr needs it: daprd's callbacks (actor calls, reminders, pub/sub) arrive on the API port, and without the token anyone who reaches that port could make them; give daprd the same APP_API_TOKEN",
+  })
+  // Half a provider would silently mean judiciary mode: an operator who set any of the three meant a model.
+  .refine((c) => c.LLM_MODEL !== undefined || (c.LLM_BASE_URL === undefined && c.LLM_API_KEY === undefined), {
+    path: ["LLM_MODEL"],
+    message: "must be set with LLM_BASE_URL (and LLM_API_KEY): without it the councils would run without a model; unset all three for judiciary mode",
+  })
+  .refine((c) => c.LLM_BASE_URL !== undefined || (c.LLM_MODEL === undefined && c.LLM_API_KEY === undefined), {
+    path: ["LLM_BASE_URL"],
+    message: "must be set with LLM_MODEL (and LLM_API_KEY): without it the councils would run without a model; unset all three for judiciary mode",
   })
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],

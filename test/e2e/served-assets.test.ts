@@ -23,7 +23,8 @@ function builtFiles(dir: string): string[] {
 beforeAll(async () => {
   buildWeb();
   // Secrets in the environment must not reach a served asset either.
-  svc = await startService({ LLM_API_KEY: "sk-test-llm-secret-do-not-serve" });
+  // (A whole provider, as configuration requires; nothing listens on port 9, so no model answers.)
+  svc = await startService({ LLM_BASE_URL: "http://127.0.0.1:9/v1", LLM_MODEL: "none", LLM_API_KEY: "sk-test-llm-secret-do-not-serve" });
   issuedKeys = [await createKey(svc, "free"), await createKey(svc, "basic"), await createKey(svc, "pro")];
   browser = await launchBrowser();
 });

@@ -41,6 +41,13 @@ describe("configuration", () => {
     ["LLM_BASE_URL", "https://proxyuser:hunter2@llm.example.com/v1", "LLM_BASE_URL: must not carry credentials"],
     ["OWNER_NOTIFY_URL", "https://u:p@hooks.example.com/x", "OWNER_NOTIFY_URL: must not carry credentials"],
     ["LOG_LEVEL", "loud", "LOG_LEVEL"],
+    ["TRUST_PROXY", "banana", "TRUST_PROXY: must be true, false, a hop count"],
+    ["TRUST_PROXY", "10.0.0.1/33", "TRUST_PROXY: must be true, false, a hop count"],
+    ["WEBHOOK_DNS_SERVERS", "999.1.1.1", "WEBHOOK_DNS_SERVERS.0: must be ip, ip:port or [ipv6]:port"],
+    ["WEBHOOK_DNS_SERVERS", "1.1.1.1:99999", "WEBHOOK_DNS_SERVERS.0: must be ip, ip:port or [ipv6]:port"],
+    ["LLM_BASE_URL", "http://127.0.0.1:8081/v1", "LLM_MODEL: must be set with LLM_BASE_URL"],
+    ["LLM_MODEL", "smollm2", "LLM_BASE_URL: must be set with LLM_MODEL"],
+    ["LLM_API_KEY", "sk-local", "LLM_BASE_URL: must be set with LLM_MODEL"],
   ])("stops on %s=%s naming the variable and the rule", (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -59,6 +66,13 @@ describe("configuration", () => {
     for (const url of ["sqlite:./data/x.sqlite", "sqlite::memory:", "mongodb://db:27017/mis", "mongodb+srv://cluster.example.net/mis"]) {
       expect(loadConfig({ STORE_URL: url }).STORE_URL).toBe(url);
     }
+  });
+
+  it("accepts what Express's trust proxy and Node's resolver accept, and a whole model provider", () => {
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8, ::1" }).TRUST_PROXY).toBe("loopback, 10.0.0.0/8, ::1");
+    expect(loadConfig({ WEBHOOK_DNS_SERVERS: "1.1.1.1, 127.0.0.1:5353, [::1]:53" }).WEBHOOK_DNS_SERVERS).toEqual(["1.1.1.1", "127.0.0.1:5353", "[::1]:53"]);
+    const llm = loadConfig({ LLM_BASE_URL: "http://127.0.0.1:8081/v1", LLM_MODEL: "smollm2" });
+    expect([llm.LLM_BASE_URL, llm.LLM_MODEL, llm.LLM_API_KEY]).toEqual(["http://127.0.0.1:8081/v1", "smollm2", undefined]);
   });
 
   it("treats an empty variable as unset", () => {
