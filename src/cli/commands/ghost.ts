@@ -27,11 +27,20 @@ function fail(io: CliIo, message: string): number {
   return 2;
 }
 
-/** Market "now" for operator commands: the newest trader turn, else the wall clock (see below). */
-async function marketNow(store: Store): Promise<number> {
+/**
+ * Market "now" for operator commands: the newest turn any Ghost Trader recorded. In live mode
+ * before any trader ran, the wall clock. In replay mode the wall clock is months after the
+ * replayed market and would hide every later trade, so without a trader turn there is no "now"
+ * to mark: null.
+ */
+async function marketNow(store: Store, feed: "replay" | "live"): Promise<number | null> {
   const snaps = await store.ghostLedger.snapshots();
-  return snaps.length === 0 ? Date.now() : Math.max(...snaps.map((s) => s.at));
+  if (snaps.length > 0) return Math.max(...snaps.map((s) => s.at));
+  return feed === "live" ? Date.now() : null;
 }
+
+const NO_MARKET_TIME =
+  "no Ghost Trader has run on this store yet, so there is no replay market time to mark; start the service (its warm-up runs the traders) and run this again";
 
 /**
  * `ghost signoff --asset TAO --by <name>` (SPEC "TAO paperMode"): paper mode ends only with 10
@@ -47,9 +56,14 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     return fail(io, `${USAGE}\n${why}`);
   }
-  const store = await openStore(loadConfig().STORE_URL);
+  const config = loadConfig();
+  const store = await openStore(config.STORE_URL);
   try {
-    const at = await marketNow(store);
+    const at = await marketNow(store, config.MARKET_FEED);
+    if (at === null) {
+      io.stderr.write(`TAO sign-off refused: ${NO_MARKET_TIME}\n`);
+      return 1;
+    }
     const ready = await signoffReadiness(store, at);
     const previous = await readTaoSignoff(store);
     if (signedOffInPeriod(previous, { sinceMs: ready.sinceMs, markId: ready.periodMarkId })) {
@@ -87,9 +101,8 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
 
 /**
  * `ghost restart --asset <A|all> --reason <text>` (DECISIONS 7): starts a new track-record sprint.
- * "Now" is market time, as trades are stamped: the newest turn any Ghost Trader recorded (in
- * replay the wall clock is months after the replayed market and would hide every later trade),
- * or the wall clock when no trader has run yet. Earlier trades stay stored, no longer counted.
+ * "Now" is market time, as trades are stamped (marketNow). Earlier trades stay stored, no longer
+ * counted.
  */
 export const ghostCommand: CliCommand = async (args, io) => {
   const [sub, ...rest] = args;
@@ -101,10 +114,15 @@ export const ghostCommand: CliCommand = async (args, io) => {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     return fail(io, `${USAGE}\n${why}`);
   }
-  const store = await openStore(loadConfig().STORE_URL);
+  const config = loadConfig();
+  const store = await openStore(config.STORE_URL);
   try {
     const ledger = store.ghostLedger;
-    const at = await marketNow(store);
+    const at = await marketNow(store, config.MARKET_FEED);
+    if (at === null) {
+      io.stderr.write(`ghost restart refused: ${NO_MARKET_TIME}\n`);
+      return 1;
+    }
     const scope = parsed.data.asset === "all" ? "ALL" : parsed.data.asset;
     await ledger.addSprint({ id: randomUUID(), scope, at, reason: parsed.data.reason, recordedAt: new Date().toISOString() });
     const { sprint } = currentSprint(await ledger.sprints());

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../../src/store/open-store.js";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 import { runCli } from "../../support/cli.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -53,6 +57,26 @@ describe("ghost restart CLI", () => {
     expect(noReason.stderr).toContain("usage: ghost restart");
     const badAsset = await runCli(["ghost", "restart", "--asset", "DOGE", "--reason", "x"], { STORE_URL: storeUrl });
     expect(badAsset.code).toBe(2);
+  }, 60_000);
+
+  it("refuses, marking nothing, on a replay store no trader has run on (the wall clock would hide every replay trade)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ghost-restart-"));
+    try {
+      const fresh = `sqlite:${join(dir, "fresh.sqlite")}`;
+      const out = await runCli(["ghost", "restart", "--asset", "all", "--reason", "too early"], { STORE_URL: fresh, MARKET_FEED: "replay" });
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain("no Ghost Trader has run on this store yet");
+      const signoff = await runCli(["ghost", "signoff", "--asset", "TAO", "--by", "ops"], { STORE_URL: fresh, MARKET_FEED: "replay" });
+      expect(signoff.code).toBe(1);
+      const store = await openStore(fresh);
+      try {
+        expect(await store.ghostLedger.sprints()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("starts a new BTC sprint: BTC's earlier trades stop counting in its track record, SOL's track record keeps its own", async () => {
