@@ -168,6 +168,11 @@ function hasOrderBook(exchange: object): exchange is OrderBookExchange {
   return "fetchOrderBook" in exchange && typeof exchange.fetchOrderBook === "function";
 }
 
+/** REPLAY_START as validated by the config: a day means its 00:00 UTC. */
+function replayStartMs(value: string): number {
+  return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+}
+
 /** The market the engines read: the bundled history on a replay clock, or live data on wall time. */
 export async function openMarket(
   config: Config,
@@ -186,7 +191,7 @@ export async function openMarket(
   const span = feed.span();
   const ends = ASSETS.map((a) => span.lastBarClose[a]).filter((e): e is number => e !== null);
   const end = Math.max(...ends);
-  const start = config.REPLAY_START ? Date.parse(`${config.REPLAY_START}T00:00:00Z`) : defaultReplayStart(span);
+  const start = config.REPLAY_START ? replayStartMs(config.REPLAY_START) : defaultReplayStart(span);
   const runFrom = Math.min(start, end);
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
   return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, pollers: [], orderBook: null, stop: idle };

@@ -72,7 +72,13 @@ const settings = z.object({
   APP_API_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. 32 random bytes, hex)").optional(),
   MARKET_FEED: z.enum(["replay", "live"]).default("replay"),
   REPLAY_SPEED: z.coerce.number().positive("must be > 0").default(60),
-  REPLAY_START: z.iso.date("must be an ISO date (YYYY-MM-DD)").optional(),
+  /** A day (its 00:00 UTC) or an instant: the default itself is an hour, not a midnight. */
+  REPLAY_START: z
+    .string()
+    .refine((v) => z.iso.date().safeParse(v).success || z.iso.datetime({ offset: true }).safeParse(v).success, {
+      message: "must be an ISO date (YYYY-MM-DD) or date-time with its zone (e.g. 2026-03-23T07:00:00Z)",
+    })
+    .optional(),
   REPLAY_WARMUP_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(60).default(14),
   LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().min(1).optional(),

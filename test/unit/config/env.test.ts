@@ -33,6 +33,7 @@ describe("configuration", () => {
     ["MARKET_FEED", "fake", "MARKET_FEED"],
     ["REPLAY_SPEED", "0", "REPLAY_SPEED: must be > 0"],
     ["REPLAY_START", "yesterday", "REPLAY_START: must be an ISO date"],
+    ["REPLAY_START", "2026-03-23T07:00:00", "REPLAY_START: must be an ISO date (YYYY-MM-DD) or date-time with its zone"],
     ["QUOTA_PRO_PER_DAY", "1.5", "QUOTA_PRO_PER_DAY: must be an integer"],
     ["RATE_LIMIT_FREE_PER_MINUTE", "many", "RATE_LIMIT_FREE_PER_MINUTE: must be a number"],
     ["WEBHOOK_ALLOW_PRIVATE_TARGETS", "yes", "WEBHOOK_ALLOW_PRIVATE_TARGETS: must be true or false"],
@@ -71,6 +72,8 @@ describe("configuration", () => {
   it("accepts what Express's trust proxy and Node's resolver accept, and a whole model provider", () => {
     expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8, ::1" }).TRUST_PROXY).toBe("loopback, 10.0.0.0/8, ::1");
     expect(loadConfig({ WEBHOOK_DNS_SERVERS: "1.1.1.1, 127.0.0.1:5353, [::1]:53" }).WEBHOOK_DNS_SERVERS).toEqual(["1.1.1.1", "127.0.0.1:5353", "[::1]:53"]);
+    expect(loadConfig({ REPLAY_START: "2026-03-23T07:00:00Z" }).REPLAY_START).toBe("2026-03-23T07:00:00Z");
+    expect(loadConfig({ REPLAY_START: "2026-03-23" }).REPLAY_START).toBe("2026-03-23");
     const llm = loadConfig({ LLM_BASE_URL: "http://127.0.0.1:8081/v1", LLM_MODEL: "smollm2" });
     expect([llm.LLM_BASE_URL, llm.LLM_MODEL, llm.LLM_API_KEY]).toEqual(["http://127.0.0.1:8081/v1", "smollm2", undefined]);
   });
