@@ -1,4 +1,4 @@
-import type { AssetFeatures, ObservedTechnicals } from "../domain/signals/asset-features.js";
+import type { AssetFeatures, ObservedTechnicals, ObservedValue } from "../domain/signals/asset-features.js";
 import type { FeedMode } from "../domain/signals/catalogue.js";
 import type { CalendarEvent } from "../domain/signals/macro-calendar.js";
 import type { Candle, CandleInterval, SignalReading } from "../domain/signals/reading.js";
@@ -27,6 +27,13 @@ export interface MarketFeed {
   candles(asset: Asset, interval: CandleInterval, at: number, limit: number): readonly Candle[];
   /** Indicator values after the last bar closed at or before `at`; null before the first bar. */
   technicals(asset: Asset, interval: "1h" | "4h", at: number): ObservedTechnicals | null;
+  /**
+   * The asset's latest traded price as of `at`. Live: the close so far of the hourly bar still
+   * forming, as the last candle poll saw it (or a bar's close at its close time), null once
+   * older than SPOT_MAX_AGE_MS. Replay: the last closed hourly bar's close (the bundled history
+   * has no finer price). Null before any price.
+   */
+  spotPrice(asset: Asset, at: number): ObservedValue | null;
   assetFeatures(asset: Asset, at: number): AssetFeatures;
   macroSeries(key: MacroSeriesKey, at: number): MacroSeriesPoint | null;
   /**

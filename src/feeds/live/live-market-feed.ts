@@ -1,4 +1,4 @@
-import { buildAssetFeatures, type AssetFeatures, type ObservedTechnicals } from "../../domain/signals/asset-features.js";
+import { buildAssetFeatures, type AssetFeatures, type ObservedTechnicals, type ObservedValue } from "../../domain/signals/asset-features.js";
 import type { CalendarEvent } from "../../domain/signals/macro-calendar.js";
 import type { MacroSeriesKey, MacroSeriesPoint } from "../../domain/signals/macro-series.js";
 import type { Candle, CandleInterval, SignalReading } from "../../domain/signals/reading.js";
@@ -11,13 +11,16 @@ import { btcTechnicalReadings, KEPT_BARS, LiveCandleStore } from "./live-candle-
 import { LiveMacroSeriesStore, type DailySeriesKey, type DailySeriesSink, type DailyValue } from "./live-macro-series.js";
 import { FigureCache } from "./figure-cache.js";
 import type { ObservationPublisher, ObservationSink } from "./feed-sync.js";
-import { candleObservation, figureObservation, readingObservation, seriesObservation, type DecodedObservation } from "./observation-codec.js";
+import { candleObservation, figureObservation, readingObservation, seriesObservation, spotObservation, type DecodedObservation } from "./observation-codec.js";
 import type { LiveObservation } from "../../store/ports/live-observations.js";
 import { ProviderError } from "./provider-error.js";
 import { ReadingCache } from "./reading-cache.js";
 import type { PollResult, ResilientProvider } from "./resilient-provider.js";
 
 const HOUR = 3_600_000;
+
+/** A spot price older than this is no longer "live" (candles are polled every minute). */
+export const SPOT_MAX_AGE_MS = 5 * 60_000;
 
 /**
  * MARKET_FEED=live: answers from what the pollers last fetched. The schedule (the market-data
@@ -37,6 +40,8 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   private readonly stores = Object.fromEntries(ASSETS.map((a) => [a, new LiveCandleStore()])) as Record<Asset, LiveCandleStore>;
   private readonly macro = new LiveMacroSeriesStore();
   private readonly figures = new FigureCache();
+  /** Per asset: the newest price of a forming bar any process's poll saw. */
+  private readonly spots = new Map<Asset, ObservedValue>();
   /** Series days the providers delivered during the poll under way, published when it ends. */
   private queued: LiveObservation[] = [];
   private readonly seriesSink: DailySeriesSink;
@@ -90,7 +95,15 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     // Only closed bars newer than the newest kept are taken (LiveCandleStore.append), and shared.
     const closed = bars.filter((b) => (since === null || b.t > since) && b.t + HOUR <= now);
     const readings = this.appendBars(asset, closed, now);
-    await this.share(closed.map((b) => candleObservation(asset, b)));
+    // The bar still forming carries the last traded price: the spot price, shared like the bars.
+    const shared = closed.map((b) => candleObservation(asset, b));
+    const forming = bars.filter((b) => b.t <= now && now < b.t + HOUR).at(-1);
+    if (forming) {
+      const spot = { value: forming.c, observedAt: now };
+      this.recordSpot(asset, spot);
+      shared.push(spotObservation(asset, forming.t, spot));
+    }
+    await this.share(shared);
     return { ok: true, readings };
   }
 
@@ -108,6 +121,7 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
       if (item.kind === "reading") readings.push(item.reading);
       else if (item.kind === "candle") append(bars, item.asset, item.bar);
       else if (item.kind === "series") append(days, item.key, item.day);
+      else if (item.kind === "spot") this.recordSpot(item.asset, item.spot);
       else figures.push(item.figure);
     }
     this.cache.record(readings.sort((a, b) => a.observedAt - b.observedAt));
@@ -147,6 +161,20 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
 
   technicals(asset: Asset, interval: "1h" | "4h", at: number): ObservedTechnicals | null {
     return this.stores[asset].technicals(interval, at);
+  }
+
+  spotPrice(asset: Asset, at: number): ObservedValue | null {
+    const polled = this.spots.get(asset);
+    const bar = this.stores[asset].technicals("1h", at);
+    const candidates = [polled, bar && { value: bar.values.close, observedAt: bar.observedAt }].filter(
+      (c): c is ObservedValue => c !== undefined && c !== null && c.observedAt <= at && at - c.observedAt <= SPOT_MAX_AGE_MS,
+    );
+    return candidates.sort((a, b) => b.observedAt - a.observedAt)[0] ?? null;
+  }
+
+  private recordSpot(asset: Asset, spot: ObservedValue): void {
+    const known = this.spots.get(asset);
+    if (!known || spot.observedAt > known.observedAt) this.spots.set(asset, spot);
   }
 
   assetFeatures(asset: Asset, at: number): AssetFeatures {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MACRO_SERIES_KEYS } from "../../domain/signals/macro-series.js";
 import { NETWORK_FIGURE_KEYS, type NetworkFigure } from "../../domain/signals/network-figures.js";
+import type { ObservedValue } from "../../domain/signals/asset-features.js";
 import type { Candle, SignalReading } from "../../domain/signals/reading.js";
 import { ASSETS, SIGNAL_KEYS, type Asset } from "../../domain/signals/signal-keys.js";
 import type { LiveObservation } from "../../store/ports/live-observations.js";
@@ -11,12 +12,14 @@ export type DecodedObservation =
   | { readonly kind: "reading"; readonly reading: SignalReading }
   | { readonly kind: "candle"; readonly asset: Asset; readonly bar: Candle }
   | { readonly kind: "series"; readonly key: DailySeriesKey; readonly day: DailyValue }
-  | { readonly kind: "figure"; readonly figure: NetworkFigure };
+  | { readonly kind: "figure"; readonly figure: NetworkFigure }
+  | { readonly kind: "spot"; readonly asset: Asset; readonly spot: ObservedValue };
 
 const finite = z.number().finite();
 const valueSource = z.object({ value: finite, source: z.string().min(1).max(200) });
 const bar = z.object({ o: finite, h: finite, l: finite, c: finite, v: finite });
 const seriesValue = z.object({ value: finite });
+const spotValue = z.object({ value: finite.positive(), observedAt: z.number().int().nonnegative() });
 
 const SERIES_KEYS: readonly DailySeriesKey[] = [...MACRO_SERIES_KEYS, "BTC"];
 
@@ -26,6 +29,14 @@ export function readingObservation(r: SignalReading): LiveObservation {
 
 export function candleObservation(asset: Asset, b: Candle): LiveObservation {
   return { stream: `candle:${asset}`, at: b.t, payload: JSON.stringify({ o: b.o, h: b.h, l: b.l, c: b.c, v: b.v }) };
+}
+
+/**
+ * The price of the hourly bar still forming, as a poll saw it. One row per asset and bar (`at` is
+ * the bar's open), rewritten by each poll within the hour, so the log holds 24 a day, not 1,440.
+ */
+export function spotObservation(asset: Asset, barOpen: number, spot: ObservedValue): LiveObservation {
+  return { stream: `spot:${asset}`, at: barOpen, payload: JSON.stringify({ value: spot.value, observedAt: spot.observedAt }) };
 }
 
 export function seriesObservation(key: DailySeriesKey, d: DailyValue): LiveObservation {
@@ -65,6 +76,10 @@ export function decodeObservation(o: LiveObservation): DecodedObservation | null
   if (kind === "candle" && isOneOf(ASSETS, key)) {
     const p = parsePayload(bar, o.payload);
     return p && { kind, asset: key, bar: { t: o.at, ...p } };
+  }
+  if (kind === "spot" && isOneOf(ASSETS, key)) {
+    const p = parsePayload(spotValue, o.payload);
+    return p && { kind, asset: key, spot: { value: p.value, observedAt: p.observedAt } };
   }
   if (kind === "series" && isOneOf(SERIES_KEYS, key)) {
     const p = parsePayload(seriesValue, o.payload);

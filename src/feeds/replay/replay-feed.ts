@@ -106,6 +106,11 @@ export class ReplayMarketFeed implements MarketFeed {
     return this.ds.candles[asset][interval].closed(at, limit);
   }
 
+  spotPrice(asset: Asset, at: number): ObservedValue | null {
+    const t = this.technicals(asset, "1h", at);
+    return t && { value: t.values.close, observedAt: t.observedAt };
+  }
+
   technicals(asset: Asset, interval: "1h" | "4h", at: number): ObservedTechnicals | null {
     const candles = this.ds.candles[asset][interval];
     const i = candles.lastClosedIndex(at);

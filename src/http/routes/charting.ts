@@ -27,7 +27,7 @@ export function chartingRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL,
       handler: async () => {
         const now = marketClock.now();
-            const [verdict, regime, ghost] = await Promise.all([
+        const [verdict, regime, ghost] = await Promise.all([
           store.verdicts.latest("BTC", now),
           store.regimeHistory.latestAtOrBefore(now),
           store.ghostLedger.snapshot("BTC"),
@@ -54,7 +54,9 @@ export function chartingRoutes(deps: AppDeps): Route[] {
           dark_pool: darkPool,
           rsi: tech?.rsi14 ?? 0,
           ema_200: tech?.ema200 ?? 0,
-          btc_price: tech?.close ?? 0,
+          // SPEC: live spot. Live: the forming bar's price at the last minute's poll (0 once it is
+          // over 5 minutes old); replay: the last hourly close, the finest price the history has.
+          btc_price: feed.spotPrice("BTC", now)?.value ?? 0,
           ghost_status: ghost?.status ?? "WAITING",
           timestamp: Math.floor(now / 1000),
         };

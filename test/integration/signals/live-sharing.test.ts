@@ -77,6 +77,7 @@ function view(feed: LiveMarketFeed, at: number) {
     technicals: Object.fromEntries(ASSETS.map((a) => [a, [feed.technicals(a, "1h", at), feed.technicals(a, "4h", at)]])),
     macro: Object.fromEntries(MACRO_SERIES_KEYS.map((k) => [k, feed.macroSeries(k, at)])),
     figures: feed.networkFigures(at),
+    spots: Object.fromEntries(ASSETS.map((a) => [a, feed.spotPrice(a, at)])),
   };
 }
 
@@ -152,6 +153,31 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live feeds sharing what they fe
     await new LiveFeedSync(store.liveObservations, fresh, clock, quiet).pull();
     expect(view(fresh, clock.now())).toEqual(view(poller, clock.now()));
     for (const key of SIGNAL_KEYS) expect(fresh.readingsBetween(key, 0, clock.now())).toEqual(poller.readingsBetween(key, 0, clock.now()));
+  });
+
+  it("shares the price of the bar still forming as the spot price, live for 5 minutes", async () => {
+    const at = clock.now();
+    const hourOpen = Math.floor(at / H) * H;
+    const last = history.BTC.at(-1) as Candle;
+    // The exchange's klines end with the hour under way; its close so far is the last trade.
+    const forming: Candle = { t: hourOpen, o: last.c, h: last.c * 1.01, l: last.c * 0.99, c: last.c * 1.004, v: 12 };
+    const withForming = { ...history, BTC: [...history.BTC.filter((b) => b.t < hourOpen), forming] };
+    const spotPoller = new LiveMarketFeed(clock, venue(withForming, { t: hourOpen }), [], new LogPublisher(store.liveObservations, clock, quiet));
+    expect((await spotPoller.pollCandles("BTC")).ok).toBe(true);
+    expect(spotPoller.spotPrice("BTC", at)).toEqual({ value: forming.c, observedAt: at });
+    // Not a closed bar: the candles and indicators still end at the last closed hour.
+    expect(spotPoller.candles("BTC", "1h", at, 1000).at(-1)?.t).toBeLessThan(hourOpen);
+    await readerSync.pull();
+    expect(reader.spotPrice("BTC", at)).toEqual({ value: forming.c, observedAt: at });
+    // A minute later the next poll's price replaces it, in the same row of the log.
+    clock.set(at + 60_000);
+    const moved = { ...forming, c: forming.c * 1.002 };
+    const nextPoller = new LiveMarketFeed(clock, venue({ ...withForming, BTC: [...withForming.BTC.slice(0, -1), moved] }, { t: hourOpen }), [], new LogPublisher(store.liveObservations, clock, quiet));
+    expect((await nextPoller.pollCandles("BTC")).ok).toBe(true);
+    await readerSync.pull();
+    expect(reader.spotPrice("BTC", clock.now())).toEqual({ value: moved.c, observedAt: at + 60_000 });
+    // Without a poll for over 5 minutes there is no live price: SPEC's charting field reads 0.
+    expect(reader.spotPrice("BTC", at + 60_000 + 5 * 60_000 + 1)).toBeNull();
   });
 
   it("skips rows it cannot read (another version's stream, a damaged payload) and reads on", async () => {
