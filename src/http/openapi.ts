@@ -75,6 +75,16 @@ export function buildOpenApi(routes: readonly Route[], serverUrl: string): objec
       },
       responses,
     });
+    if (r.method === "get" && r.documentHead) {
+      registry.registerPath({
+        method: "head",
+        path: r.path,
+        summary: `${r.summary}: headers only`,
+        tags: [...r.tags],
+        // The GET's statuses and headers, never a body.
+        responses: Object.fromEntries(Object.entries(responses).map(([status, { description }]) => [status, { description }])),
+      });
+    }
   }
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

@@ -82,6 +82,11 @@ export interface RouteDef<Q extends InputSchema = undefined, B extends InputSche
   readonly params?: P;
   readonly response: R;
   readonly successStatus?: number;
+  /**
+   * A GET that SPEC also lists with HEAD: documented as an operation of its own. Express answers
+   * HEAD on every GET route (the GET's status and headers, no body); only these are promised.
+   */
+  readonly documentHead?: true;
   /** Cached routes add `cached` and `cache_ttl_seconds` to the body. */
   readonly cacheTtlSeconds?: number;
   /**

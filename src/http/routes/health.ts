@@ -17,9 +17,10 @@ export function healthRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "get",
       path: "/v1/health",
-      summary: "Health check (also answers HEAD)",
+      summary: "Health check",
       tags: ["health"],
       access: { kind: "public" },
+      documentHead: true,
       response: healthSchema,
       handler: health,
     }),

@@ -24,6 +24,16 @@ describe("the OpenAPI document agrees with the service", () => {
     }
   });
 
+  it("documents HEAD /v1/health, as SPEC lists it, and the service answers it with the GET's headers and no body", async () => {
+    const head = doc.paths["/v1/health"]?.head;
+    expect(head?.responses["200"]).toBeDefined();
+    expect(head?.responses["200"]?.content).toBeUndefined();
+    const res = await fetch(`${svc.url}/v1/health`, { method: "HEAD" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.text()).toBe("");
+  });
+
   it("documents the newsletter's 429 as {detail: string}", () => {
     expect(schemaOf("/v1/newsletter/subscribe", "post", 429)).toEqual({ $ref: "#/components/schemas/PlainError" });
   });
