@@ -2,7 +2,7 @@ import { byId, el } from "../dom.js";
 import { exampleOf } from "./example.js";
 import type { JsonSchema, OpenApiDoc, Operation } from "./openapi-types.js";
 
-const METHODS = ["get", "post", "patch", "delete"] as const;
+const METHODS = ["get", "head", "post", "patch", "delete"] as const;
 
 function tierOf(op: Operation): string {
   const tier = op["x-tier"];
@@ -11,7 +11,9 @@ function tierOf(op: Operation): string {
 
 /** The curl line for one operation, with the key taken from an environment variable. */
 function curlFor(method: string, path: string, op: Operation, body: unknown): string {
-  const parts = [`curl -sS${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "$MIS_BASE_URL${path.replace(/\{(\w+)\}/g, "<$1>")}"`];
+  // curl -X HEAD would wait for a body that never comes; -I asks for the headers only.
+  const verb = method === "get" ? "" : method === "head" ? " -I" : ` -X ${method.toUpperCase()}`;
+  const parts = [`curl -sS${verb} "$MIS_BASE_URL${path.replace(/\{(\w+)\}/g, "<$1>")}"`];
   if (op["x-tier"]) parts.push(`-H "X-API-Key: $MIS_API_KEY"`);
   if (body !== undefined) parts.push(`-H "Content-Type: application/json" -d '${JSON.stringify(body)}'`);
   return parts.join(" \\\n  ");
