@@ -383,10 +383,12 @@ export interface Candles extends CacheInfo {
 export interface ChartingSignal {
   readonly verdict: Ruling | "PENDING";
   readonly confidence: number;
-  readonly regime: string;
+  /** UNKNOWN before the first regime detection. */
+  readonly regime: Regime | "UNKNOWN";
   readonly dark_pool: number;
   readonly rsi: number;
   readonly ema_200: number;
+  /** Live spot (at most 5 minutes old; replay: the last hourly close); 0 if unavailable. */
   readonly btc_price: number;
   readonly ghost_status: "WAITING" | "READY" | "IN_POSITION";
   readonly timestamp: number;

@@ -50,7 +50,7 @@ export function chartingRoutes(deps: AppDeps): Route[] {
         return {
           verdict: ruling === undefined || ruling === "AVOID" ? ("PENDING" as const) : ruling,
           confidence: verdict === null ? 0 : Math.round(verdict.verdict.confidence * 1000) / 10,
-          regime: regime?.report.regime ?? "UNKNOWN",
+          regime: regime?.report.regime ?? ("UNKNOWN" as const),
           dark_pool: darkPool,
           rsi: tech?.rsi14 ?? 0,
           ema_200: tech?.ema200 ?? 0,

@@ -89,11 +89,14 @@ export const chartingSignalSchema = z
   .object({
     verdict: z.enum([...RULINGS, "PENDING"]),
     confidence: z.number().min(0).max(100),
-    regime: z.string().describe("current regime, e.g. BULL_TRENDING"),
+    regime: z.union([z.enum(REGIMES), z.literal("UNKNOWN")]).describe("current regime; UNKNOWN before the first detection"),
     dark_pool: z.number().int().min(0).max(100),
     rsi: z.number(),
     ema_200: z.number(),
-    btc_price: z.number(),
+    btc_price: z
+      .number()
+      .min(0)
+      .describe("live spot: the last traded price, at most 5 minutes old (replay: the last hourly close); 0 if unavailable"),
     ghost_status: z.enum(["WAITING", "READY", "IN_POSITION"]),
     timestamp: z.number().int().describe("Unix epoch seconds"),
   })
