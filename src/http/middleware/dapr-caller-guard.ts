@@ -6,6 +6,15 @@ import type { Clock } from "../../runtime/clocks/clock.js";
 /** The header daprd puts its APP_API_TOKEN in on every call to the app (Dapr's app API token). */
 export const DAPR_API_TOKEN_HEADER = "dapr-api-token";
 
+/**
+ * How long a connection daprd used may idle here. daprd's app channel is Go's default transport,
+ * which keeps idle connections 90 s; a server that closes one first (the API's keep-alive is 5 s)
+ * races a request daprd is writing on it, and daprd does not retry a PUT that met "connection
+ * reset by peer": the chaos suite saw reminders, actor calls and pub/sub deliveries fail so. Past
+ * 90 s, daprd closes first. Only a connection that presented daprd's token gets this.
+ */
+export const DAPRD_KEEP_ALIVE_MS = 95_000;
+
 /** At most one "refused" warning a minute: anyone can send these, and the access log has each. */
 const WARN_EVERY_MS = 60_000;
 
@@ -27,9 +36,17 @@ export function daprCallerGuard(token: string, logger: Logger, guarded: readonly
   const router = express.Router();
   let warnedAt = -Infinity;
   let unreported = 0;
-  router.use(["/actors", "/dapr"], (req: Request, _res: Response, next: NextFunction) => {
+  router.use(["/actors", "/dapr"], (req: Request, res: Response, next: NextFunction) => {
     const sent = req.get(DAPR_API_TOKEN_HEADER);
-    if (sent !== undefined && timingSafeEqual(digest(sent), expected)) return next();
+    if (sent !== undefined && timingSafeEqual(digest(sent), expected)) {
+      // Node sets the keep-alive timeout when the response finishes, before this listener runs
+      // (its own 'finish' listener was added first), and clears it when the next request arrives.
+      const socket = req.socket;
+      res.once("finish", () => {
+        if (!socket.destroyed) socket.setTimeout(DAPRD_KEEP_ALIVE_MS);
+      });
+      return next();
+    }
     // Kept for the operator: a daprd with the wrong token is refused on every call.
     unreported += 1;
     if (clock.now() - warnedAt >= WARN_EVERY_MS) {
