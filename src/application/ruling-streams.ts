@@ -1,4 +1,5 @@
 import { deliberate } from "../domain/council/deliberate.js";
+import { ROSTERS } from "../domain/council/rosters.js";
 import type { CouncilAsset } from "../domain/council/council-types.js";
 import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
 import type { PricePoint } from "../domain/calibration/price-path.js";
@@ -7,6 +8,7 @@ import { DEFAULT_CALIBRATION, type CalibrationMap, type CalibrationSettings } fr
 import type { Asset } from "../domain/signals/signal-keys.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { councilInputAt, judiciaryInputAt } from "./judiciary-inputs.js";
+import { ScoredHourMemo, type AgentScoredHour, type MemoHour } from "./scored-hour-memo.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,7 +27,7 @@ export const streamId = (s: RulingStream): string => (s.kind === "agent" ? `agen
 
 /** A council hour with its agents' rule votes (an abstaining agent has none): one deliberation feeds seven streams. */
 export interface CouncilHour extends ScoredHour {
-  readonly agents: readonly (ScoredHour & { readonly agent: string })[];
+  readonly agents: readonly AgentScoredHour[];
 }
 
 /**
@@ -48,17 +50,20 @@ export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: n
 
 /** The council's judiciary-mode session at `at` with its agents' rule votes; a BLACKOUT hour is null. */
 export async function councilHourAt(feed: MarketFeed, asset: CouncilAsset, at: number): Promise<CouncilHour | null> {
-  return memoised(feed, `council:${asset}`, at, async () => {
+  const roster = ROSTERS[asset].agents.map((a) => a.name);
+  const deliberated = async (): Promise<CouncilHour | null> => {
     const outcome = await deliberate(councilInputAt(feed, asset, at, null), { advisor: null, newId: () => "stream" });
     if (outcome.kind !== "session") return null;
     const s = outcome.session;
     const agents = s.votes.flatMap((v) => (v.source === "rule" && v.score !== undefined ? [{ agent: v.agent, at, ruling: v.ruling, score: v.score }] : []));
     return { at, ruling: s.ruling, score: s.score, agents };
-  });
+  };
+  return memoised(feed, `council:${asset}`, at, deliberated, roster);
 }
 
-async function memoised<T extends ScoredHour>(feed: MarketFeed, id: string, at: number, score: () => Promise<T | null> | T | null): Promise<T | null> {
-  const memo = feed.mode === "replay" ? memoOf(feed, id) : null;
+/** `roster`: a council's agents, in the order its votes come in (the memo rebuilds them so). */
+async function memoised<T extends MemoHour>(feed: MarketFeed, id: string, at: number, score: () => Promise<T | null> | T | null, roster: readonly string[] = []): Promise<T | null> {
+  const memo = feed.mode === "replay" ? memoOf(feed, id, roster) : null;
   const hit = memo?.get(at);
   if (hit !== undefined) return hit as T | null;
   const scored = await score();
@@ -72,9 +77,9 @@ async function memoised<T extends ScoredHour>(feed: MarketFeed, id: string, at: 
  * here is a truth replicas must agree on through the store); it spares a second EvidenceActor
  * activation in one process (a restart, a test) the recomputation. Live feeds are never memoised.
  */
-const memos = new WeakMap<MarketFeed, Map<string, Map<number, ScoredHour | null>>>();
+const memos = new WeakMap<MarketFeed, Map<string, ScoredHourMemo>>();
 
-function memoOf(feed: MarketFeed, id: string): Map<number, ScoredHour | null> {
+function memoOf(feed: MarketFeed, id: string, roster: readonly string[]): ScoredHourMemo {
   let byStream = memos.get(feed);
   if (byStream === undefined) {
     byStream = new Map();
@@ -82,7 +87,7 @@ function memoOf(feed: MarketFeed, id: string): Map<number, ScoredHour | null> {
   }
   let memo = byStream.get(id);
   if (memo === undefined) {
-    memo = new Map();
+    memo = new ScoredHourMemo(roster);
     byStream.set(id, memo);
   }
   return memo;
