@@ -85,7 +85,7 @@ export async function run(): Promise<BenchResult[]> {
   const plainMs = best(3, () => {
     const sums = new Map<string, { n: number; s: number }>();
     for (const r of yearRows) {
-      const f = r.forward[24];
+      const f = r.forward.h24;
       if (f === null) continue;
       const e = sums.get(r.ruling) ?? { n: 0, s: 0 };
       e.n++;
@@ -102,7 +102,7 @@ export async function run(): Promise<BenchResult[]> {
   const before = last - 6 * 3_600_000;
   const earlier = withOutcomes(heldOut.filter((r) => r.at <= before), prices.filter((p) => p.t <= before), before);
   const sliced = async (previous: readonly EvaluatedHour[]) =>
-    drainSteps(evaluateSpanSteps("from_2023", await drainSteps(withOutcomesSteps(heldOut, prices, last, previous))));
+    drainSteps(evaluateSpanSteps("from_2023", await drainSteps(withOutcomesSteps(heldOut.slice(previous.length), prices, last, previous))));
   const onePiece = await longestBlock(async () => evaluateSpan("from_2023", withOutcomes(heldOut, prices, last)));
   // The worst of three: a tail figure, so no best-of.
   let steady = 0;

@@ -62,7 +62,7 @@ for (const stream of streams) {
     });
     const graded: Graded[] = [];
     for (const r of withOutcomes(run.rows, prices, to)) {
-      const side = rulingSide(r.ruling), f = r.forward[24];
+      const side = rulingSide(r.ruling), f = r.forward.h24;
       if (side === "none" || f === null || f === undefined || f === 0) continue;
       graded.push({ c: r.confidence, hit: side === "up" ? f > 0 : f < 0, at: r.at });
     }

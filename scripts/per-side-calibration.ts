@@ -28,7 +28,7 @@ for (const stream of streams) {
   const to = (prices[prices.length - 1] as { t: number }).t;
   const run = await calibratedStream(feed, stream, (prices[0] as { t: number }).t, to);
   const rows = withOutcomes(run.rows, prices, to)
-    .map((r) => ({ at: r.at, side: rulingSide(r.ruling), c: r.confidence, f: r.forward[24] }))
+    .map((r) => ({ at: r.at, side: rulingSide(r.ruling), c: r.confidence, f: r.forward.h24 }))
     .filter((r) => r.side !== "none");
   // walk-forward per-side counts: for a row at t, fit at day start D: matured rows with at+24h <= D, at >= D-365d
   const preds: Record<number, { c: number; hit: boolean; at: number }[]> = {};

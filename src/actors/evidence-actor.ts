@@ -65,11 +65,14 @@ interface StreamState {
   readonly calibrator: WalkForwardCalibrator;
   /** Council streams: one calibrator per agent, fed by the same deliberations (maps fitted when asked). */
   readonly agents: ReadonlyMap<string, WalkForwardCalibrator>;
-  /** Published rows kept for the evaluation (verdict streams, from the held-out span on). */
-  readonly rows: CalibratedHour[];
+  /**
+   * Published rows not yet graded (verdict streams, from the held-out span on): the evaluation
+   * moves them into `evaluated`.
+   */
+  rows: CalibratedHour[];
   /** The price path the last catch-up read (bars closed by then), reused by the evaluation. */
   prices: readonly PricePoint[];
-  /** `rows` with their outcomes as of the last evaluation (its settled rows are reused). */
+  /** Every published row with its outcomes as of the last evaluation (its settled rows are reused). */
   evaluated: readonly EvaluatedHour[];
   processedTo: number;
 }
@@ -254,7 +257,9 @@ export class EvidenceActor extends Actor {
     const prices = state.prices;
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
     const rows = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated), slice);
+    // The graded rows carry everything a later regrading needs: the calibrated ones are done with.
     state.evaluated = rows;
+    state.rows = [];
     const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({
       key: verdictEvaluationKey(asset),

@@ -1,6 +1,6 @@
 import type { CalibratedHour } from "../calibration/walk-forward-calibrator.js";
 import { forwardReturn, type PricePoint } from "../calibration/price-path.js";
-import { EVALUATION_HORIZONS, type EvaluatedHour, type EvaluationHorizon } from "./verdict-evaluation.js";
+import { forwardAt, EVALUATION_HORIZONS, type EvaluatedHour } from "./verdict-evaluation.js";
 import { runSteps, type Steps } from "./steps.js";
 
 const HOUR = 3_600_000;
@@ -16,15 +16,18 @@ export function withOutcomes(rows: readonly CalibratedHour[], prices: readonly P
 
 /** True when every horizon of the row has an outcome: later knowledge cannot change it. */
 function settled(row: EvaluatedHour): boolean {
-  return EVALUATION_HORIZONS.every((h) => row.forward[h] !== null);
+  return EVALUATION_HORIZONS.every((h) => forwardAt(row, h) !== null);
 }
 
 /**
- * `withOutcomes` in steps (see steps.ts). `previous` is an earlier result for a prefix of the
- * same rows: its settled rows are kept as they are (an outcome, once its horizon has ended, is
- * a fixed pair of closes), so a recomputation every few hours grades only the rows of the last
- * few days instead of rebuilding ~29,000 objects, which cost about 90 ms and the garbage
- * collector's pauses with them.
+ * `withOutcomes` in steps (see steps.ts), continuing an earlier result. `previous` is what an
+ * earlier call returned; `rows` are the rows published after its last one. Settled rows of
+ * `previous` are kept as they are (an outcome, once its horizon has ended, is a fixed pair of
+ * closes) and its open ones graded again from their own fields, so a recomputation every few
+ * hours grades only the rows of the last few days instead of rebuilding ~29,000 objects, which
+ * cost about 90 ms and the garbage collector's pauses with them; and the caller need not keep
+ * the calibrated rows it has already handed over (a second copy of every row, for the process's
+ * life, that the collector would mark on every full collection).
  */
 export function* withOutcomesSteps(
   rows: readonly CalibratedHour[],
@@ -32,24 +35,34 @@ export function* withOutcomesSteps(
   knownAt: number,
   previous: readonly EvaluatedHour[] = [],
 ): Steps<EvaluatedHour[]> {
+  const last = previous[previous.length - 1];
+  if (last !== undefined && rows[0] !== undefined && rows[0].at <= last.at) throw new Error("rows must follow the previous result's last row");
   const out: EvaluatedHour[] = [];
   let work = 0;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as CalibratedHour;
-    const before = previous[i];
-    if (before !== undefined && before.at === r.at && settled(before)) {
-      out.push(before);
-      work += 1;
-    } else {
-      const forward = {} as Record<EvaluationHorizon, number | null>;
-      for (const h of EVALUATION_HORIZONS) forward[h] = forwardReturn(prices, r.at, h * HOUR, knownAt);
-      out.push({ at: r.at, ruling: r.ruling, score: r.score, confidence: r.confidence, baseRate: r.baseRate, forward });
-      work += ROWS_VISITED_PER_STEP / ROWS_PER_STEP;
-    }
-    if (work >= ROWS_VISITED_PER_STEP) {
-      work = 0;
-      yield;
-    }
+  const step = (cost: number): boolean => {
+    work += cost;
+    if (work < ROWS_VISITED_PER_STEP) return false;
+    work = 0;
+    return true;
+  };
+  for (const before of previous) {
+    const keep = settled(before);
+    out.push(keep ? before : graded(before, prices, knownAt));
+    if (step(keep ? 1 : ROWS_VISITED_PER_STEP / ROWS_PER_STEP)) yield;
+  }
+  for (const r of rows) {
+    out.push(graded(r, prices, knownAt));
+    if (step(ROWS_VISITED_PER_STEP / ROWS_PER_STEP)) yield;
   }
   return out;
+}
+
+/** The row with the returns that followed it, as known at `knownAt` (one literal: rows share one shape). */
+function graded(r: Pick<EvaluatedHour, "at" | "ruling" | "score" | "confidence" | "baseRate">, prices: readonly PricePoint[], knownAt: number): EvaluatedHour {
+  const forward = {
+    h4: forwardReturn(prices, r.at, 4 * HOUR, knownAt),
+    h24: forwardReturn(prices, r.at, 24 * HOUR, knownAt),
+    h72: forwardReturn(prices, r.at, 72 * HOUR, knownAt),
+  };
+  return { at: r.at, ruling: r.ruling, score: r.score, confidence: r.confidence, baseRate: r.baseRate, forward };
 }

@@ -27,14 +27,21 @@ describe("outcomes of published rows", () => {
     const earlierAt = START + 20 * 24 * HOUR;
     const earlier = withOutcomes(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt);
     // Rows of the last 72 h before `earlierAt` had horizons still open then.
-    expect(earlier.some((r) => r.forward[72] === null)).toBe(true);
+    expect(earlier.some((r) => r.forward.h72 === null)).toBe(true);
     const now = START + 29 * 24 * HOUR;
     const fresh = withOutcomes(rows, upTo(now), now);
-    const reusing = runSteps(withOutcomesSteps(rows, upTo(now), now, earlier));
+    const reusing = runSteps(withOutcomesSteps(rows.slice(earlier.length), upTo(now), now, earlier));
     expect(reusing).toEqual(fresh);
     // Settled rows are the very objects of the earlier result; open ones were graded again.
     expect(reusing[0]).toBe(earlier[0]);
     expect(reusing[earlier.length - 1]).not.toBe(earlier[earlier.length - 1]);
-    expect(reusing[earlier.length - 1]?.forward[72]).not.toBeNull();
+    expect(reusing[earlier.length - 1]?.forward.h72).not.toBeNull();
+  });
+
+  it("refuses rows that do not follow the earlier result (a row graded twice would count twice)", () => {
+    const earlierAt = START + 20 * 24 * HOUR;
+    const earlier = withOutcomes(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt);
+    const now = START + 29 * 24 * HOUR;
+    expect(() => runSteps(withOutcomesSteps(rows, upTo(now), now, earlier))).toThrow(/must follow/);
   });
 });

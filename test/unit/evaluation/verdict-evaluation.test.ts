@@ -19,7 +19,7 @@ function stream(days: number, truth: (confidence: number) => number, seed = 3): 
     const up = rng.next() < truth(confidence);
     for (let h = 0; h < 24; h++) {
       const r = up ? 0.01 : -0.01;
-      rows.push({ at: START + d * DAY + h * HOUR, ruling: "BUY", score: 40, confidence, baseRate: 0.5, forward: { 4: r, 24: r, 72: r } });
+      rows.push({ at: START + d * DAY + h * HOUR, ruling: "BUY", score: 40, confidence, baseRate: 0.5, forward: { h4: r, h24: r, h72: r } });
     }
   }
   return rows;
@@ -64,7 +64,7 @@ describe("reliability of a ruling stream", () => {
     const oneSided: EvaluatedHour[] = [];
     for (let d = 0; d < 600; d++) {
       for (let h = 0; h < 24; h++) {
-        const row = { at: START + d * DAY + h * HOUR, score: 0, confidence: 0.6, baseRate: 0.5, forward: { 4: 0.01, 24: 0.01, 72: 0.01 } };
+        const row = { at: START + d * DAY + h * HOUR, score: 0, confidence: 0.6, baseRate: 0.5, forward: { h4: 0.01, h24: 0.01, h72: 0.01 } };
         mixed.push({ ...row, ruling: h % 2 === 0 ? "BUY" : "SELL" });
         oneSided.push({ ...row, ruling: "BUY" });
       }
