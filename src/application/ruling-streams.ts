@@ -50,7 +50,6 @@ export async function scoredHourAt(feed: MarketFeed, stream: RulingStream, at: n
 
 /** The council's judiciary-mode session at `at` with its agents' rule votes; a BLACKOUT hour is null. */
 export async function councilHourAt(feed: MarketFeed, asset: CouncilAsset, at: number): Promise<CouncilHour | null> {
-  const roster = ROSTERS[asset].agents.map((a) => a.name);
   const deliberated = async (): Promise<CouncilHour | null> => {
     const outcome = await deliberate(councilInputAt(feed, asset, at, null), { advisor: null, newId: () => "stream" });
     if (outcome.kind !== "session") return null;
@@ -58,8 +57,15 @@ export async function councilHourAt(feed: MarketFeed, asset: CouncilAsset, at: n
     const agents = s.votes.flatMap((v) => (v.source === "rule" && v.score !== undefined ? [{ agent: v.agent, at, ruling: v.ruling, score: v.score }] : []));
     return { at, ruling: s.ruling, score: s.score, agents };
   };
-  return memoised(feed, `council:${asset}`, at, deliberated, roster);
+  return memoised(feed, `council:${asset}`, at, deliberated, ROSTER_NAMES[asset]);
 }
+
+/** Each council's agents in roster order, the order its votes come in (a constant of the rosters). */
+const ROSTER_NAMES: Readonly<Record<CouncilAsset, readonly string[]>> = {
+  BTC: ROSTERS.BTC.agents.map((a) => a.name),
+  TAO: ROSTERS.TAO.agents.map((a) => a.name),
+  SOL: ROSTERS.SOL.agents.map((a) => a.name),
+};
 
 /** `roster`: a council's agents, in the order its votes come in (the memo rebuilds them so). */
 async function memoised<T extends MemoHour>(feed: MarketFeed, id: string, at: number, score: () => Promise<T | null> | T | null, roster: readonly string[] = []): Promise<T | null> {
