@@ -67,10 +67,10 @@ export async function run(): Promise<BenchResult[]> {
   // Fresh feeds: the stream memoises scored hours per feed object, so each side gets its own.
   const engineFeed = await ReplayMarketFeed.load("market-data");
   const prices = pricePath(engineFeed, "BTC", Number.MAX_SAFE_INTEGER);
-  const first = (prices[0] as { t: number }).t;
-  const last = (prices[prices.length - 1] as { t: number }).t;
+  const first = prices.timeAt(0);
+  const last = prices.timeAt(prices.length - 1);
   let t0 = performance.now();
-  for (const p of prices) evaluateJudiciary("BTC", judiciaryInputAt(engineFeed, "BTC", p.t, null));
+  for (let i = 0; i < prices.length; i++) evaluateJudiciary("BTC", judiciaryInputAt(engineFeed, "BTC", prices.timeAt(i), null));
   const engineRate = prices.length / ((performance.now() - t0) / 1000);
   const streamFeed = await ReplayMarketFeed.load("market-data");
   t0 = performance.now();
@@ -100,7 +100,7 @@ export async function run(): Promise<BenchResult[]> {
   // open (steady state); the first evaluation after an activation grades every row (cold).
   const heldOut = stream.rows.filter((r) => r.at >= HELD_OUT_FROM);
   const before = last - 6 * 3_600_000;
-  const earlier = withOutcomes(heldOut.filter((r) => r.at <= before), prices.filter((p) => p.t <= before), before);
+  const earlier = withOutcomes(heldOut.filter((r) => r.at <= before), prices.upTo(before), before);
   const sliced = async (previous: readonly EvaluatedHour[]) =>
     drainSteps(evaluateSpanSteps("from_2023", await drainSteps(withOutcomesSteps(heldOut.slice(previous.length), prices, last, previous))));
   const onePiece = await longestBlock(async () => evaluateSpan("from_2023", withOutcomes(heldOut, prices, last)));

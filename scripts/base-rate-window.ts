@@ -54,7 +54,7 @@ const inSample = new Map<string, Map<string, number>>();
 for (const stream of streams) {
   const id = `${stream.kind}:${stream.asset}`;
   const prices = pricePath(feed, stream.asset, Number.MAX_SAFE_INTEGER);
-  const from = (prices[0] as { t: number }).t, to = (prices[prices.length - 1] as { t: number }).t;
+  const from = prices.timeAt(0), to = prices.timeAt(prices.length - 1);
   const line = [id];
   for (const s of settings) {
     const run = await calibratedStream(feed, stream, from, to, {

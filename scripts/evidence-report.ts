@@ -125,18 +125,18 @@ const timings: string[] = [];
 for (const stream of streams) {
   const ts = performance.now();
   const prices = pricePath(feed, stream.asset, Number.MAX_SAFE_INTEGER);
-  const to = (prices[prices.length - 1] as { t: number }).t;
-  const run = await calibratedStream(feed, stream, (prices[0] as { t: number }).t, to);
+  const to = prices.timeAt(prices.length - 1);
+  const run = await calibratedStream(feed, stream, prices.timeAt(0), to);
   const spans = evaluateStream(withOutcomes(run.rows, prices, to));
   md.push(`### ${streamId(stream)}`, "");
   for (const s of spans) md.push(...spanSection(s));
-  if (stream.kind === "council") md.push(...(await agentSection(stream.asset, (prices[0] as { t: number }).t, to, prices)));
+  if (stream.kind === "council") md.push(...(await agentSection(stream.asset, prices.timeAt(0), to, prices)));
   timings.push(`${streamId(stream)} ${((performance.now() - ts) / 1000).toFixed(1)} s`);
 }
 
 const btc = pricePath(feed, "BTC", Number.MAX_SAFE_INTEGER);
-const first = (btc[0] as { t: number }).t + 200 * 3_600_000;
-const last = (btc[btc.length - 1] as { t: number }).t;
+const first = btc.timeAt(0) + 200 * 3_600_000;
+const last = btc.timeAt(btc.length - 1);
 const tr = performance.now();
 const timeline = regimeTimeline(feed, first, last);
 const published: StoredRegime[] = [...timeline.entries()].map(([t, v]) => ({ at: t + 3_600_000, report: { regime: v.regime } as RegimeReport }));

@@ -25,8 +25,8 @@ const KS = [0, 24 * 30, 24 * 90, 24 * 180, 24 * 365, 24 * 730];
 const showHeldOut = process.argv.includes("--held-out");
 for (const stream of streams) {
   const prices = pricePath(feed, stream.asset, Number.MAX_SAFE_INTEGER);
-  const to = (prices[prices.length - 1] as { t: number }).t;
-  const run = await calibratedStream(feed, stream, (prices[0] as { t: number }).t, to);
+  const to = prices.timeAt(prices.length - 1);
+  const run = await calibratedStream(feed, stream, prices.timeAt(0), to);
   const rows = withOutcomes(run.rows, prices, to)
     .map((r) => ({ at: r.at, side: rulingSide(r.ruling), c: r.confidence, f: r.forward.h24 }))
     .filter((r) => r.side !== "none");

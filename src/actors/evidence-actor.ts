@@ -5,7 +5,7 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import { DEFAULT_CALIBRATION, calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
 import { refitTime, WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
-import type { PricePoint } from "../domain/calibration/price-path.js";
+import { indexAtOrBefore, PricePathBuilder, type PricePath } from "../domain/calibration/price-path.js";
 import { evaluateSpanSteps, HELD_OUT_FROM, DEFAULT_EVALUATION, type EvaluatedHour } from "../domain/evaluation/verdict-evaluation.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
@@ -71,7 +71,7 @@ interface StreamState {
    */
   rows: CalibratedHour[];
   /** The price path the last catch-up read (bars closed by then), reused by the evaluation. */
-  prices: readonly PricePoint[];
+  prices: PricePath;
   /** Every published row with its outcomes as of the last evaluation (its settled rows are reused). */
   evaluated: readonly EvaluatedHour[];
   processedTo: number;
@@ -96,7 +96,7 @@ export class EvidenceActor extends Actor {
    * The asset's hourly closes up to the newest time asked for, shared by its streams and
    * extended in place (derived from the feed like `streams`; see #pricesTo).
    */
-  readonly #prices: PricePoint[] = [];
+  readonly #prices = new PricePathBuilder(24 * 366 * 4);
 
   constructor(
     ctx: ActorContext,
@@ -188,7 +188,7 @@ export class EvidenceActor extends Actor {
       // live mode) is exactly the one a run from the start of the data would fit.
       const verdictStart = HELD_OUT_FROM - calibrationLeadMs();
       const councilStart = to - calibrationLeadMs();
-      const start = Math.max(prices[0]?.t ?? to, stream.kind === "verdict" ? Math.min(verdictStart, councilStart) : councilStart);
+      const start = Math.max(prices.length === 0 ? to : prices.timeAt(0), stream.kind === "verdict" ? Math.min(verdictStart, councilStart) : councilStart);
       const agents = new Map<string, WalkForwardCalibrator>();
       if (stream.kind === "council") {
         for (const a of ROSTERS[stream.asset].agents) agents.set(a.name, new WalkForwardCalibrator(streamId({ kind: "agent", asset: stream.asset, agent: a.name }), prices, DEFAULT_CALIBRATION));
@@ -203,30 +203,26 @@ export class EvidenceActor extends Actor {
     // Given up when the host stops (the turn rolls back; the next activation resumes from its
     // stored evaluation).
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
-    for (const p of prices) {
-      if (p.t <= state.processedTo) continue;
-      if (p.t > to) break;
-      const scored = await this.#scoredHour(stream, state, p.t);
+    for (let i = indexAtOrBefore(prices, state.processedTo) + 1; i < prices.length; i++) {
+      const t = prices.timeAt(i);
+      const scored = await this.#scoredHour(stream, state, t);
       if (scored !== null) {
         const row = state.calibrator.calibrate(scored);
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
       }
-      state.processedTo = p.t;
+      state.processedTo = t;
       await slice.maybeYield();
     }
     return state;
   }
 
   /**
-   * The asset's hourly closes at or before `to`: the shared path itself when `to` is at or past
-   * its end (the usual case, `to` being now), else a copy cut at `to`, so no caller sees a bar
-   * closed after the time it asked for.
+   * The asset's hourly closes at or before `to` (a view of the shared path, no copy), so no
+   * caller sees a bar closed after the time it asked for.
    */
-  #pricesTo(to: number): readonly PricePoint[] {
+  #pricesTo(to: number): PricePath {
     extendPricePath(this.deps.feed, this.asset, this.#prices, to);
-    const last = this.#prices[this.#prices.length - 1];
-    if (last === undefined || last.t <= to) return this.#prices;
-    return this.#prices.slice(0, countAtOrBefore(this.#prices, to));
+    return this.#prices.path().upTo(to);
   }
 
   /** The stream's ruling at `t`; a council hour also records its agents' rule votes. */
@@ -279,16 +275,4 @@ export class EvidenceActor extends Actor {
 export function storedMap(body: unknown): CalibrationMap | null {
   const parsed = calibrationMapSchema.safeParse(body);
   return parsed.success ? parsed.data : null;
-}
-
-/** How many points of an ascending path are at or before `t` (binary search). */
-function countAtOrBefore(path: readonly PricePoint[], t: number): number {
-  let lo = 0;
-  let hi = path.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((path[mid] as PricePoint).t <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

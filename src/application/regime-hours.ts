@@ -1,4 +1,4 @@
-import { forwardReturn, indexAtOrBefore, type PricePoint } from "../domain/calibration/price-path.js";
+import { forwardReturn, indexAtOrBefore, type PricePath } from "../domain/calibration/price-path.js";
 import type { RegimeHour } from "../domain/evaluation/regime-evaluation.js";
 import type { StoredRegime } from "../store/ports/regime-history.js";
 
@@ -6,12 +6,12 @@ const HOUR = 3_600_000;
 const ANNUAL = Math.sqrt(24 * 365);
 
 /** Realised volatility of the 24 hourly log returns ending at index `end`, annualised %, or null. */
-function realisedVolPct(prices: readonly PricePoint[], end: number): number | null {
+function realisedVolPct(prices: PricePath, end: number): number | null {
   if (end < 24) return null;
   let s = 0;
   let s2 = 0;
   for (let i = end - 23; i <= end; i++) {
-    const r = Math.log((prices[i] as PricePoint).close / (prices[i - 1] as PricePoint).close);
+    const r = Math.log(prices.closeAt(i) / prices.closeAt(i - 1));
     s += r;
     s2 += r * r;
   }
@@ -20,7 +20,7 @@ function realisedVolPct(prices: readonly PricePoint[], end: number): number | nu
 }
 
 /** The published regimes with the BTC volatility before and the move and volatility after, as known at `knownAt`. */
-export function regimeHoursFrom(published: readonly StoredRegime[], btc: readonly PricePoint[], knownAt: number): RegimeHour[] {
+export function regimeHoursFrom(published: readonly StoredRegime[], btc: PricePath, knownAt: number): RegimeHour[] {
   const out: RegimeHour[] = [];
   for (const p of published) {
     const i = indexAtOrBefore(btc, p.at);

@@ -2,7 +2,7 @@ import { deliberate } from "../domain/council/deliberate.js";
 import { ROSTERS } from "../domain/council/rosters.js";
 import type { CouncilAsset } from "../domain/council/council-types.js";
 import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
-import type { PricePoint } from "../domain/calibration/price-path.js";
+import { PricePathBuilder, type PricePath } from "../domain/calibration/price-path.js";
 import { WalkForwardCalibrator, type CalibratedHour, type ScoredHour } from "../domain/calibration/walk-forward-calibrator.js";
 import { DEFAULT_CALIBRATION, type CalibrationMap, type CalibrationSettings } from "../domain/calibration/calibration-map.js";
 import type { Asset } from "../domain/signals/signal-keys.js";
@@ -105,31 +105,27 @@ function verdictHour(feed: MarketFeed, asset: Asset, at: number): ScoredHour {
 }
 
 /** Hourly closing prices of `asset` (t = the bar's close) for bars closed at or before `to`. */
-export function pricePath(feed: MarketFeed, asset: Asset, to: number): PricePoint[] {
-  const limit = 24 * 366 * 12;
-  return feed
-    .candles(asset, "1h", to, limit)
-    .map((c) => ({ t: c.t + HOUR, close: c.c }))
-    .filter((p) => p.t <= to);
+export function pricePath(feed: MarketFeed, asset: Asset, to: number): PricePath {
+  const known = new PricePathBuilder();
+  extendPricePath(feed, asset, known, to);
+  return known.path();
 }
 
 /**
- * Appends to `known` (a pricePath of `asset`) the bars closed after its last one and at or
- * before `to`, reading only those from the feed. A path rebuilt whole is ~30,000 objects per
+ * Appends to `known` (a path of `asset`'s bars) the bars closed after its last one and at or
+ * before `to`, reading only those from the feed. A path rebuilt whole is ~30,000 candles per
  * call, and its garbage collection held the event loop for tens of milliseconds each time.
  * Bars already in `known` are not read again: a replay's never change, and a live bar's
  * backfilled revision older than the newest is not picked up (docs/decisions.md).
  */
-export function extendPricePath(feed: MarketFeed, asset: Asset, known: PricePoint[], to: number): void {
-  const last = known[known.length - 1];
-  if (last === undefined) {
-    known.push(...pricePath(feed, asset, to));
-    return;
-  }
-  if (to <= last.t) return;
-  for (const c of feed.candles(asset, "1h", to, Math.ceil((to - last.t) / HOUR) + 1)) {
+export function extendPricePath(feed: MarketFeed, asset: Asset, known: PricePathBuilder, to: number): void {
+  const last = known.lastTime();
+  if (last !== null && to <= last) return;
+  const limit = last === null ? 24 * 366 * 12 : Math.ceil((to - last) / HOUR) + 1;
+  for (const c of feed.candles(asset, "1h", to, limit)) {
     const t = c.t + HOUR;
-    if (t > (known[known.length - 1] as PricePoint).t && t <= to) known.push({ t, close: c.c });
+    const newest = known.lastTime();
+    if ((newest === null || t > newest) && t <= to) known.push(t, c.c);
   }
 }
 
@@ -168,12 +164,13 @@ export async function calibratedStream(
   const start = from - calibrationLeadMs(settings);
   const rows: CalibratedHour[] = [];
   let n = 0;
-  for (const p of prices) {
-    if (p.t < start) continue;
-    const scored = await scoredHourAt(feed, stream, p.t);
+  for (let i = 0; i < prices.length; i++) {
+    const t = prices.timeAt(i);
+    if (t < start) continue;
+    const scored = await scoredHourAt(feed, stream, t);
     if (scored !== null) {
       const row = calibrator.calibrate(scored);
-      if (p.t >= from) rows.push(row);
+      if (t >= from) rows.push(row);
     }
     if (++n % chunk === 0) await pause();
   }

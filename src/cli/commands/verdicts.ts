@@ -52,9 +52,9 @@ export const verdictsCommand: CliCommand = async (args, io) => {
   const a = parsed.data;
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const prices = pricePath(feed, a.asset, a.to ?? Number.MAX_SAFE_INTEGER);
-  const first = prices[0]?.t;
-  const last = prices[prices.length - 1]?.t;
-  if (first === undefined || last === undefined) return fail(io, `no ${a.asset} history up to ${a.to === undefined ? "the end of the data" : new Date(a.to).toISOString()}`);
+  const last = prices.lastTime();
+  if (last === null) return fail(io, `no ${a.asset} history up to ${a.to === undefined ? "the end of the data" : new Date(a.to).toISOString()}`);
+  const first = prices.timeAt(0);
   const from = Math.max(first, a.from ?? first);
   const to = Math.min(last, a.to ?? last);
   if (!(from <= to)) return fail(io, `${USAGE}\n  from: must not be after to`);

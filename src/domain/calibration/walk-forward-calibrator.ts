@@ -1,6 +1,6 @@
 import type { TaoRuling } from "../market/vocabulary.js";
 import { calibratedConfidence, DEFAULT_CALIBRATION, fitCalibrationMap, probabilityUp, type CalibrationKind, type CalibrationMap, type CalibrationSettings } from "./calibration-map.js";
-import { forwardReturn, type PricePoint } from "./price-path.js";
+import { forwardReturn, type PricePath } from "./price-path.js";
 import { MaturedWindow } from "./matured-window.js";
 import { ScoreHistogram } from "./score-histogram.js";
 
@@ -46,7 +46,7 @@ export class WalkForwardCalibrator {
 
   constructor(
     private readonly stream: string,
-    private prices: readonly PricePoint[],
+    private prices: PricePath,
     private readonly settings: CalibrationSettings = DEFAULT_CALIBRATION,
   ) {}
 
@@ -54,7 +54,7 @@ export class WalkForwardCalibrator {
    * A longer price series as time goes on (live or replay). Safe by construction: outcomes are
    * read only up to each fit time, so extending the series never changes an earlier map.
    */
-  setPrices(prices: readonly PricePoint[]): void {
+  setPrices(prices: PricePath): void {
     this.prices = prices;
   }
 

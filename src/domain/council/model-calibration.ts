@@ -1,5 +1,5 @@
 import { DEFAULT_CALIBRATION, rulingSide, type CalibrationMap, type CalibrationSettings } from "../calibration/calibration-map.js";
-import type { PricePoint } from "../calibration/price-path.js";
+import type { PricePath } from "../calibration/price-path.js";
 import { refitTime, WalkForwardCalibrator } from "../calibration/walk-forward-calibrator.js";
 import type { AgentVote, CouncilAsset, CouncilSession } from "./council-types.js";
 import { ROSTERS } from "./rosters.js";
@@ -36,7 +36,7 @@ export function modelVoteScore(vote: Pick<AgentVote, "ruling" | "confidence" | "
 export function fitModelMaps(
   asset: CouncilAsset,
   sessions: readonly CouncilSession[],
-  prices: readonly PricePoint[],
+  prices: PricePath,
   at: number,
   settings: CalibrationSettings = DEFAULT_CALIBRATION,
 ): ModelMaps {

@@ -1,5 +1,5 @@
 import type { CalibratedHour } from "../calibration/walk-forward-calibrator.js";
-import { forwardReturn, type PricePoint } from "../calibration/price-path.js";
+import { forwardReturn, type PricePath } from "../calibration/price-path.js";
 import { forwardAt, EVALUATION_HORIZONS, type EvaluatedHour } from "./verdict-evaluation.js";
 import { runSteps, type Steps } from "./steps.js";
 
@@ -10,7 +10,7 @@ const ROWS_PER_STEP = 250;
 const ROWS_VISITED_PER_STEP = 4_000;
 
 /** Attaches to each published row the returns that followed it, as known at `knownAt`. */
-export function withOutcomes(rows: readonly CalibratedHour[], prices: readonly PricePoint[], knownAt: number): EvaluatedHour[] {
+export function withOutcomes(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number): EvaluatedHour[] {
   return runSteps(withOutcomesSteps(rows, prices, knownAt));
 }
 
@@ -31,7 +31,7 @@ function settled(row: EvaluatedHour): boolean {
  */
 export function* withOutcomesSteps(
   rows: readonly CalibratedHour[],
-  prices: readonly PricePoint[],
+  prices: PricePath,
   knownAt: number,
   previous: readonly EvaluatedHour[] = [],
 ): Steps<EvaluatedHour[]> {
@@ -58,7 +58,7 @@ export function* withOutcomesSteps(
 }
 
 /** The row with the returns that followed it, as known at `knownAt` (one literal: rows share one shape). */
-function graded(r: Pick<EvaluatedHour, "at" | "ruling" | "score" | "confidence" | "baseRate">, prices: readonly PricePoint[], knownAt: number): EvaluatedHour {
+function graded(r: Pick<EvaluatedHour, "at" | "ruling" | "score" | "confidence" | "baseRate">, prices: PricePath, knownAt: number): EvaluatedHour {
   const forward = {
     h4: forwardReturn(prices, r.at, 4 * HOUR, knownAt),
     h24: forwardReturn(prices, r.at, 24 * HOUR, knownAt),

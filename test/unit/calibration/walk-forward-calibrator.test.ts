@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WalkForwardCalibrator, refitTime, type ScoredHour } from "../../../src/domain/calibration/walk-forward-calibrator.js";
-import type { PricePoint } from "../../../src/domain/calibration/price-path.js";
+import { PricePath, type PricePoint } from "../../../src/domain/calibration/price-path.js";
 import { forwardReturn } from "../../../src/domain/calibration/price-path.js";
 import { SeededRandom } from "../../../src/domain/regime/prng.js";
 
@@ -9,7 +9,7 @@ const DAY = 24 * HOUR;
 const T0 = Date.UTC(2020, 0, 1);
 
 /** A random walk whose next-day direction the score knows a little about (so a fit is possible). */
-function market(days: number, seed = 11): { prices: PricePoint[]; rows: ScoredHour[] } {
+function market(days: number, seed = 11): { prices: PricePath; rows: ScoredHour[] } {
   const rng = new SeededRandom(seed);
   const n = days * 24;
   const steps = Array.from({ length: n + 48 }, () => rng.normal() * 0.01);
@@ -26,7 +26,7 @@ function market(days: number, seed = 11): { prices: PricePoint[]; rows: ScoredHo
     const score = Math.max(-100, Math.min(100, Math.round(ahead * 800 + rng.normal() * 40)));
     rows.push({ at: T0 + i * HOUR, ruling: score >= 15 ? "ACCUMULATE" : score > -15 ? "HOLD" : "REDUCE", score });
   }
-  return { prices, rows };
+  return { prices: PricePath.of(prices), rows };
 }
 
 describe("walk-forward calibration", () => {
@@ -40,7 +40,7 @@ describe("walk-forward calibration", () => {
     const all = rows.map((r) => full.calibrate(r));
     const cut = T0 + 300 * DAY + 7 * HOUR;
     // The same stream with every price and row after `cut` removed.
-    const truncated = new WalkForwardCalibrator("verdict:BTC", prices.filter((p) => p.t <= cut));
+    const truncated = new WalkForwardCalibrator("verdict:BTC", prices.upTo(cut));
     const part = rows.filter((r) => r.at <= cut).map((r) => truncated.calibrate(r));
     expect(part).toEqual(all.slice(0, part.length));
     // And the fit did use the outcomes: after a few months of skill, maps are isotonic.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { calibratedConfidence, type CalibrationMap } from "../../../src/domain/calibration/calibration-map.js";
-import type { PricePoint } from "../../../src/domain/calibration/price-path.js";
+import { PricePath, type PricePoint } from "../../../src/domain/calibration/price-path.js";
 import { calibratedSession } from "../../../src/domain/council/calibrated-session.js";
 import type { CouncilSession } from "../../../src/domain/council/council-types.js";
 import { fitModelMaps, modelVoteScore, usableModelMap } from "../../../src/domain/council/model-calibration.js";
@@ -51,11 +51,12 @@ const judiciaryMap: CalibrationMap = {
 
 describe("council-mode calibration: the model's own sessions and votes (issue 16)", () => {
   const prices = walk(130);
+  const path = PricePath.of(prices);
 
   it("a model that was right learns a fit on its own outcomes: its sessions and votes then read that, not the base rate", () => {
     const sessions = modelSessions(prices, 100, true);
     const at = START + 100 * DAY + 6 * HOUR;
-    const maps = fitModelMaps("BTC", sessions, prices, at);
+    const maps = fitModelMaps("BTC", sessions, path, at);
     expect(maps.fittedAt).toBe(START + 100 * DAY);
     expect(maps.session.kind).toBe("isotonic");
     // One graded outcome per clock hour (not per 30-minute session), matured by the fit time.
@@ -77,14 +78,14 @@ describe("council-mode calibration: the model's own sessions and votes (issue 16
   });
 
   it("a model with no skill gets its own stream's base rate, not a fit", () => {
-    const maps = fitModelMaps("BTC", modelSessions(prices, 100, false), prices, START + 100 * DAY);
+    const maps = fitModelMaps("BTC", modelSessions(prices, 100, false), path, START + 100 * DAY);
     expect(maps.session.kind).toBe("base_rate");
     expect(usableModelMap(maps.session)).not.toBeNull();
   });
 
   it("under 60 market days of model sessions: the judiciary stream's base rate, marked as waiting for model outcomes", () => {
     const sessions = modelSessions(prices, 40, true);
-    const maps = fitModelMaps("BTC", sessions, prices, START + 40 * DAY);
+    const maps = fitModelMaps("BTC", sessions, path, START + 40 * DAY);
     expect(usableModelMap(maps.session)).toBeNull();
     const published = calibratedSession(sessions.at(-1) as CouncilSession, judiciaryMap, {}, maps);
     expect(published.calibration).toMatchObject({ kind: "base_rate", awaitingModelOutcomes: true });
@@ -93,8 +94,8 @@ describe("council-mode calibration: the model's own sessions and votes (issue 16
 
   it("reads nothing after the fit time: later sessions and later prices leave the day's maps unchanged", () => {
     const at = START + 90 * DAY;
-    const upTo = fitModelMaps("BTC", modelSessions(prices, 90, true), prices.filter((p) => p.t <= at), at);
-    const withLater = fitModelMaps("BTC", modelSessions(prices, 100, true), prices, at);
+    const upTo = fitModelMaps("BTC", modelSessions(prices, 90, true), path.upTo(at), at);
+    const withLater = fitModelMaps("BTC", modelSessions(prices, 100, true), path, at);
     expect(withLater).toEqual(upTo);
   });
 });

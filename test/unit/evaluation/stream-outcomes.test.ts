@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { withOutcomes, withOutcomesSteps } from "../../../src/domain/evaluation/stream-outcomes.js";
 import { runSteps } from "../../../src/domain/evaluation/steps.js";
 import type { CalibratedHour } from "../../../src/domain/calibration/walk-forward-calibrator.js";
-import type { PricePoint } from "../../../src/domain/calibration/price-path.js";
+import { PricePath, type PricePoint } from "../../../src/domain/calibration/price-path.js";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2024, 0, 1);
@@ -20,7 +20,7 @@ const rows: CalibratedHour[] = prices.slice(0, 26 * 24).map((p, i) => ({
   calibration: "base_rate",
   baseRate: 0.52,
 }));
-const upTo = (t: number) => prices.filter((p) => p.t <= t);
+const upTo = (t: number) => PricePath.of(prices).upTo(t);
 
 describe("outcomes of published rows", () => {
   it("reuses an earlier evaluation's settled rows and regrades the rest: the same outcomes as grading from scratch", () => {
