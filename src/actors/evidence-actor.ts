@@ -6,7 +6,8 @@ import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import { DEFAULT_CALIBRATION, calibrationMapSchema, type CalibrationMap } from "../domain/calibration/calibration-map.js";
 import { refitTime, WalkForwardCalibrator, type CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 import { indexAtOrBefore, PricePathBuilder, type PricePath } from "../domain/calibration/price-path.js";
-import { evaluateSpanSteps, HELD_OUT_FROM, DEFAULT_EVALUATION, type EvaluatedHour } from "../domain/evaluation/verdict-evaluation.js";
+import { evaluateSpanSteps, HELD_OUT_FROM, DEFAULT_EVALUATION } from "../domain/evaluation/verdict-evaluation.js";
+import { GradedHours } from "../domain/evaluation/graded-hours.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { calibrationLeadMs, councilHourAt, extendPricePath, scoredHourAt, streamId, type RulingStream } from "../application/ruling-streams.js";
@@ -73,7 +74,7 @@ interface StreamState {
   /** The price path the last catch-up read (bars closed by then), reused by the evaluation. */
   prices: PricePath;
   /** Every published row with its outcomes as of the last evaluation (its settled rows are reused). */
-  evaluated: readonly EvaluatedHour[];
+  evaluated: GradedHours;
   processedTo: number;
 }
 
@@ -193,7 +194,7 @@ export class EvidenceActor extends Actor {
       if (stream.kind === "council") {
         for (const a of ROSTERS[stream.asset].agents) agents.set(a.name, new WalkForwardCalibrator(streamId({ kind: "agent", asset: stream.asset, agent: a.name }), prices, DEFAULT_CALIBRATION));
       }
-      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], prices, evaluated: [], processedTo: start - 1 };
+      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], prices, evaluated: new GradedHours(), processedTo: start - 1 };
       this.streams.set(id, state);
     }
     // The calibrator reads prices only up to each fit time; it gets the newest series each time.
@@ -252,10 +253,12 @@ export class EvidenceActor extends Actor {
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     const prices = state.prices;
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
-    const rows = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated), slice);
+    const graded = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated), slice);
     // The graded rows carry everything a later regrading needs: the calibrated ones are done with.
-    state.evaluated = rows;
+    state.evaluated = graded;
     state.rows = [];
+    // As objects only while this evaluation reads them (columns are what the actor keeps).
+    const rows = await drainSteps(graded.rowsSteps(), slice);
     const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({
       key: verdictEvaluationKey(asset),

@@ -1,6 +1,7 @@
 import type { CalibratedHour } from "../calibration/walk-forward-calibrator.js";
 import { forwardReturn, type PricePath } from "../calibration/price-path.js";
-import { forwardAt, EVALUATION_HORIZONS, type EvaluatedHour } from "./verdict-evaluation.js";
+import type { EvaluatedHour } from "./verdict-evaluation.js";
+import { GradedHours } from "./graded-hours.js";
 import { runSteps, type Steps } from "./steps.js";
 
 const HOUR = 3_600_000;
@@ -11,33 +12,22 @@ const ROWS_VISITED_PER_STEP = 4_000;
 
 /** Attaches to each published row the returns that followed it, as known at `knownAt`. */
 export function withOutcomes(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number): EvaluatedHour[] {
-  return runSteps(withOutcomesSteps(rows, prices, knownAt));
-}
-
-/** True when every horizon of the row has an outcome: later knowledge cannot change it. */
-function settled(row: EvaluatedHour): boolean {
-  return EVALUATION_HORIZONS.every((h) => forwardAt(row, h) !== null);
+  return runSteps(runSteps(withOutcomesSteps(rows, prices, knownAt)).rowsSteps());
 }
 
 /**
- * `withOutcomes` in steps (see steps.ts), continuing an earlier result. `previous` is what an
- * earlier call returned; `rows` are the rows published after its last one. Settled rows of
- * `previous` are kept as they are (an outcome, once its horizon has ended, is a fixed pair of
- * closes) and its open ones graded again from their own fields, so a recomputation every few
- * hours grades only the rows of the last few days instead of rebuilding ~29,000 objects, which
- * cost about 90 ms and the garbage collector's pauses with them; and the caller need not keep
- * the calibrated rows it has already handed over (a second copy of every row, for the process's
- * life, that the collector would mark on every full collection).
+ * `withOutcomes` in steps (see steps.ts), continuing an earlier result, in columns (see
+ * graded-hours.ts). `previous` is what an earlier call returned; `rows` are the rows published
+ * after its last one. Settled rows of `previous` are kept as they are (an outcome, once its
+ * horizon has ended, is a fixed pair of closes) and its open ones graded again from their own
+ * fields, so a recomputation every few hours grades only the rows of the last few days; and the
+ * caller need not keep the calibrated rows it has already handed over (a second copy of every
+ * row, for the process's life, that the collector would mark on every full collection).
  */
-export function* withOutcomesSteps(
-  rows: readonly CalibratedHour[],
-  prices: PricePath,
-  knownAt: number,
-  previous: readonly EvaluatedHour[] = [],
-): Steps<EvaluatedHour[]> {
-  const last = previous[previous.length - 1];
-  if (last !== undefined && rows[0] !== undefined && rows[0].at <= last.at) throw new Error("rows must follow the previous result's last row");
-  const out: EvaluatedHour[] = [];
+export function* withOutcomesSteps(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number, previous = new GradedHours()): Steps<GradedHours> {
+  const last = previous.lastAt();
+  if (last !== null && rows[0] !== undefined && rows[0].at <= last) throw new Error("rows must follow the previous result's last row");
+  const out = new GradedHours(previous.length + rows.length);
   let work = 0;
   const step = (cost: number): boolean => {
     work += cost;
@@ -45,9 +35,10 @@ export function* withOutcomesSteps(
     work = 0;
     return true;
   };
-  for (const before of previous) {
-    const keep = settled(before);
-    out.push(keep ? before : graded(before, prices, knownAt));
+  for (let i = 0; i < previous.length; i++) {
+    const keep = previous.settled(i);
+    if (keep) out.pushFrom(previous, i);
+    else out.push(graded(previous.row(i), prices, knownAt));
     if (step(keep ? 1 : ROWS_VISITED_PER_STEP / ROWS_PER_STEP)) yield;
   }
   for (const r of rows) {
@@ -57,7 +48,7 @@ export function* withOutcomesSteps(
   return out;
 }
 
-/** The row with the returns that followed it, as known at `knownAt` (one literal: rows share one shape). */
+/** The row with the returns that followed it, as known at `knownAt`. */
 function graded(r: Pick<EvaluatedHour, "at" | "ruling" | "score" | "confidence" | "baseRate">, prices: PricePath, knownAt: number): EvaluatedHour {
   const forward = {
     h4: forwardReturn(prices, r.at, 4 * HOUR, knownAt),
