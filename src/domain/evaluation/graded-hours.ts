@@ -57,10 +57,12 @@ export class GradedHours {
   push(row: EvaluatedHour): void {
     const last = this.lastAt();
     if (last !== null && row.at <= last) throw new Error(`graded rows must ascend: ${row.at} after ${last}`);
+    const ruling = TAO_RULINGS.indexOf(row.ruling);
+    if (ruling < 0) throw new Error(`unknown ruling ${String(row.ruling)}`);
     if (this.#length === this.#at.length) this.#grow();
     const i = this.#length++;
     this.#at[i] = row.at;
-    this.#ruling[i] = TAO_RULINGS.indexOf(row.ruling);
+    this.#ruling[i] = ruling;
     this.#score[i] = row.score;
     this.#confidence[i] = row.confidence;
     this.#baseRate[i] = row.baseRate;
