@@ -1,5 +1,6 @@
 import type { ScoredHour } from "../domain/calibration/walk-forward-calibrator.js";
 import type { TaoRuling } from "../domain/market/vocabulary.js";
+import { resized } from "../domain/columns/resized.js";
 
 const HOUR = 3_600_000;
 
@@ -115,16 +116,8 @@ export class ScoredHourMemo {
   }
 
   #grow(capacity: number): void {
-    const grown = (c: Column): Column => {
-      const ruling = new Uint8Array(capacity);
-      const score = new Float64Array(capacity);
-      ruling.set(c.ruling);
-      score.set(c.score);
-      return { ruling, score };
-    };
-    const state = new Uint8Array(capacity);
-    state.set(this.#state);
-    this.#state = state;
+    const grown = (c: Column): Column => ({ ruling: resized(c.ruling, capacity), score: resized(c.score, capacity) });
+    this.#state = resized(this.#state, capacity);
     this.#hour = grown(this.#hour);
     for (const [agent, column] of this.#agentColumns) this.#agentColumns.set(agent, grown(column));
     this.#capacity = capacity;

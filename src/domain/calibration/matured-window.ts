@@ -1,3 +1,5 @@
+import { resized } from "../columns/resized.js";
+
 /**
  * The matured outcomes inside a calibrator's trailing window, oldest first, as three typed
  * columns instead of one object per outcome.
@@ -40,15 +42,9 @@ export class MaturedWindow {
   #makeRoom(): void {
     const live = this.size;
     const capacity = live * 2 > this.#at.length ? this.#at.length * 2 : this.#at.length;
-    const at = new Float64Array(capacity);
-    const score = new Float64Array(capacity);
-    const up = new Uint8Array(capacity);
-    at.set(this.#at.subarray(this.#start, this.#end));
-    score.set(this.#score.subarray(this.#start, this.#end));
-    up.set(this.#up.subarray(this.#start, this.#end));
-    this.#at = at;
-    this.#score = score;
-    this.#up = up;
+    this.#at = resized(this.#at.subarray(this.#start, this.#end), capacity);
+    this.#score = resized(this.#score.subarray(this.#start, this.#end), capacity);
+    this.#up = resized(this.#up.subarray(this.#start, this.#end), capacity);
     this.#start = 0;
     this.#end = live;
   }

@@ -1,3 +1,5 @@
+import { resized } from "../columns/resized.js";
+
 /** One closing price of an asset's hourly series: the close of the bar that ends at `t`. */
 export interface PricePoint {
   /** ms since epoch, ascending. */
@@ -14,8 +16,6 @@ export interface PricePoint {
  * only a `PricePathBuilder` appends to, past every view's end.
  */
 export class PricePath {
-  static readonly EMPTY = new PricePath(new Float64Array(0), new Float64Array(0), 0);
-
   /** @internal Use `PricePath.of` or a `PricePathBuilder`. */
   constructor(
     private readonly times: Float64Array,
@@ -49,7 +49,7 @@ export class PricePath {
     return n === this.length ? this : new PricePath(this.times, this.closes, n);
   }
 
-  /** The points as objects (tests and reports; the hot paths read the columns). */
+  /** The points as objects (for tests; the hot paths read the columns). */
   points(): PricePoint[] {
     const out: PricePoint[] = [];
     for (let i = 0; i < this.length; i++) out.push({ t: this.timeAt(i), close: this.closeAt(i) });
@@ -83,7 +83,10 @@ export class PricePathBuilder {
   push(t: number, close: number): void {
     const last = this.lastTime();
     if (last !== null && t <= last) throw new Error(`price path must ascend: ${t} after ${last}`);
-    if (this.#length === this.#times.length) this.#grow();
+    if (this.#length === this.#times.length) {
+      this.#times = resized(this.#times, this.#times.length * 2);
+      this.#closes = resized(this.#closes, this.#closes.length * 2);
+    }
     this.#times[this.#length] = t;
     this.#closes[this.#length] = close;
     this.#length++;
@@ -92,15 +95,6 @@ export class PricePathBuilder {
   /** The bars appended so far, as a path that later appends leave unchanged. */
   path(): PricePath {
     return new PricePath(this.#times, this.#closes, this.#length);
-  }
-
-  #grow(): void {
-    const times = new Float64Array(this.#times.length * 2);
-    const closes = new Float64Array(this.#closes.length * 2);
-    times.set(this.#times);
-    closes.set(this.#closes);
-    this.#times = times;
-    this.#closes = closes;
   }
 }
 

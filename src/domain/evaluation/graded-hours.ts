@@ -1,4 +1,5 @@
 import { TAO_RULINGS, type TaoRuling } from "../market/vocabulary.js";
+import { resized } from "../columns/resized.js";
 import type { EvaluatedHour } from "./verdict-evaluation.js";
 import type { Steps } from "./steps.js";
 
@@ -55,13 +56,9 @@ export class GradedHours {
 
   /** Appends a row (after the last one; throws otherwise: rows are in publication order). */
   push(row: EvaluatedHour): void {
-    const last = this.lastAt();
-    if (last !== null && row.at <= last) throw new Error(`graded rows must ascend: ${row.at} after ${last}`);
     const ruling = TAO_RULINGS.indexOf(row.ruling);
     if (ruling < 0) throw new Error(`unknown ruling ${String(row.ruling)}`);
-    if (this.#length === this.#at.length) this.#grow();
-    const i = this.#length++;
-    this.#at[i] = row.at;
+    const i = this.#slotFor(row.at);
     this.#ruling[i] = ruling;
     this.#score[i] = row.score;
     this.#confidence[i] = row.confidence;
@@ -73,12 +70,7 @@ export class GradedHours {
 
   /** Appends row `i` of `other` as it is (a settled row carried into a newer result). */
   pushFrom(other: GradedHours, i: number): void {
-    const at = other.#at[i] as number;
-    const last = this.lastAt();
-    if (last !== null && at <= last) throw new Error(`graded rows must ascend: ${at} after ${last}`);
-    if (this.#length === this.#at.length) this.#grow();
-    const j = this.#length++;
-    this.#at[j] = at;
+    const j = this.#slotFor(other.#at[i] as number);
     this.#ruling[j] = other.#ruling[i] as number;
     this.#score[j] = other.#score[i] as number;
     this.#confidence[j] = other.#confidence[i] as number;
@@ -86,6 +78,16 @@ export class GradedHours {
     this.#h4[j] = other.#h4[i] as number;
     this.#h24[j] = other.#h24[i] as number;
     this.#h72[j] = other.#h72[i] as number;
+  }
+
+  /** The index of a new last row at `at`, its time written (throws when `at` is not after the last). */
+  #slotFor(at: number): number {
+    const last = this.lastAt();
+    if (last !== null && at <= last) throw new Error(`graded rows must ascend: ${at} after ${last}`);
+    if (this.#length === this.#at.length) this.#grow();
+    const i = this.#length++;
+    this.#at[i] = at;
+    return i;
   }
 
   /** Row `i` as an object (one literal: every row shares one shape). */
@@ -112,19 +114,14 @@ export class GradedHours {
 
   #grow(): void {
     const n = this.#at.length * 2;
-    const grown = <T extends Float64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
-      const next = make(n);
-      next.set(old);
-      return next;
-    };
-    this.#at = grown(this.#at, (k) => new Float64Array(k));
-    this.#ruling = grown(this.#ruling, (k) => new Uint8Array(k));
-    this.#score = grown(this.#score, (k) => new Float64Array(k));
-    this.#confidence = grown(this.#confidence, (k) => new Float64Array(k));
-    this.#baseRate = grown(this.#baseRate, (k) => new Float64Array(k));
-    this.#h4 = grown(this.#h4, (k) => new Float64Array(k));
-    this.#h24 = grown(this.#h24, (k) => new Float64Array(k));
-    this.#h72 = grown(this.#h72, (k) => new Float64Array(k));
+    this.#at = resized(this.#at, n);
+    this.#ruling = resized(this.#ruling, n);
+    this.#score = resized(this.#score, n);
+    this.#confidence = resized(this.#confidence, n);
+    this.#baseRate = resized(this.#baseRate, n);
+    this.#h4 = resized(this.#h4, n);
+    this.#h24 = resized(this.#h24, n);
+    this.#h72 = resized(this.#h72, n);
   }
 }
 

@@ -53,6 +53,6 @@ describe("a price path's typed columns", () => {
     // The end of T0 + 3 h falls in a gap of three bars: the last price is stale.
     expect(forwardReturn(path, T0, 3 * HOUR)).toBeNull();
     expect(forwardReturn(path, T0, 6 * HOUR)).toBeNull();
-    expect(forwardReturn(PricePath.EMPTY, T0, HOUR)).toBeNull();
+    expect(forwardReturn(PricePath.of([]), T0, HOUR)).toBeNull();
   });
 });
