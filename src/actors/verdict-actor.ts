@@ -104,7 +104,9 @@ export class VerdictActor extends Actor {
     const stored = await this.deps.verdicts.latest(this.asset, at);
     if (stored === null || stored.at <= last) return last;
     this.ctx.state.set("lastAt", stored.at);
-    if (this.asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(stored.verdict) });
+    // Stamped at the verdict's own time: SPEC's data carries no time, so the envelope is the only
+    // place a subscriber learns which 5-minute ruling this is.
+    if (this.asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(stored.verdict) }, { at: stored.at });
     return stored.at;
   }
 }

@@ -4,7 +4,7 @@ import type { HostClocks } from "./clocks/host-clocks.js";
 import type { Logger } from "../logging/logger.js";
 import type { EventEnvelope } from "../events/event-envelope.js";
 import type { Actor, ActorClass } from "./actor.js";
-import type { ActorContext, ActorReminders, ActorState, ActorTimers, ReminderSpec, TimerSpec } from "./actor-context.js";
+import type { ActorContext, ActorReminders, ActorState, ActorTimers, PublishOptions, ReminderSpec, TimerSpec } from "./actor-context.js";
 import type { ActorProxy } from "./actor-proxy.js";
 import type { Activation } from "./activation.js";
 import { fromJsonText, toJsonText, type Json } from "./json.js";
@@ -72,13 +72,14 @@ export function createActivationContext(activation: Activation, state: ActorStat
     timers,
     stopping: services.stopping,
     proxy: (cls, otherId) => services.proxy(cls, otherId),
-    async publish(event: string, data: Json): Promise<EventEnvelope> {
+    async publish(event: string, data: Json, options: PublishOptions = {}): Promise<EventEnvelope> {
       const turn = runningTurn(activation);
       // The last stamp per event type lives in the actor's own state (a host key), committed
       // with the turn, so stamps stay unique wherever the actor runs next (event-stamps.ts).
       const last = (await state.get(STAMPS_KEY, stampsSchema)) ?? {};
       if (activation.turn !== turn) throw new Error("publish finished after its turn ended (await it)");
-      const stamp = nextStamp(last[event], services.clocks.market.now(), stampSlot(id));
+      const now = services.clocks.market.now();
+      const stamp = nextStamp(last[event], Math.min(options.at ?? now, now), stampSlot(id));
       turn.deletes.delete(STAMPS_KEY);
       turn.upserts.set(STAMPS_KEY, toJsonText({ ...last, [event]: stamp }));
       const envelope: EventEnvelope = {

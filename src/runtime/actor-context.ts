@@ -49,6 +49,17 @@ export interface ActorTimers {
   delete(name: string): void;
 }
 
+/** How `publish` stamps an event that is not about the present instant. */
+export interface PublishOptions {
+  /**
+   * The market instant the event is about, when the turn announces something that happened
+   * earlier (a verdict stored by a turn that was rolled back before its event went out). The
+   * stamp is that instant, bumped past this actor's last stamp of the type (an instant after now
+   * counts as now): subscribers see the event at the time of what it announces, still in order.
+   */
+  readonly at?: number;
+}
+
 /** What the host hands an actor: its identity, its time, its durable parts and its neighbours. */
 export interface ActorContext {
   readonly type: string;
@@ -68,7 +79,7 @@ export interface ActorContext {
    * Writes an event into this turn's outbox; it reaches the bus after the turn commits. The
    * timestamp is this actor's clock, bumped so no two events of one type share a millisecond.
    */
-  publish(event: string, data: Json): Promise<EventEnvelope>;
+  publish(event: string, data: Json, options?: PublishOptions): Promise<EventEnvelope>;
   /** Another actor, called through the host (never call back into a caller: turns don't re-enter). */
   proxy<B extends Actor>(cls: ActorClass<B>, id: string): ActorProxy<B>;
 }

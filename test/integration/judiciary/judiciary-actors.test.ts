@@ -293,6 +293,13 @@ describe("verdict and council actors over the bundled replay data", () => {
     const atStart = await verdicts.verdicts.byId(verdictId("BTC", start));
     expect(atStart).not.toBeNull();
     expect(sent[2]?.data).toEqual(verdictNewData(atStart!.verdict));
+    // Stamped at its own 5-minute slot, before the 10:05 verdict's: the envelope is the only time
+    // a subscriber gets, and the late turn's instant would name the wrong ruling.
+    const stamps = sent.map((e) => Date.parse(e.timestamp));
+    expect(stamps[2]).toBeGreaterThanOrEqual(start);
+    expect(stamps[2]).toBeLessThan(start + 5 * MIN);
+    expect(stamps[3]).toBeGreaterThanOrEqual(start + 5 * MIN);
+    expect([...stamps].sort((x, y) => x - y)).toEqual(stamps);
     expect((await verdicts.verdicts.latest("BTC"))?.at).toBe(start + 5 * MIN);
     await verdicts.close();
   });
@@ -328,6 +335,11 @@ describe("verdict and council actors over the bundled replay data", () => {
       const ofAsset = sent.filter((e) => (e.data as { asset?: string }).asset === asset);
       expect(ofAsset).toHaveLength(3);
       expect(ofAsset[1]?.data).toEqual(councilNewData(stored!));
+      // Stamped at the session's own slot, not at the 10:30 turn that announced it.
+      const stamps = ofAsset.map((e) => Date.parse(e.timestamp));
+      expect(stamps[1]).toBeGreaterThanOrEqual(start);
+      expect(stamps[1]).toBeLessThan(start + 30 * MIN);
+      expect(stamps[2]).toBeGreaterThan(stamps[1]!);
       expect((await sessions.councilSessions.latest(asset))?.at).toBe(start + 30 * MIN);
     }
     await sessions.close();

@@ -256,7 +256,7 @@ describe("kill -9", () => {
         // after the rejoin reached the receiver (retries and pub/sub redelivery included).
         const upTo = await newestVerdict();
         const missing = await undeliveredVerdicts(store, receiver, upTo, 150_000);
-        expect(missing, `verdict.new never delivered for these verdicts\n${rejoiner.output()}\n${b.output()}`).toEqual([]);
+        expect(missing, `verdict.new never delivered for these verdicts (stamps received near them: ${stampsNear(receiver, missing).join(", ")})\n${rejoiner.output()}\n${b.output()}`).toEqual([]);
         console.info(`[chaos] kill -9 of a replica: every verdict.new up to ${new Date(upTo).toISOString()} delivered (${distinctStamps(receiver).length} events)`);
         expect(rejoiner.service.process.exitCode).toBeNull();
         expect(b.service.process.exitCode).toBeNull();
@@ -355,6 +355,14 @@ function distinctStamps(receiver: HttpsReceiver): number[] {
     return Date.parse(body.timestamp);
   });
   return [...new Set(stamps)].sort((x, y) => x - y);
+}
+
+/** Received stamps within three verdict steps of any of `times` (ISO), to tell late from lost. */
+function stampsNear(receiver: HttpsReceiver, times: readonly string[]): string[] {
+  const at = times.map((t) => Date.parse(t));
+  return distinctStamps(receiver)
+    .filter((s) => at.some((t) => Math.abs(s - t) <= 3 * VERDICT_STEP_MS))
+    .map((s) => new Date(s).toISOString());
 }
 
 async function waitForDelivery(receiver: HttpsReceiver, ms: number, r: ServiceReplica): Promise<void> {
