@@ -148,6 +148,7 @@ export class CouncilActor extends Actor {
     const stored = await this.deps.sessions.latest(this.asset, at);
     if (stored === null || stored.at <= last) return last;
     this.ctx.state.set("lastAt", stored.at);
+    // The rolled-back turn's event, sent again with its session's time (see VerdictActor).
     await this.ctx.publish("council.new", { ...councilNewData(stored) }, { at: stored.at });
     return stored.at;
   }

@@ -152,6 +152,9 @@ export class RegimeActor extends Actor {
       // after the close the reminder fired.
       const step = evaluateHysteresis(previous, evaluation.probabilities, barClose);
       const report = regimeReport(model, evaluation, step.state, candles, barClose);
+      // A row already there was written by a turn that failed before its commit: this is its
+      // retry, and its event carries that turn's time (DECISIONS 7: retries carry the original).
+      const retried = (await this.deps.history.latestAtOrBefore(barClose))?.at === barClose;
       // The store write is the turn's only side effect outside its commit: done first, and
       // idempotent per bar, so a turn that fails after it rewrites the same row when retried.
       await this.deps.history.record({ at: report.detectedAt, report });
@@ -160,7 +163,8 @@ export class RegimeActor extends Actor {
       previous = step.state;
       // The first adoption is no transition (SPEC.md's from_regime is a regime, never null).
       if (step.change !== null && step.change.from !== null) {
-        await this.ctx.publish("regime.change", { from_regime: step.change.from, to_regime: step.change.to, confidence: report.confidence });
+        const data = { from_regime: step.change.from, to_regime: step.change.to, confidence: report.confidence };
+        await this.ctx.publish("regime.change", data, retried ? { at: barClose } : {});
         this.ctx.logger.info({ from: step.change.from, to: step.change.to, confidence: report.confidence, at: new Date(barClose).toISOString() }, "regime changed");
       }
     }

@@ -104,8 +104,9 @@ export class VerdictActor extends Actor {
     const stored = await this.deps.verdicts.latest(this.asset, at);
     if (stored === null || stored.at <= last) return last;
     this.ctx.state.set("lastAt", stored.at);
-    // Stamped at the verdict's own time: SPEC's data carries no time, so the envelope is the only
-    // place a subscriber learns which 5-minute ruling this is.
+    // The rolled-back turn's event, sent again: it carries that turn's time, its verdict's slot
+    // (DECISIONS 7: retries carry the original). SPEC's data has no time, so a later stamp would
+    // tell a subscriber this is the next slot's ruling.
     if (this.asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(stored.verdict) }, { at: stored.at });
     return stored.at;
   }

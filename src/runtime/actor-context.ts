@@ -49,13 +49,13 @@ export interface ActorTimers {
   delete(name: string): void;
 }
 
-/** How `publish` stamps an event that is not about the present instant. */
+/** How `publish` stamps an event a rolled-back turn emitted first. */
 export interface PublishOptions {
   /**
-   * The market instant the event is about, when the turn announces something that happened
-   * earlier (a verdict stored by a turn that was rolled back before its event went out). The
-   * stamp is that instant, bumped past this actor's last stamp of the type (an instant after now
-   * counts as now): subscribers see the event at the time of what it announces, still in order.
+   * The market instant of the turn that first emitted this event and was rolled back before it
+   * went out (it stored a verdict, then crashed): the event sent again carries that time, as a
+   * retry carries the original (DECISIONS 7). The stamp is that instant, bumped past this actor's
+   * last stamp of the type (an instant after now counts as now), so stamps stay unique and ordered.
    */
   readonly at?: number;
 }

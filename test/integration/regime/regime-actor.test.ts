@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
+import { STAMP_SLOTS } from "../../../src/events/event-stamps.js";
 import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
@@ -188,6 +189,9 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
     // Announced once, with the switching bar's confidence (the retry is the next hour's turn).
     const announced = changes.map((e) => ({ at: Date.parse(e.timestamp), data: regimeChangeData.parse(e.data) })).filter((e) => e.data.to_regime === row?.report.regime && e.at >= at && e.at < at + 2 * HOUR);
     expect(announced.map((e) => e.data.confidence)).toEqual([row?.report.confidence]);
+    // Stamped at the switching bar's close, its detection time, though the next hour's turn sent it.
+    expect(announced[0]!.at - at).toBeGreaterThanOrEqual(0);
+    expect(announced[0]!.at - at).toBeLessThan(STAMP_SLOTS);
   });
 
   it("resumes after a restart from its stored state: same model, next bar, no repeated event", async () => {
