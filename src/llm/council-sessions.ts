@@ -76,7 +76,7 @@ export class LlmCouncilSessions implements CouncilAdvisorSource {
 
   async open(asset: CouncilAsset): Promise<AdvisorSession> {
     const asked = Date.now();
-    const granted = await this.slots.acquire(this.options.sessionBudgetMs);
+    const granted = await this.slots.acquire(asset, this.options.sessionBudgetMs);
     const started = Date.now();
     const waitedMs = started - asked;
     const records: LlmCallRecord[] = [];
