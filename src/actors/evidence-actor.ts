@@ -29,6 +29,16 @@ export const EVALUATION_PERIOD_MS = 6 * HOUR;
  * CPU per asset, and the 56 a 14-day warm-up would otherwise make cost more than the warm-up.
  */
 export const WARM_UP_EVALUATION_PERIOD_MS = 7 * DAY;
+
+/**
+ * How old the last evaluation must be for the next one. In the warm-up's last hour the usual
+ * period applies again: the evaluation the routes serve (and cache for 300 s) when the service
+ * turns ready is then at most 6 market hours old, not up to the week the spacing allows.
+ */
+export function evaluationGapMs(now: number, warmUpEndsAt: number | null): number {
+  const spacedOut = warmUpEndsAt !== null && warmUpEndsAt - now >= HOUR;
+  return spacedOut ? WARM_UP_EVALUATION_PERIOD_MS : EVALUATION_PERIOD_MS;
+}
 /** The regime evaluation reads what the service published: the regime history's retention, 90 days. */
 const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
 /** 2: the evaluate reminder checks hourly and evaluates when the last evaluation is old enough. */
@@ -57,8 +67,8 @@ export interface EvidenceActorDeps {
   readonly regimes: Pick<RegimeHistoryRepository, "between">;
   /** The stored sessions the language model answered in: the council-mode streams' history. */
   readonly sessions: Pick<CouncilSessionRepository, "modelSessionsBetween">;
-  /** True while the replay warm-up fast-forwards the clock (evaluations are then spaced out). */
-  readonly warmingUp?: () => boolean;
+  /** While the replay warm-up fast-forwards the clock, where it ends (evaluations are then spaced out); else null. */
+  readonly warmUpEndsAt?: () => number | null;
 }
 
 /** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
@@ -244,8 +254,7 @@ export class EvidenceActor extends Actor {
   async #evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
     const last = await this.ctx.state.get("evaluatedAt", z.number());
-    const gap = this.deps.warmingUp?.() === true ? WARM_UP_EVALUATION_PERIOD_MS : EVALUATION_PERIOD_MS;
-    if (last !== undefined && now - last < gap) return;
+    if (last !== undefined && now - last < evaluationGapMs(now, this.deps.warmUpEndsAt?.() ?? null)) return;
     const asset = this.asset;
     const stream: RulingStream = { kind: "verdict", asset };
     const state = await this.#catchUp(stream, now);

@@ -292,7 +292,7 @@ async function startDaprReplay(
         if (recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
         logger.info({ market: new Date(clock.now()).toISOString() }, "the cluster resumes where its recording stopped");
       } else if (market.runFrom !== null) {
-        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: Math.max(market.runFrom, clock.now()), logger, cancelled });
+        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: clock.warmUpEndsAt ?? clock.now(), logger, cancelled });
         if (result !== null) {
           logger.info(
             { from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs, actors: result.actors, reminders: result.reminders, handover_ms: result.handoverMs },
@@ -327,7 +327,7 @@ async function startMarketTime(
   const recordedUpTo = await recordedPosition(actors.host, capabilities);
   if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
   if (actors.kind === "local") {
-    const result = await warmUp(clock, actors.host, Math.max(market.runFrom, clock.now()), logger, cancelled);
+    const result = await warmUp(clock, actors.host, clock.warmUpEndsAt ?? clock.now(), logger, cancelled);
     if (cancelled()) return;
     logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
   }

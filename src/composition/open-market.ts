@@ -194,5 +194,5 @@ export async function openMarket(
   const start = config.REPLAY_START ? replayStartMs(config.REPLAY_START) : defaultReplayStart(span);
   const runFrom = Math.min(start, end);
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
-  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end), runFrom, pollers: [], orderBook: null, stop: idle };
+  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end, runFrom), runFrom, pollers: [], orderBook: null, stop: idle };
 }

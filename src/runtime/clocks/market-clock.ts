@@ -10,11 +10,14 @@ export interface MarketClock extends Clock {
   readonly mode: "live" | "replay";
   /** True while the warm-up fast-forward owns the clock. */
   readonly warmingUp: boolean;
+  /** While warming up, the market instant the fast-forward ends at; null once market time runs. */
+  readonly warmUpEndsAt: number | null;
 }
 
 export class LiveMarketClock implements MarketClock {
   readonly mode = "live" as const;
   readonly warmingUp = false;
+  readonly warmUpEndsAt = null;
   constructor(private readonly wall: Clock) {}
   now(): number {
     return this.wall.now();
@@ -33,6 +36,8 @@ export class ReplayMarketClock implements MarketClock {
     private speed: number,
     /** Market time of the last data point; the clock stops there. */
     readonly end: number,
+    /** Where the warm-up fast-forward ends (REPLAY_START); a clock without a warm-up ends it where it starts. */
+    private readonly warmUpUntil: number = start,
   ) {
     this.position = Math.min(start, end);
   }
@@ -44,6 +49,12 @@ export class ReplayMarketClock implements MarketClock {
 
   get warmingUp(): boolean {
     return this.runningSince === null;
+  }
+
+  /** REPLAY_START, or where a resumed recording stands when that is later; null once running. */
+  get warmUpEndsAt(): number | null {
+    if (this.runningSince) return null;
+    return Math.min(this.end, Math.max(this.warmUpUntil, this.position));
   }
 
   now(): number {

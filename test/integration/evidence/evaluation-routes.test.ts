@@ -23,19 +23,22 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
   let basic: string;
   let free: string;
   let pro: string;
+  /** The market time and the stored regime evaluation's time when the service turned ready. */
+  let atReady: { market: number; evaluatedAt: number | null };
 
   beforeAll(async () => {
     // FerretDB writes a warm-up's signal history ~40x slower than SQLite (two market days took
     // over 6 minutes here), so on MongoDB the service starts without warm-up and the test waits
     // for the EvidenceActors' first run at the first hourly close (a market hour = 60 s at speed 60).
     svc = await startService({ STORE_URL: freshStoreUrl(kind, "evidence"), REPLAY_WARMUP_DAYS: kind === "sqlite" ? "2" : "0" });
+    atReady = { market: svc.service.deps.marketClock.now(), evaluatedAt: (await svc.service.store.evidence.get(REGIME_EVALUATION_KEY))?.at ?? null };
     basic = await createKey(svc, "basic");
     free = await createKey(svc, "free");
     pro = await createKey(svc, "pro");
     // The first evaluation at or after the hour the replay clock started running, read from the
     // store (the route caches for 300 s). The actor evaluates at most once a market week while
-    // the warm-up fast-forwards, then at the first hourly reminder once 6 market hours have
-    // passed: without a warm-up that is the start hour itself, after two warm-up days the next.
+    // the warm-up fast-forwards and again in its last hour, then every 6 market hours: without a
+    // warm-up the first is at the start hour itself, after two warm-up days it is the warm-up's.
     const runFrom = Math.floor(svc.service.deps.marketClock.now() / HOUR) * HOUR;
     await waitFor(async () => ((await svc.service.store.evidence.get(REGIME_EVALUATION_KEY))?.at ?? 0) >= runFrom, 150_000, "the first evaluation after the warm-up");
   }, 300_000);
@@ -74,6 +77,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     const body = regimeEvaluationSchema.parse(await res.json());
     expect(body.regimes.reduce((s, r) => s + r.hours, 0)).toBe(body.hours);
     if (kind === "sqlite") {
+      // What a caller reads when the service turns ready is the warm-up's last hour, not its
+      // first (two market days old; up to a week with the default 14 warm-up days).
+      expect(atReady.evaluatedAt).not.toBeNull();
+      expect(atReady.market - (atReady.evaluatedAt ?? 0)).toBeLessThan(HOUR);
       // Two warm-up days of published regimes, each graded once its 24 h had passed.
       expect(body.hours).toBeGreaterThan(24);
       expect(body.returns_kruskal_wallis.samples).toBeGreaterThan(0);

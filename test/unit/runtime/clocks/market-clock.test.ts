@@ -24,6 +24,17 @@ describe("market clocks", () => {
     expect(clock.warmingUp).toBe(true);
   });
 
+  it("knows where its warm-up ends: REPLAY_START, later when a recording resumed past it, nothing once running", () => {
+    const wall = new ManualClock(0);
+    const clock = new ReplayMarketClock(wall, 100 * H, 60, 1_000 * H, 200 * H);
+    expect(clock.warmUpEndsAt).toBe(200 * H);
+    clock.advanceTo(250 * H);
+    expect(clock.warmUpEndsAt).toBe(250 * H);
+    clock.run();
+    expect(clock.warmUpEndsAt).toBeNull();
+    expect(new LiveMarketClock(wall).warmUpEndsAt).toBeNull();
+  });
+
   it("then runs at REPLAY_SPEED market seconds per wall second and stops at the end of the data", () => {
     const wall = new ManualClock(0);
     const clock = new ReplayMarketClock(wall, 100 * H, 60, 102 * H);
