@@ -5,7 +5,7 @@ import type { Json } from "../runtime/json.js";
 import { ASSET_RULES } from "../domain/ghost/asset-rules.js";
 import type { LiquidityView } from "../domain/ghost/bar-input.js";
 import type { CostModel } from "../domain/ghost/costs.js";
-import { ackSignals, ghostStatus, initialGhostState, startSprint, stepGhost, type GhostState } from "../domain/ghost/ghost-trader.js";
+import { ackSignals, ghostStatus, initialGhostState, startSprint, stepGhost, type GhostSignal, type GhostState } from "../domain/ghost/ghost-trader.js";
 import { periodMarkFor, type SprintMark } from "../domain/ghost/sprints.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
@@ -125,6 +125,8 @@ export class GhostTraderActor extends Actor {
     // The first turn starts with the newest bar: a trader launched today does not trade history.
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
     const closed: ClosedTrade[] = [];
+    /** The open time of the bar each signal of this turn came from. */
+    const barOf = new Map<GhostSignal, number>();
     let lastInput = null;
     const mark = todo.length === 0 ? null : periodMarkFor(asset, await this.deps.ledger.sprints());
     for (const bar of todo) {
@@ -133,9 +135,13 @@ export class GhostTraderActor extends Actor {
       const result = stepGhost(state, input, ASSET_RULES[asset], this.deps.costs);
       state = result.state;
       closed.push(...result.closed);
+      for (const signal of result.signals) barOf.set(signal, bar.t);
       lastInput = input;
     }
     if (todo.length === 0) return { applied: 0, status: ghostStatus(state) };
+    // Read before this turn writes: bars the stored step already covers were applied by a turn
+    // that stored them and then failed to commit (store or sidecar lost between the two writes).
+    const storedUpTo = (await this.deps.ledger.snapshot(asset))?.barT ?? null;
 
     // Ledger first, then the events: a reader told of an EXIT finds the trade already stored.
     // Trades and status go together, so no reader sees a closed trade beside its open position.
@@ -154,7 +160,12 @@ export class GhostTraderActor extends Actor {
     });
     for (const s of state.outbox) {
       const { at: _at, ...data } = s;
-      await this.ctx.publish("ghost.signal", data as unknown as Json);
+      // A signal of a bar that failed turn had stored is that turn's, announced late: it carries
+      // the bar's close, when that turn ran (DECISIONS 7: "retries carry the original"), so a
+      // subscriber does not take an hour-old entry for one made now. First emissions: now.
+      const bar = barOf.get(s);
+      const retried = bar !== undefined && storedUpTo !== null && bar <= storedUpTo;
+      await this.ctx.publish("ghost.signal", data as unknown as Json, retried ? { at: bar + HOUR } : undefined);
     }
     // The actor outbox commits with this state, so the domain outbox is acknowledged at once.
     state = ackSignals(state);

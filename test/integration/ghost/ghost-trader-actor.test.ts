@@ -15,6 +15,7 @@ import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-inpu
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../src/domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../../../src/application/ghost-bar-source.js";
+import type { GhostLedgerRepository } from "../../../src/store/ports/ghost-ledger.js";
 import { ghostSignalDataSchema } from "../../../src/http/schemas/ghost.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
 import { freshStoreUrl } from "../../support/service.js";
@@ -51,6 +52,24 @@ class CandleSource implements GhostBarSource {
 
 const candles = between(loadHourlyCandles("ETH"), "2023-09-01", "2024-01-12");
 
+/** The real ledger, except that a step can land and then fail to answer (a store that timed out after writing). */
+function landingThenFailing(inner: GhostLedgerRepository, failing: () => boolean): GhostLedgerRepository {
+  return {
+    saveClosed: (trades) => inner.saveClosed(trades),
+    closed: (asset) => inner.closed(asset),
+    saveSnapshot: (snapshot) => inner.saveSnapshot(snapshot),
+    saveStep: async (trades, snapshot) => {
+      await inner.saveStep(trades, snapshot);
+      if (failing()) throw new Error("store did not answer in time");
+    },
+    snapshot: (asset) => inner.snapshot(asset),
+    snapshots: () => inner.snapshots(),
+    ensureFirstSprint: (at, recordedAt) => inner.ensureFirstSprint(at, recordedAt),
+    addSprint: (mark) => inner.addSprint(mark),
+    sprints: () => inner.sprints(),
+  };
+}
+
 describe("GhostTrader actor on the local host (ETH, real candles)", () => {
   let store: Store;
   let host: LocalActorHost;
@@ -59,8 +78,11 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
   let events: EventEnvelope[];
   /** For each ghost.signal, whether the ledger already showed it when the event was delivered. */
   let persistedBeforeEvent: boolean[];
+  /** Set by a test: the next step lands in the ledger, then the turn fails (and is rolled back). */
+  let nextStepLandsThenFails: boolean;
 
   beforeEach(async () => {
+    nextStepLandsThenFails = false;
     store = await openStore(freshStoreUrl("sqlite", "ghostactor"));
     clock = new ManualClock(START);
     source = new CandleSource(candles);
@@ -75,7 +97,7 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     });
     const logger = createLogger("silent");
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null }));
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null }));
     await host.start();
     await host.proxy(GhostTraderActor, "ETH").ensureScheduled();
   });
@@ -162,6 +184,37 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(ledger.map((t) => [t.entryTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.pnlUsd]));
     expect(source.failOnce.size).toBe(0);
   }, 60_000);
+  it("a turn whose step landed but which failed to commit: its signals go out with the next turn, stamped at their bar's close", async () => {
+    const expected = expectedTrades();
+    const fillBar = expected[0]?.entryTime ?? 0;
+    await runUntil(fillBar);
+    expect((await store.ghostLedger.snapshot("ETH"))?.barT).toBe(fillBar - H);
+    // The turn at the fill bar's close stores the open position, then fails: rolled back, nothing sent.
+    nextStepLandsThenFails = true;
+    clock.set(fillBar + H);
+    await host.runDue();
+    expect(nextStepLandsThenFails).toBe(false);
+    expect((await store.ghostLedger.snapshot("ETH"))?.position?.entryTime).toBe(fillBar);
+    expect(await store.actorOutbox.pending(10)).toEqual([]);
+    expect(events).toEqual([]);
+    // The next hour's turn steps the fill bar again and announces the entry.
+    clock.set(fillBar + 2 * H);
+    await host.runDue();
+    await waitFor(async () => events.length >= 3, 5_000, "the late ENTRY and TP1, and the EXIT");
+    const sent = events.map((e) => ({ at: Date.parse(e.timestamp), data: ghostSignalDataSchema.parse(e.data) }));
+    // On these candles the fill bar also reached TP1, and the next bar closed the rest.
+    expect(sent.map((e) => e.data.action)).toEqual(["ENTRY", "TP1", "EXIT"]);
+    expect(sent[0]?.data.price).toBe(expected[0]?.entryPrice);
+    // The fill bar's signals are stamped when the failed turn ran (ETH's stamps keep their own
+    // residue of the milliseconds modulo 8), not an hour later: the envelope is the only time a
+    // subscriber gets. The bar this turn stepped for the first time carries this turn's time.
+    expect(sent[0]?.at).toBeGreaterThanOrEqual(fillBar + H);
+    expect(sent[0]?.at).toBeLessThan(fillBar + H + 8);
+    expect(sent[1]?.at).toBeGreaterThan(sent[0]?.at ?? Infinity);
+    expect(sent[1]?.at).toBeLessThan(fillBar + H + 16);
+    expect(sent[2]?.at).toBeGreaterThanOrEqual(fillBar + 2 * H);
+  }, 60_000);
+
   it("after an outage longer than a week, catches up a week per turn from the oldest bar, and trades as if it never stopped", async () => {
     // A trader launched at `early` applies its first bar; then its process is away for 23 days.
     const early = Date.parse("2023-12-20T00:00:00Z");
@@ -258,7 +311,7 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     const logger = createLogger("silent");
     const bus = new InProcessEventBus();
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null }));
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null }));
     await host.start();
     // Same market time: no new bar, so the restored activation holds the very position it had.
     expect((await host.proxy(GhostTraderActor, "ETH").step()).applied).toBe(0);
