@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ApiError, type ValidationIssue } from "./error-codes.js";
+import { fastApiMessage } from "./validation-messages.js";
 
 export type InputLocation = "query" | "body" | "path";
 
@@ -88,7 +89,7 @@ export function parseInputs(schemas: InputSchemas, raw: { path: unknown; query: 
   const issues: ValidationIssue[] = [];
   const parse = (location: InputLocation, schema: z.ZodType | undefined, input: unknown): unknown => {
     if (!schema) return undefined;
-    const r = schema.safeParse(input);
+    const r = schema.safeParse(input, { error: fastApiMessage });
     if (r.success) return r.data;
     issues.push(...toIssues(r.error, location, input));
     return undefined;

@@ -43,18 +43,19 @@ const INTEGER_EXPECTED = "Input should be a valid integer, written in decimal di
  * `z.coerce.number()` (JavaScript's `Number()`) took `0x10` for 16, `1e2` for 100, a blank for 0
  * and " 5" for 5, none of them the integer SPEC asks for; anything else stays a string and is
  * refused with a 422 that says an integer is expected. Documented as an integer in OpenAPI.
- * A written integer out of range is told the bound it broke (FastAPI's wording, as SPEC's 422
- * types are): a message set on `z.number()` itself is zod's for every check of the schema, so
- * `per_page=501` was told it is not an integer. The range is checked before `.int()`, whose own
- * safe-range check would otherwise speak first for `page=9007199254740992`.
+ * A written integer out of range is told the bound it broke (`validation-messages.ts`): the
+ * message here is for a wrong type only, because one given to `z.number()` is zod's for every
+ * check of the schema (`per_page=501` was told it is not an integer). The range is checked
+ * before `.int()`, whose own safe-range check would otherwise speak first for
+ * `page=9007199254740992`.
  */
 export function queryInt(min: number, max: number) {
   return z.preprocess(
     (v) => (typeof v === "string" && DECIMAL_INTEGER.test(v) ? Number(v) : v),
     z
-      .number({ error: (issue) => (issue.code === "invalid_type" ? INTEGER_EXPECTED : undefined) })
-      .min(min, { error: `Input should be greater than or equal to ${min}` })
-      .max(max, { error: `Input should be less than or equal to ${max}` })
+      .number({ error: (issue) => (issue.code === "invalid_type" && issue.input !== undefined ? INTEGER_EXPECTED : undefined) })
+      .min(min)
+      .max(max)
       .int({ error: INTEGER_EXPECTED }),
   );
 }

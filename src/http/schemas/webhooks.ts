@@ -14,7 +14,7 @@ const webhookUrl = z
   .trim()
   .max(2048)
   .meta({ format: "uri", pattern: "^https://" })
-  .pipe(z.url({ protocol: /^https$/, normalize: true }));
+  .pipe(z.url({ protocol: /^https$/, normalize: true, error: "Input should be a valid URL with scheme https" }));
 
 export const createWebhookBody = z.strictObject({
   url: webhookUrl,
