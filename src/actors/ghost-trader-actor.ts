@@ -160,7 +160,7 @@ export class GhostTraderActor extends Actor {
     });
     for (const s of state.outbox) {
       const { at: _at, ...data } = s;
-      // A signal of a bar that failed turn had stored is that turn's, announced late: it carries
+      // A signal of a bar that a failed turn had stored is that turn's, announced late: it carries
       // the bar's close, when that turn ran (DECISIONS 7: "retries carry the original"), so a
       // subscriber does not take an hour-old entry for one made now. First emissions: now.
       const bar = barOf.get(s);

@@ -20,19 +20,12 @@ function quoted(values: readonly unknown[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
-function tooSmall(issue: Extract<RawIssue, { code: "too_small" }>): string | undefined {
-  const min = issue.minimum;
-  if (issue.origin === "string") return `String should have at least ${plural(min, "character")}`;
-  if (issue.origin === "array" || issue.origin === "set") return `List should have at least ${plural(min, "item")}`;
-  if (issue.origin === "number" || issue.origin === "int") return `Input should be greater than${issue.inclusive === false ? "" : " or equal to"} ${min}`;
-  return undefined;
-}
-
-function tooBig(issue: Extract<RawIssue, { code: "too_big" }>): string | undefined {
-  const max = issue.maximum;
-  if (issue.origin === "string") return `String should have at most ${plural(max, "character")}`;
-  if (issue.origin === "array" || issue.origin === "set") return `List should have at most ${plural(max, "item")}`;
-  if (issue.origin === "number" || issue.origin === "int") return `Input should be less than${issue.inclusive === false ? "" : " or equal to"} ${max}`;
+/** A string's length, a list's size or a number beyond its bound, in pydantic's words. */
+function outOfRange(issue: Extract<RawIssue, { code: "too_small" | "too_big" }>): string | undefined {
+  const [bound, count, compare] = issue.code === "too_small" ? [issue.minimum, "at least", "greater than"] : [issue.maximum, "at most", "less than"];
+  if (issue.origin === "string") return `String should have ${count} ${plural(bound, "character")}`;
+  if (issue.origin === "array" || issue.origin === "set") return `List should have ${count} ${plural(bound, "item")}`;
+  if (issue.origin === "number" || issue.origin === "int") return `Input should be ${compare}${issue.inclusive === false ? "" : " or equal to"} ${bound}`;
   return undefined;
 }
 
@@ -48,9 +41,8 @@ export function fastApiMessage(issue: RawIssue): string | undefined {
     case "invalid_type":
       return issue.input === undefined ? "Field required" : EXPECTED[issue.expected];
     case "too_small":
-      return tooSmall(issue);
     case "too_big":
-      return tooBig(issue);
+      return outOfRange(issue);
     case "invalid_value":
       return `Input should be ${quoted(issue.values)}`;
     case "invalid_format":
