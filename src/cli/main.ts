@@ -1,14 +1,19 @@
-import { cliCommands } from "./registry.js";
+import { cliGroups, cliHelp } from "./registry.js";
 
 /**
  * Operator CLI: `npm run --silent cli -- <group> <command> …`. Each group lives in
  * src/cli/commands/<group>.ts; output for machines is JSON on stdout, diagnostics on stderr.
  */
+const HELP = new Set(["--help", "-h", "help"]);
 const [group, ...rest] = process.argv.slice(2);
-const command = group ? cliCommands[group] : undefined;
-if (!command) {
-  process.stderr.write(`usage: cli <${Object.keys(cliCommands).join("|")}> …\n`);
+if (group !== undefined && HELP.has(group)) {
+  process.stdout.write(cliHelp());
+  process.exit(0);
+}
+const entry = group !== undefined && Object.hasOwn(cliGroups, group) ? cliGroups[group] : undefined;
+if (!entry) {
+  process.stderr.write(group === undefined ? cliHelp() : `unknown group "${group}"\n${cliHelp()}`);
   process.exit(2);
 }
-const code = await (await command())(rest, { stdout: process.stdout, stderr: process.stderr });
+const code = await (await entry.load())(rest, { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = code;
