@@ -15,5 +15,9 @@ if (!entry) {
   process.stderr.write(group === undefined ? cliHelp() : `unknown group "${group}"\n${cliHelp()}`);
   process.exit(2);
 }
-const code = await (await entry.load())(rest, { stdout: process.stdout, stderr: process.stderr });
-process.exitCode = code;
+const loaded = await entry.load();
+if (rest.length === 1 && HELP.has(rest[0] ?? "")) {
+  process.stdout.write(`${loaded.usage}\n`);
+  process.exit(0);
+}
+process.exitCode = await loaded.run(rest, { stdout: process.stdout, stderr: process.stderr });

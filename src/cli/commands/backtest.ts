@@ -9,7 +9,7 @@ import { backtestWindows, type BacktestWindow } from "../../backtest/backtest-wi
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import type { CliCommand, CliIo } from "../io.js";
 
-const USAGE = "usage: backtest --asset <BTC|ETH|SOL|TAO|all> [--from ISO] [--to ISO] [--json]";
+export const backtestUsage = "usage: backtest --asset <BTC|ETH|SOL|TAO|all> [--from ISO] [--to ISO] [--json]";
 
 const isoInstant = z
   .string()
@@ -44,19 +44,19 @@ export const backtestCommand: CliCommand = async (args, io) => {
   try {
     ({ values } = parseArgs({ args, options: { asset: { type: "string" }, from: { type: "string" }, to: { type: "string" }, json: { type: "boolean" } } }));
   } catch (err) {
-    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+    return fail(io, `${backtestUsage}\n  ${err instanceof Error ? err.message : String(err)}`);
   }
   const asset = typeof values.asset === "string" && values.asset !== "all" ? values.asset.toUpperCase() : values.asset;
   const parsed = backtestArgs.safeParse({ ...values, asset });
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${USAGE}\n${why}`);
+    return fail(io, `${backtestUsage}\n${why}`);
   }
   const a = parsed.data;
   const assets: readonly Asset[] = a.asset === "all" ? ASSETS : [a.asset];
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const windows = backtestWindows(feed, assets, a.from, a.to, Date.now());
-  if (windows.some((w) => !(w.from < w.to))) return fail(io, `${USAGE}\n  from: must be before to`);
+  if (windows.some((w) => !(w.from < w.to))) return fail(io, `${backtestUsage}\n  from: must be before to`);
 
   // One engine run per window, one at a time (each is CPU-bound).
   const runs: { window: BacktestWindow; result: EngineBacktestResult }[] = [];

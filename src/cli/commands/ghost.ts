@@ -10,7 +10,7 @@ import { readTaoSignoff, saveTaoSignoff, signedOffInPeriod, signoffReadiness } f
 import type { Store } from "../../store/store.js";
 import type { CliCommand, CliIo } from "../io.js";
 
-const USAGE = "usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>\n       ghost signoff --asset TAO --by <name>";
+export const ghostUsage = "usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>\n       ghost signoff --asset TAO --by <name>";
 
 const signoffArgs = z.object({
   asset: z.literal("TAO", { error: "only TAO has a paper mode to sign off" }),
@@ -54,7 +54,7 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
   const parsed = signoffArgs.safeParse({ ...values, asset: values.asset?.toUpperCase() });
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${USAGE}\n${why}`);
+    return fail(io, `${ghostUsage}\n${why}`);
   }
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);
@@ -107,12 +107,12 @@ async function signoff(rest: string[], io: CliIo): Promise<number> {
 export const ghostCommand: CliCommand = async (args, io) => {
   const [sub, ...rest] = args;
   if (sub === "signoff") return signoff(rest, io);
-  if (sub !== "restart") return fail(io, USAGE);
+  if (sub !== "restart") return fail(io, ghostUsage);
   const { values } = parseArgs({ args: rest, options: { asset: { type: "string" }, reason: { type: "string" } } });
   const parsed = restartArgs.safeParse({ ...values, asset: values.asset === "all" ? "all" : values.asset?.toUpperCase() });
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${USAGE}\n${why}`);
+    return fail(io, `${ghostUsage}\n${why}`);
   }
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);

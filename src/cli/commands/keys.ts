@@ -15,7 +15,9 @@ const createArgs = z.object({
   email: z.email().max(254).optional(),
 });
 
+const CREATE_USAGE = "usage: keys create --tier <free|basic|pro> [--name N] [--email E]";
 const DEACTIVATE_USAGE = "usage: keys deactivate <api_key> | keys deactivate --lineage <lineage id from keys list>";
+export const keysUsage = [CREATE_USAGE, DEACTIVATE_USAGE.replace("usage: ", "       "), "       keys list"].join("\n");
 
 /** A rotation can race with the revocation; a lineage holds at most one active key at a time. */
 const MAX_LINEAGE_ROUNDS = 10;
@@ -52,7 +54,7 @@ export const keysCommand: CliCommand = async (args, io) => {
         const parsed = createArgs.safeParse(values);
         if (!parsed.success) {
           const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-          return fail(io, `usage: keys create --tier <free|basic|pro> [--name N] [--email E]\n${why}`);
+          return fail(io, `${CREATE_USAGE}\n${why}`);
         }
         const issued = await new KeyIssuer(store.apiKeys, wallClock).create(parsed.data.tier, parsed.data.name ?? null, parsed.data.email ?? null);
         io.stdout.write(
@@ -104,7 +106,7 @@ export const keysCommand: CliCommand = async (args, io) => {
         return 0;
       }
       default:
-        return fail(io, "usage: keys <create|deactivate|list>");
+        return fail(io, keysUsage);
     }
   } finally {
     await store.close();

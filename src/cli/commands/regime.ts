@@ -8,7 +8,7 @@ import { viterbi } from "../../domain/regime/viterbi.js";
 import type { CliCommand, CliIo } from "../io.js";
 import { parseObservationsCsv } from "../observations-csv.js";
 
-const USAGE = [
+export const regimeUsage = [
   "usage: regime fit --input <obs.csv> --states K --seed S [--iterations N] [--restarts R] [--tolerance T]",
   "       regime score --model <model.json> --input <obs.csv>",
 ].join("\n");
@@ -38,10 +38,10 @@ function parse<T>(io: CliIo, schema: z.ZodType<T>, args: string[], names: readon
     const options = Object.fromEntries(names.map((n) => [n, { type: "string" as const }]));
     ({ values } = parseArgs({ args, options }) as { values: Record<string, string | undefined> });
   } catch (err) {
-    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+    return fail(io, `${regimeUsage}\n  ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed = schema.safeParse(values);
-  if (!parsed.success) return fail(io, `${USAGE}\n${parsed.error.issues.map((i) => `  --${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  if (!parsed.success) return fail(io, `${regimeUsage}\n${parsed.error.issues.map((i) => `  --${i.path.join(".")}: ${i.message}`).join("\n")}`);
   return parsed.data;
 }
 
@@ -105,5 +105,5 @@ export const regimeCommand: CliCommand = async (args, io) => {
   const [sub, ...rest] = args;
   if (sub === "fit") return fit(rest, io);
   if (sub === "score") return score(rest, io);
-  return fail(io, USAGE);
+  return fail(io, regimeUsage);
 };

@@ -8,7 +8,7 @@ import type { CalibratedHour } from "../../domain/calibration/walk-forward-calib
 import { DEFAULT_CALIBRATION } from "../../domain/calibration/calibration-map.js";
 import type { CliCommand, CliIo } from "../io.js";
 
-const USAGE = "usage: verdicts export --asset <BTC|ETH|SOL|TAO> [--from ISO] [--to ISO] [--format csv|json]";
+export const verdictsUsage = "usage: verdicts export --asset <BTC|ETH|SOL|TAO> [--from ISO] [--to ISO] [--format csv|json]";
 
 const isoInstant = z
   .string()
@@ -40,15 +40,15 @@ function csvRow(r: CalibratedHour): string {
  */
 export const verdictsCommand: CliCommand = async (args, io) => {
   const [sub, ...rest] = args;
-  if (sub !== "export") return fail(io, USAGE);
+  if (sub !== "export") return fail(io, verdictsUsage);
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: rest, options: { asset: { type: "string" }, from: { type: "string" }, to: { type: "string" }, format: { type: "string" } } }));
   } catch (err) {
-    return fail(io, `${USAGE}\n  ${err instanceof Error ? err.message : String(err)}`);
+    return fail(io, `${verdictsUsage}\n  ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed = exportArgs.safeParse({ ...values, asset: typeof values.asset === "string" ? values.asset.toUpperCase() : values.asset });
-  if (!parsed.success) return fail(io, `${USAGE}\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  if (!parsed.success) return fail(io, `${verdictsUsage}\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
   const a = parsed.data;
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const prices = pricePath(feed, a.asset, a.to ?? Number.MAX_SAFE_INTEGER);
@@ -57,7 +57,7 @@ export const verdictsCommand: CliCommand = async (args, io) => {
   const first = prices.timeAt(0);
   const from = Math.max(first, a.from ?? first);
   const to = Math.min(last, a.to ?? last);
-  if (!(from <= to)) return fail(io, `${USAGE}\n  from: must not be after to`);
+  if (!(from <= to)) return fail(io, `${verdictsUsage}\n  from: must not be after to`);
   const run = await calibratedStream(feed, { kind: "verdict", asset: a.asset }, from, to);
   if (a.format === "json") {
     io.stdout.write(

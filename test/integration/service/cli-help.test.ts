@@ -13,6 +13,14 @@ describe("cli --help", () => {
     }
   }, 60_000);
 
+  it("prints each group's commands for `cli <group> --help`, on stdout, exit 0", async () => {
+    for (const name of Object.keys(cliGroups)) {
+      const r = await runCli([name, "--help"], {});
+      expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
+      expect(r.stdout.startsWith(`usage: ${name} `)).toBe(true);
+    }
+  }, 120_000);
+
   it("answers no group or an unknown one with the same list on stderr, exit 2, and no stack trace", async () => {
     const none = await runCli([], {});
     expect(none.code).toBe(2);
