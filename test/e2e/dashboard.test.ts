@@ -8,6 +8,7 @@ import { WeightsActor } from "../../src/actors/weights-actor.js";
 import { launchBrowser, watchProblems } from "./support/browser.js";
 import { ARTIFACTS, buildWeb } from "./support/web-build.js";
 import { apiStatus, panel, waitForPanelsSettled } from "./support/panels.js";
+import { ghostPerformanceSchema } from "../../src/http/schemas/ghost-performance.js";
 
 const H = 3_600_000;
 
@@ -141,6 +142,23 @@ describe("dashboard", () => {
     for (const a of assets) expect(a.encoding, a.url).toMatch(/^(br|gzip)$/);
     console.info(`dashboard first load: ${loaded.length} requests, ${(total / 1024).toFixed(1)} KiB transferred`);
     expect(total).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET);
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a trader that stands aside the no-skill baseline of its exits, not n/a", async () => {
+    const eth = ghostPerformanceSchema.parse(await (await fetch(`${svc.url}/v1/ghost/performance?asset=ETH`)).json());
+    const random = eth.benchmarks.randomEntry;
+    // ETH trades nothing over the warm-up (issue 16: no calibrated edge), so no draw can match its count.
+    expect(eth.trades).toBe(0);
+    expect(random?.matched).toBeNull();
+    const { page, problems } = await openDashboard();
+    await waitForPanelsSettled(page);
+    await page.selectOption("#performance-asset", "ETH");
+    const text = () => page.locator("#ghost-performance").innerText();
+    await expect.poll(text, { timeout: 15_000 }).toMatch(/Random PF\s+\d+\.\d+ over every entry/);
+    expect(await text()).toMatch(/Random expectancy\s+-?\$?-?[\d,.]+ a trade over every entry/);
+    expect(await text()).toContain(random?.note ?? "a note on what random entry is matched to");
     expect(problems.errors).toEqual([]);
     await context.close();
   });

@@ -23,6 +23,18 @@ function groupTable(caption: string, rows: readonly PerformanceGroupRow[]): HTML
   return el("div", { class: "table-wrap" }, table);
 }
 
+type RandomEntry = NonNullable<GhostPerformance["benchmarks"]["randomEntry"]>;
+
+/**
+ * Random entry's figure: the band over draws matched to the trader's trade count, or, when the
+ * trader made no trades (nothing to match), entering at every bar with the same exits: the
+ * no-skill baseline that says why standing aside is right. It read "n/a" there before.
+ */
+function randomFigure(re: RandomEntry | null, matched: (m: NonNullable<RandomEntry["matched"]>) => string, every: (e: RandomEntry["everyEntry"]) => string): string {
+  if (re === null) return "n/a";
+  return re.matched !== null ? matched(re.matched) : every(re.everyEntry);
+}
+
 /** Public: one Ghost Trader's current sprint against buy & hold and random entry with its exits. */
 export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
   let asset: Asset = "BTC";
@@ -61,10 +73,11 @@ export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
           ["Time in market", `${num(p.exposurePct)} %`],
           ["Buy & hold", bh === null ? "n/a" : `${num(bh.returnPct)} %; ${num(bh.scaledReturnPct)} % at the trader's exposure`],
           ["Random entry wins", re === null ? "n/a" : `${num(re.everyEntry.winRatePct)} % of ${re.everyEntry.entries} entries (same exits)`],
-          ["Random PF", band(re?.matched?.profitFactor ?? null)],
-          ["Random expectancy", band(re?.matched?.expectancyUsd ?? null)],
+          ["Random PF", randomFigure(re, (m) => band(m.profitFactor), (e) => `${num(e.profitFactor)} over every entry`)],
+          ["Random expectancy", randomFigure(re, (m) => band(m.expectancyUsd), (e) => `${money(e.expectancyUsd)} a trade over every entry`)],
         ]),
       );
+      if (re?.note != null) body.append(el("p", { class: "muted" }, re.note));
       if (p.benchmarks.note !== null) body.append(el("p", { class: "muted" }, p.benchmarks.note));
       if (p.trades > 0) {
         body.append(groupTable("P&L by entry mode", p.byEntryMode), groupTable("P&L by exit reason", p.byExitReason), groupTable("P&L by year", p.byYear));
