@@ -55,7 +55,11 @@ export const verdictAgentSchema = z
 /** DECISIONS 4 macro_context. */
 export const macroContextSchema = z
   .object({
-    assessment: z.enum(["RISK_ON", "NEUTRAL", "RISK_OFF"]),
+    assessment: z
+      .enum(["RISK_ON", "NEUTRAL", "RISK_OFF"])
+      .describe(
+        "the macro signals' levels as the Judiciary Engine scores them (US10Y, DXY, GOLD, BTC_NASDAQ_CORR). GET /v1/macro/correlation's assessment reads their day-over-day moves instead, so the two can differ",
+      ),
     key_driver: z.string().describe("the macro signal key that moved the assessment most"),
     primary_risk: z.string().describe("one plain-English sentence"),
   })

@@ -90,7 +90,11 @@ export const macroCorrelationSchema = z
     signals: z.array(macroCorrelationItemSchema).length(5),
     risk_off_score: z.number().int().min(0).max(100),
     fed_hawkishness: z.number().int().min(0).max(100),
-    assessment: z.enum(["RISK_ON", "NEUTRAL", "RISK_OFF"]),
+    assessment: z
+      .enum(["RISK_ON", "NEUTRAL", "RISK_OFF"])
+      .describe(
+        "from risk_off_score, which reads day-over-day moves (≥ 60 RISK_OFF, ≤ 40 RISK_ON). The verdict's macro_context reads the signals' levels instead, so the two can differ",
+      ),
     alerts: z.array(macroAlertSchema),
     timestamp: z.string(),
     ...cacheFields,

@@ -146,9 +146,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("market data routes on %s", (kin
   });
 
   it("documents the routes in OpenAPI and no longer answers not_ready", async () => {
-    const doc = (await (await fetch(`${svc.url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const doc = (await (await fetch(`${svc.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+      components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> };
+    };
     for (const path of ["/v1/signals/latest", "/v1/signals/history", "/v1/macro/correlation", "/v1/market/candles"]) {
       expect(doc.paths[path]?.get?.tags, path).not.toContain("pending");
     }
+    // Two macro assessments with one vocabulary measure different things (levels, day-over-day
+    // moves) and can disagree at the same instant: each says which it is, and points to the other.
+    const levels = doc.components.schemas.MacroContext?.properties?.assessment?.description ?? "";
+    const moves = doc.components.schemas.MacroCorrelation?.properties?.assessment?.description ?? "";
+    expect(levels).toMatch(/levels/);
+    expect(levels).toMatch(/\/v1\/macro\/correlation/);
+    expect(moves).toMatch(/day-over-day moves/);
+    expect(moves).toMatch(/macro_context/);
   });
 });

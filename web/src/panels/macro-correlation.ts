@@ -26,7 +26,7 @@ export const macroCorrelationPanel: PanelDef<MacroCorrelation> = {
   },
   render: (body, m) => {
     body.append(
-      el("p", { class: "headline" }, el("span", { class: `pill ${tone(m.assessment)}` }, label(m.assessment)), ` as of ${when(m.timestamp)}`),
+      el("p", { class: "headline" }, el("span", { class: `pill ${tone(m.assessment)}` }, label(m.assessment)), ` from day-over-day moves, as of ${when(m.timestamp)}`),
       facts([
         ["Risk-off score", score("Risk-off score", m.risk_off_score)],
         ["Fed hawkishness", score("Fed hawkishness", m.fed_hawkishness)],

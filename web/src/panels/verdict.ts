@@ -45,7 +45,7 @@ export const verdictPanel: PanelDef<Verdict> = {
         ["BTC price", money(v.btc_price)],
         ["Council", v.council_ruling ? el("span", {}, rulingPill(v.council_ruling), ` ${pct01(v.council_confidence)}${v.council_confidence_basis ? ` (${basisText(v.council_confidence_basis)})` : ""} · ${v.council_consensus ?? "—"}`) : "No recent council verdict"],
         ["Mode", v.council_mode === "judiciary" ? "Judiciary fallback (no language model; reduced consensus)" : (v.council_mode ?? "—")],
-        ["Macro", v.macro_context ? `${label(v.macro_context.assessment)} — driver ${v.macro_context.key_driver}` : "—"],
+        ["Macro (levels)", v.macro_context ? `${label(v.macro_context.assessment)} — driver ${v.macro_context.key_driver}` : "—"],
         ["As of", when(v.timestamp)],
       ]),
     );
