@@ -146,11 +146,11 @@ describe("dashboard", () => {
     await context.close();
   });
 
-  it("shows a trader that stands aside the no-skill baseline of its exits, not n/a", async () => {
-    const eth = ghostPerformanceSchema.parse(await (await fetch(`${svc.url}/v1/ghost/performance?asset=ETH`)).json());
-    const random = eth.benchmarks.randomEntry;
+  it("shows a trader that stands aside the no-skill baseline of its exits, not n/a, and no rate over no trades", async () => {
+    const performance = ghostPerformanceSchema.parse(await (await fetch(`${svc.url}/v1/ghost/performance?asset=ETH`)).json());
+    const random = performance.benchmarks.randomEntry;
     // ETH trades nothing over the warm-up (issue 16: no calibrated edge), so no draw can match its count.
-    expect(eth.trades).toBe(0);
+    expect(performance.trades).toBe(0);
     expect(random?.matched).toBeNull();
     const { page, problems } = await openDashboard();
     await waitForPanelsSettled(page);
@@ -159,6 +159,11 @@ describe("dashboard", () => {
     await expect.poll(text, { timeout: 15_000 }).toMatch(/Random PF\s+\d+\.\d+ over every entry/);
     expect(await text()).toMatch(/Random expectancy\s+-?\$?-?[\d,.]+ a trade over every entry/);
     expect(await text()).toContain(random?.note ?? "a note on what random entry is matched to");
+    // With no trade closed, a rate or an average is not "0.0%" or "$0.00 / $0.00": there is
+    // nothing to measure yet. And a date-only `since` is not given an invented 00:00.
+    const eth = await page.locator("#track-eth").innerText();
+    for (const row of ["Win rate", "Best / worst", "Average hold"]) expect(eth).toMatch(new RegExp(`${row}\\s+—`));
+    expect(await page.locator("#ghost-stats").innerText()).toMatch(/Since\s+\d{4}-\d{2}-\d{2}(?! \d)/);
     expect(problems.errors).toEqual([]);
     await context.close();
   });

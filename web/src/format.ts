@@ -18,8 +18,20 @@ export function num(value: number | null | undefined, digits = 2): string {
   return typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits }) : "—";
 }
 
+/**
+ * A figure over `count` items: "—" when there are none, where "0.0%" or "$0.00" would read as a
+ * result (a win rate of nought, every call wrong) rather than as nothing to measure yet.
+ */
+export function over(count: number, text: string): string {
+  return count === 0 ? "—" : text;
+}
+
+/** A date-only value (`since` of the stats routes) stays a date: no invented 00:00. */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
 export function when(iso: string | null | undefined): string {
   if (!iso) return "—";
+  if (DATE_ONLY.test(iso)) return iso;
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }

@@ -62,7 +62,7 @@ export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
       body.append(
         facts([
           ["Sprint since", when(p.sprintSince)],
-          ["Trades (win rate)", `${p.trades} (${pct(p.winRatePct)})`],
+          ["Trades (win rate)", p.trades === 0 ? "0" : `${p.trades} (${pct(p.winRatePct)})`],
           ["Profit factor", num(p.profitFactor)],
           ["Expectancy", `${money(p.expectancyUsd)} a trade (${num(p.expectancyPct)} %)`],
           ["P&L (fees)", `${money(p.totalPnlUsd)} (${money(p.feesUsd)})`],

@@ -1,6 +1,6 @@
 import type { GhostStats } from "../../../sdk/types.js";
 import { facts } from "../dom.js";
-import { money, pct, when } from "../format.js";
+import { money, over, pct, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 // SPEC: Ghost stats are cached 300 s and carry no cache fields, so the TTL is the documented one.
@@ -15,7 +15,7 @@ export const ghostStatsPanel: PanelDef<GhostStats> = {
     body.append(
       facts([
         ["Validated trades", String(s.validated_trades)],
-        ["Win rate", pct(s.win_rate)],
+        ["Win rate", over(s.validated_trades, pct(s.win_rate))],
         ["Total P&L", money(s.total_pnl)],
         ["Since", when(s.since)],
         ["Sprint", String(s.sprint)],

@@ -1,6 +1,6 @@
 import type { RegimeStats } from "../../../sdk/types.js";
 import { el, facts } from "../dom.js";
-import { label, money, num, pct, when } from "../format.js";
+import { label, money, num, over, pct, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 /** Free: Ghost Trader results grouped by the regime in force at entry. */
@@ -16,7 +16,7 @@ export const regimeStatsPanel: PanelDef<RegimeStats> = {
     body.append(
       facts([
         ["Closed trades", String(s.total_trades)],
-        ["Overall win rate", pct(s.overall_win_rate)],
+        ["Overall win rate", over(s.total_trades, pct(s.overall_win_rate))],
         ["Best regime", label(s.best_regime)],
         ["Worst regime", label(s.worst_regime)],
         ["Since", when(s.since)],

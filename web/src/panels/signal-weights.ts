@@ -1,6 +1,6 @@
 import type { Regime, SignalWeights } from "../../../sdk/types.js";
 import { el, facts } from "../dom.js";
-import { label, pct01, when } from "../format.js";
+import { label, over, pct01, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 const REGIMES: readonly Regime[] = ["BULL_TRENDING", "BEAR_TRENDING", "HIGH_VOLATILITY", "DISTRIBUTION", "WHALE_ACCUMULATION", "RISK_ON", "LOW_VOLATILITY", "ACCUMULATION"];
@@ -33,7 +33,7 @@ export function signalWeightsPanel(): PanelDef<SignalWeights> {
       body.append(
         facts([
           ["Regime", w.regime === "ALL" ? "All regimes" : label(w.regime)],
-          ["Average accuracy", pct01(w.avg_accuracy)],
+          ["Average accuracy", over(w.weights.length, pct01(w.avg_accuracy))],
           ["Grading window", `${w.window_size} calls`],
           ["Updated", when(w.last_updated)],
         ]),

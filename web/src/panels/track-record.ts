@@ -2,7 +2,7 @@ import { LineSeries, type UTCTimestamp } from "lightweight-charts";
 import type { Asset, TrackRecord } from "../../../sdk/types.js";
 import { chartIn, COLORS } from "../charts.js";
 import { el, facts } from "../dom.js";
-import { money, num, pct, toUnixSeconds } from "../format.js";
+import { money, num, over, pct, toUnixSeconds } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 // DECISIONS 2: track records are cached 300 s; the envelope has no cache fields of its own.
@@ -34,10 +34,10 @@ export function trackRecordPanel(asset: Asset): PanelDef<TrackRecord> {
       body.append(
         facts([
           ["Closed trades", String(s.totalTrades)],
-          ["Win rate", pct(s.winRate)],
+          ["Win rate", over(s.totalTrades, pct(s.winRate))],
           ["Total P&L", money(s.totalPnl)],
-          ["Best / worst", `${money(s.bestTrade)} / ${money(s.worstTrade)}`],
-          ["Average hold", `${num(s.avgHoldMinutes / 60, 1)} h`],
+          ["Best / worst", over(s.totalTrades, `${money(s.bestTrade)} / ${money(s.worstTrade)}`)],
+          ["Average hold", over(s.totalTrades, `${num(s.avgHoldMinutes / 60, 1)} h`)],
         ]),
       );
       if (record.trades.length === 0) {
