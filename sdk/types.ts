@@ -85,7 +85,9 @@ export interface Verdict extends CacheInfo {
   readonly confidence: number;
   readonly confidence_basis: ConfidenceBasis;
   readonly score: number;
+  /** BTC's last hourly close when the verdict was made. */
   readonly btc_price: number;
+  /** When the verdict was made. None is made while BTC has no live price: then this stays the last one's time. */
   readonly timestamp: string;
   readonly council_ruling: Ruling | null;
   readonly council_confidence: number | null;
@@ -381,14 +383,18 @@ export interface Candles extends CacheInfo {
 }
 
 export interface ChartingSignal {
+  /** The BTC ruling of the last 15 minutes; PENDING when there is none (no live price, or none yet). */
   readonly verdict: Ruling | "PENDING";
+  /** Calibrated confidence in percent; 0 when PENDING. */
   readonly confidence: number;
   /** UNKNOWN before the first regime detection. */
   readonly regime: Regime | "UNKNOWN";
   readonly dark_pool: number;
+  /** BTC 1H RSI(14); 0 if unavailable (no bar in the last 2 hours). */
   readonly rsi: number;
+  /** BTC 1H EMA(200); 0 if unavailable (no bar in the last 2 hours). */
   readonly ema_200: number;
-  /** Live spot (at most 5 minutes old; replay: the last hourly close); 0 if unavailable. */
+  /** Live spot (at most 5 minutes old; replay: the last hourly close, none inside a gap); 0 if unavailable. */
   readonly btc_price: number;
   readonly ghost_status: "WAITING" | "READY" | "IN_POSITION";
   readonly timestamp: number;

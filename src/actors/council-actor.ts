@@ -12,7 +12,8 @@ import { councilSessionId } from "../domain/council/session-id.js";
 import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
-import { councilInputAt } from "../application/judiciary-inputs.js";
+import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
+import { noteOutage } from "./outage-span.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */
@@ -46,15 +47,19 @@ function isCouncilAsset(id: string): id is CouncilAsset {
 }
 
 export interface RefreshResult {
-  /** "session": a session was stored; "paused": BLACKOUT; "fresh": the current slot already has one. */
-  readonly outcome: "session" | "paused" | "fresh";
+  /**
+   * "session": a session was stored; "paused": BLACKOUT; "fresh": the current slot already has one;
+   * "unpriced": the asset has no live price, so there is no market to deliberate on.
+   */
+  readonly outcome: "session" | "paused" | "fresh" | "unpriced";
   readonly at: number;
 }
 
 /**
  * One per council (id BTC, TAO or SOL): every 30 market minutes deliberates over the feed as of
  * that time (with the model when configured, else in judiciary mode), stores the session with
- * every vote and publishes `council.new`. On a macro-calendar BLACKOUT day no session runs.
+ * every vote and publishes `council.new`. On a macro-calendar BLACKOUT day no session runs, nor
+ * in a slot without a live price of the asset (as for the VerdictActor).
  */
 export class CouncilActor extends Actor {
   static readonly actorType = "Council";
@@ -105,6 +110,15 @@ export class CouncilActor extends Actor {
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
+    const priced = livePriceAt(this.deps.feed, asset, at) !== null;
+    await noteOutage(this.ctx, {
+      key: "unpricedSince",
+      at,
+      ok: priced,
+      started: `no live price: ${asset} council sessions paused until the price returns`,
+      ended: `live price back: ${asset} council sessions resumed`,
+    });
+    if (!priced) return { outcome: "unpriced", at };
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const input = await this.#withLiveLiquidity(councilInputAt(this.deps.feed, asset, at, regime));
     const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;

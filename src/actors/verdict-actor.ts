@@ -9,10 +9,11 @@ import { verdictId } from "../domain/judiciary/verdict-id.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../store/ports/verdicts.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import type { MultiplierSource } from "../store/ports/signal-weights.js";
-import { judiciaryInputAt } from "../application/judiciary-inputs.js";
+import { judiciaryInputAt, livePriceAt } from "../application/judiciary-inputs.js";
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
+import { noteOutage } from "./outage-span.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -38,7 +39,8 @@ export function isVerdictAsset(id: string): id is Asset {
 /**
  * One per asset (id BTC, ETH, SOL or TAO): every 5 market minutes runs the Judiciary Engine over
  * the feed as of that time, stores the verdict and, for BTC only, publishes `verdict.new`
- * (DECISIONS 7: the others feed their Ghost Trader's judiciary gate).
+ * (DECISIONS 7: the others feed their Ghost Trader's judiciary gate). A slot without a live price
+ * of the asset has no verdict.
  */
 export class VerdictActor extends Actor {
   static readonly actorType = "Verdict";
@@ -80,6 +82,17 @@ export class VerdictActor extends Actor {
     if (last !== null && at <= last) return;
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return;
+    // No ruling without a live price (a feed outage, an asset before its listing): the route keeps
+    // the last real verdict with its time, and subscribers get no HOLD that only says "no data".
+    const priced = livePriceAt(this.deps.feed, asset, at) !== null;
+    await noteOutage(this.ctx, {
+      key: "unpricedSince",
+      at,
+      ok: priced,
+      started: `no live price: ${asset} Judiciary verdicts paused until the price returns`,
+      ended: `live price back: ${asset} Judiciary verdicts resumed`,
+    });
+    if (!priced) return;
     const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
     const weights = this.deps.weights;
     await weights?.sync?.();

@@ -12,6 +12,11 @@ import { regimeViewOf } from "../domain/regime/regime-view.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 
 const HOUR = 3_600_000;
+/**
+ * How old the newest verdict may be at a bar's close and still gate it. Verdicts come every 5
+ * minutes; an hour leaves room for a verdict actor running behind the Ghost Trader.
+ */
+export const VERDICT_FRESHNESS_MS = HOUR;
 const SIGNAL_KEY_SET: ReadonlySet<string> = new Set(SIGNAL_KEYS);
 
 /**
@@ -55,11 +60,14 @@ export class FeedBarSource implements GhostBarSource {
     ]);
     const tech = this.feed.technicals(asset, "1h", close)?.values ?? null;
     const ratio = this.feed.assetFeatures(asset, close).ratioToBtc.value;
+    // A verdict from before a gap in the price (no ruling is made without one) does not speak for
+    // this bar: bars caught up after an outage would otherwise enter on an hours-old ruling.
+    const current = verdict !== null && close - verdict.at <= VERDICT_FRESHNESS_MS ? verdict : null;
     return {
       asset,
       candle,
-      judiciary: verdict === null ? null : judiciaryView(verdict),
-      council: session === null ? null : councilView(session, verdict),
+      judiciary: current === null ? null : judiciaryView(current),
+      council: session === null ? null : councilView(session, current),
       regime: regimeViewOf(regime),
       indicators: {
         rsi1h: tech?.rsi14 ?? null,

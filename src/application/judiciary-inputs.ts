@@ -60,6 +60,16 @@ export function judiciaryInputAt(feed: MarketFeed, asset: Asset, at: number, reg
   return { readings, regime, price: feed.assetFeatures(asset, at).price.value, ...(multiplier ? { multiplier } : {}) };
 }
 
+/**
+ * The asset's price if it is LIVE at `at` (its last hourly bar at most two bars old), else null.
+ * A ruling is a call on the market now: without a current price there is nothing to call, and a
+ * ruling made then could never be graded. STALE and DEAD prices give null.
+ */
+export function livePriceAt(feed: MarketFeed, asset: Asset, at: number): number | null {
+  const price = feed.assetFeatures(asset, at).price;
+  return price.status === "LIVE" ? price.value : null;
+}
+
 /** Hours until the next TIER1 release (0 while one is active), or null when none is scheduled. */
 export function hoursUntilTier1(events: readonly CalendarEvent[], at: number): number | null {
   const next = events.find((e) => e.tier === "TIER1" && e.at + ACTIVE_AFTER_MS >= at);

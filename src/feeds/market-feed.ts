@@ -31,7 +31,8 @@ export interface MarketFeed {
    * The asset's latest traded price as of `at`. Live: the close so far of the hourly bar still
    * forming, as the last candle poll saw it (or a bar's close at its close time), null once
    * older than SPOT_MAX_AGE_MS. Replay: the last closed hourly bar's close (the bundled history
-   * has no finer price). Null before any price.
+   * has no finer price), null when a bar after it is missing (an outage in the history). Null
+   * before any price.
    */
   spotPrice(asset: Asset, at: number): ObservedValue | null;
   assetFeatures(asset: Asset, at: number): AssetFeatures;

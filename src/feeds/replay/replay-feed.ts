@@ -13,6 +13,7 @@ import { loadReplayDataset, type ReplayDataset } from "./load-dataset.js";
 import { btcDailyClose, buildReplaySignals } from "./replay-signals.js";
 import { lastIndexAtOrBefore } from "../../domain/signals/time-search.js";
 
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 interface ValueSeries {
@@ -108,7 +109,10 @@ export class ReplayMarketFeed implements MarketFeed {
 
   spotPrice(asset: Asset, at: number): ObservedValue | null {
     const t = this.technicals(asset, "1h", at);
-    return t && { value: t.values.close, observedAt: t.observedAt };
+    // The last close is the spot only while no bar after it is missing: inside one of the
+    // history's exchange outages there is no price now, not the one from before the gap.
+    if (t === null || at - t.observedAt > HOUR) return null;
+    return { value: t.values.close, observedAt: t.observedAt };
   }
 
   technicals(asset: Asset, interval: "1h" | "4h", at: number): ObservedTechnicals | null {

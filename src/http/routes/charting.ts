@@ -4,15 +4,22 @@ import { chartingSignalSchema } from "../schemas/judiciary.js";
 import { buildSignalsSnapshot } from "../../domain/signals/snapshot.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import { DARK_POOL_KEYS, darkPoolComposite } from "../../domain/signals/dark-pool.js";
+import { signalStatus } from "../../domain/signals/signal-status.js";
 
 /** DECISIONS 2: charting 30 s. */
 const TTL = 30;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
+/**
+ * A verdict older than three of its 5-minute slots is no current ruling (no live price, or the
+ * Judiciary has stopped): PENDING, rather than an old call plotted on the newest bar.
+ */
+const CURRENT_VERDICT_MS = 15 * 60_000;
 
 /**
  * SPEC "Charting payload": one flat object per bar close for an indicator script, from the latest
  * BTC verdict, the regime, the BTC indicators and the BTC Ghost Trader's status snapshot. Numbers
- * that are unavailable are 0 and a missing verdict is PENDING, as SPEC says.
+ * that are unavailable are 0 and a missing or no longer current verdict is PENDING, as SPEC says.
  */
 export function chartingRoutes(deps: AppDeps): Route[] {
   const { store, feed, marketClock } = deps;
@@ -32,7 +39,9 @@ export function chartingRoutes(deps: AppDeps): Route[] {
           store.regimeHistory.latestAtOrBefore(now),
           store.ghostLedger.snapshot("BTC"),
         ]);
-        const tech = feed.technicals("BTC", "1h", now)?.values ?? null;
+        // Indicators of a bar from before a gap in the price are not the current bar's: 0, as unavailable.
+        const observed = feed.technicals("BTC", "1h", now);
+        const tech = observed !== null && signalStatus(observed.observedAt, HOUR, now) === "LIVE" ? observed.values : null;
         const snapshot = buildSignalsSnapshot({ mode: feed.mode, at: now, readings: feed.latestReadings(now), calendar: calendarStatus(feed.calendarEvents(), now) });
         const darkPool = darkPoolComposite(
           DARK_POOL_KEYS.map((key) => {
@@ -45,11 +54,12 @@ export function chartingRoutes(deps: AppDeps): Route[] {
             };
           }),
         );
+        const current = verdict !== null && now - verdict.at <= CURRENT_VERDICT_MS ? verdict : null;
         // BTC never rules AVOID; the guard only narrows the type to the charting scale.
-        const ruling = verdict?.verdict.ruling;
+        const ruling = current?.verdict.ruling;
         return {
           verdict: ruling === undefined || ruling === "AVOID" ? ("PENDING" as const) : ruling,
-          confidence: verdict === null ? 0 : Math.round(verdict.verdict.confidence * 1000) / 10,
+          confidence: current === null ? 0 : Math.round(current.verdict.confidence * 1000) / 10,
           regime: regime?.report.regime ?? ("UNKNOWN" as const),
           dark_pool: darkPool,
           rsi: tech?.rsi14 ?? 0,

@@ -71,8 +71,12 @@ export const btcVerdictSchema = z
     ruling: z.enum(RULINGS).describe("Judiciary Engine ruling by the score bands of DECISIONS 4"),
     confidence: unit,
     score: z.number().min(-100).max(100).describe("composite score, positive bullish"),
-    btc_price: z.number(),
-    timestamp: z.string(),
+    btc_price: z.number().describe("BTC's last hourly close when the verdict was made"),
+    timestamp: z
+      .string()
+      .describe(
+        "when the verdict was made (every 5 minutes). The Judiciary rules only while BTC's price is live (its last hourly bar at most 2 hours old): during a feed outage this stays the last verdict's time",
+      ),
     confidence_basis: confidenceBasisSchema,
     council_ruling: z.enum(RULINGS).nullable(),
     council_confidence: unit.nullable(),
@@ -91,12 +95,14 @@ export const btcVerdictSchema = z
 /** `GET /v1/charting/signal` (SPEC "Charting payload"). */
 export const chartingSignalSchema = z
   .object({
-    verdict: z.enum([...RULINGS, "PENDING"]),
-    confidence: z.number().min(0).max(100),
+    verdict: z
+      .enum([...RULINGS, "PENDING"])
+      .describe("the BTC Judiciary ruling of the last 15 minutes; PENDING when there is none (before the first, or while no live price lets it rule)"),
+    confidence: z.number().min(0).max(100).describe("the ruling's calibrated confidence in percent; 0 when PENDING"),
     regime: z.union([z.enum(REGIMES), z.literal("UNKNOWN")]).describe("current regime; UNKNOWN before the first detection"),
     dark_pool: z.number().int().min(0).max(100),
-    rsi: z.number(),
-    ema_200: z.number(),
+    rsi: z.number().describe("BTC 1H RSI(14) of the last closed bar; 0 if unavailable (no bar in the last 2 hours)"),
+    ema_200: z.number().describe("BTC 1H EMA(200) of the last closed bar; 0 if unavailable (no bar in the last 2 hours)"),
     btc_price: z
       .number()
       .min(0)

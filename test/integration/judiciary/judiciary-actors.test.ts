@@ -31,6 +31,7 @@ import { modelCalibrationKey, modelMapsSchema } from "../../../src/actors/eviden
 import { calibratedConfidence } from "../../../src/domain/calibration/calibration-map.js";
 import { modelVoteScore } from "../../../src/domain/council/model-calibration.js";
 import { btcCouncilView } from "../../../src/domain/council/session-views.js";
+import { FeedBarSource } from "../../../src/application/ghost-bar-source.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -263,6 +264,64 @@ describe("verdict and council actors over the bundled replay data", () => {
     expect(r.events.filter((e) => e.event === "verdict.new")).toHaveLength(13);
     // One log line per council and day, not one per paused slot.
     expect(r.log.lines.filter((l) => l.msg === "council paused").map((l) => l.asset).sort()).toEqual(["BTC", "SOL", "TAO"]);
+  });
+
+  it("rules nothing while the asset has no live price: Binance's 2018-02-08 outage, and SOL and TAO before their listings", async () => {
+    // Binance's hourly candles stop after the one opened 2018-02-08T00 (closed 01:00) and resume
+    // with the one opened 2018-02-09T10. The price is LIVE while its last bar is at most 2 h old.
+    const start = Date.parse("2018-02-08T02:00:00Z");
+    const lastLive = Date.parse("2018-02-08T03:00:00Z");
+    const back = Date.parse("2018-02-09T11:00:00Z");
+    r = await rig(start);
+    await r.advance(back - 5 * MIN - start);
+    // The first bar after the gap closes at `back`. Before its verdict, the newest one is from
+    // 03:00 the day before: a Ghost Trader catching up must not gate that bar on it.
+    const source = new FeedBarSource(feed, r.store);
+    const firstBack = feed.candles("BTC", "1h", back, 1)[0];
+    expect(firstBack?.t).toBe(back - HOUR);
+    const unknownLiquidity = { status: "UNKNOWN", depthUsd: null, live: false } as const;
+    expect((await source.input("BTC", firstBack!, unknownLiquidity)).judiciary).toBeNull();
+    for (let t = back; t <= back + 30 * MIN; t += 5 * MIN) {
+      r.clock.set(t);
+      await r.host.runDue();
+    }
+    await r.dispatcher.flush();
+    expect((await source.input("BTC", firstBack!, unknownLiquidity)).judiciary?.verdictId).toBe(verdictId("BTC", back));
+    for (const asset of ["BTC", "ETH"] as const) {
+      for (let t = start; t <= back + 30 * MIN; t += 5 * MIN) {
+        const stored = await r.store.verdicts.byId(verdictId(asset, t));
+        expect({ asset, at: new Date(t).toISOString(), stored: stored !== null }).toEqual({ asset, at: new Date(t).toISOString(), stored: t <= lastLive || t >= back });
+      }
+    }
+    // Before this rule these stored HOLD verdicts at score 0 with no price to speak of.
+    expect(await r.store.verdicts.latest("SOL")).toBeNull();
+    expect(await r.store.verdicts.latest("TAO")).toBeNull();
+    const verdictTimes = r.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp));
+    expect(verdictTimes).toHaveLength(13 + 7);
+    expect(verdictTimes.filter((t) => t > lastLive && t < back)).toEqual([]);
+    // Councils: BTC's sessions stop and resume with the price; TAO's and SOL's never start.
+    const sessions = r.events.filter((e) => e.event === "council.new").map((e) => `${String((e.data as { asset?: unknown }).asset)}@${e.timestamp}`);
+    expect(sessions).toEqual(
+      [start, start + 30 * MIN, lastLive, back, back + 30 * MIN].map((t) => `BTC@${new Date(t).toISOString()}`),
+    );
+    expect(await r.store.councilSessions.latest("TAO")).toBeNull();
+    expect(await r.store.councilSessions.latest("SOL")).toBeNull();
+    // Where a gap starts and ends is logged once each, not on each of its hundreds of slots.
+    const gapLines = r.log.lines.filter((l) => typeof l.msg === "string" && l.msg.includes("live price")).map((l) => `${String(l.actorId)}: ${String(l.msg)}`);
+    expect(gapLines.sort()).toEqual(
+      [
+        "BTC: no live price: BTC Judiciary verdicts paused until the price returns",
+        "BTC: live price back: BTC Judiciary verdicts resumed",
+        "ETH: no live price: ETH Judiciary verdicts paused until the price returns",
+        "ETH: live price back: ETH Judiciary verdicts resumed",
+        "SOL: no live price: SOL Judiciary verdicts paused until the price returns",
+        "TAO: no live price: TAO Judiciary verdicts paused until the price returns",
+        "BTC: no live price: BTC council sessions paused until the price returns",
+        "BTC: live price back: BTC council sessions resumed",
+        "SOL: no live price: SOL council sessions paused until the price returns",
+        "TAO: no live price: TAO council sessions paused until the price returns",
+      ].sort(),
+    );
   });
 
   it("a verdict turn that failed after storing its verdict: the next turn sends that verdict's verdict.new once", async () => {

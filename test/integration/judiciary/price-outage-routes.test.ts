@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, startService, type RunningService } from "../../support/service.js";
+import { btcVerdictSchema, chartingSignalSchema } from "../../../src/http/schemas/judiciary.js";
+
+/**
+ * The service inside a real gap of the bundled history: Binance's hourly candles stop after the
+ * one closed 2018-02-08T01:00 and resume at 2018-02-09T11:00. Market time 06:00 is five hours into
+ * it. What a caller reads must say there is no current price or ruling, not show the old ones as now.
+ */
+describe("routes during an exchange outage in the history (2018-02-08)", () => {
+  let svc: RunningService;
+  let key: string;
+  const lastClose = Date.parse("2018-02-08T01:00:00Z");
+
+  beforeAll(async () => {
+    svc = await startService({ REPLAY_START: "2018-02-08T06:00:00Z", REPLAY_WARMUP_DAYS: "1" });
+    key = await createKey(svc, "free");
+  }, 120_000);
+
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  async function get(path: string): Promise<unknown> {
+    const res = await fetch(`${svc.url}${path}`, { headers: { "X-API-Key": key } });
+    const body: unknown = await res.json();
+    expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+    return body;
+  }
+
+  it("the charting payload reads PENDING with zeros, not the last ruling, price and indicators from before the gap", async () => {
+    const chart = chartingSignalSchema.parse(await get("/v1/charting/signal"));
+    expect(chart.timestamp * 1000).toBeGreaterThanOrEqual(Date.parse("2018-02-08T06:00:00Z"));
+    expect({ verdict: chart.verdict, confidence: chart.confidence, btc_price: chart.btc_price, rsi: chart.rsi, ema_200: chart.ema_200 }).toEqual({
+      verdict: "PENDING",
+      confidence: 0,
+      btc_price: 0,
+      rsi: 0,
+      ema_200: 0,
+    });
+  });
+
+  it("the BTC verdict is the last one made while the price was live, with that price and its own time", async () => {
+    const v = btcVerdictSchema.parse(await get("/v1/verdict/latest"));
+    // The price is LIVE while its last bar is at most 2 hours old: until 03:00.
+    expect(v.timestamp).toBe("2018-02-08T03:00:00.000Z");
+    const bar = svc.service.deps.feed.candles("BTC", "1h", lastClose, 1)[0];
+    expect(bar?.t).toBe(lastClose - 3_600_000);
+    expect(v.btc_price).toBe(bar?.c);
+  });
+});
