@@ -10,6 +10,7 @@ import { periodMarkFor, type SprintMark } from "../domain/ghost/sprints.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../application/ghost-bar-source.js";
+import { noteOutage } from "./outage-span.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 
 const HOUR = 3_600_000;
@@ -188,11 +189,22 @@ export class GhostTraderActor extends Actor {
     const probe = this.deps.liquidityProbe;
     if (probe === null) return;
     let depth: number | null = null;
+    let failure: string | null = null;
     try {
       depth = await probe(this.asset);
     } catch (err) {
-      this.ctx.logger.warn({ err }, "liquidity probe failed");
+      failure = err instanceof Error ? err.message : String(err);
+      this.ctx.logger.debug({ err }, "liquidity probe failed");
     }
+    // Every minute while the exchange is down would be 1,440 warnings a day per trader.
+    await noteOutage(this.ctx, {
+      key: "probeFailingSince",
+      at: this.ctx.clock.now(),
+      ok: failure === null,
+      started: `liquidity probe failing: ${this.asset} entries wait (gate 0 shut)`,
+      ended: `liquidity probe answering again: ${this.asset}`,
+      fields: failure === null ? {} : { err: failure },
+    });
     const { status, depthUsd } = liquidityFromDepth(this.asset, depth);
     this.ctx.state.set("liquidity", { status, depthUsd });
   }

@@ -4,6 +4,7 @@ import { InProcessEventBus } from "../../../src/events/in-process-bus.js";
 import { OutboxDispatcher } from "../../../src/events/outbox-dispatcher.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { GhostTraderActor, type LiquidityProbe } from "../../../src/actors/ghost-trader-actor.js";
@@ -111,7 +112,7 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
   async function run(probe: LiquidityProbe) {
     store = await openStore(freshStoreUrl("sqlite", "taoliq"));
     const clock = new ManualClock(START);
-    const logger = createLogger("silent");
+    const { logger, lines } = captureLogger("info");
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, new InProcessEventBus(), logger, 60_000), pollIntervalMs: 0 });
     let probes = 0;
     const counted: LiquidityProbe = (a) => {
@@ -132,7 +133,7 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
     }
     const snap = await s.ghostLedger.snapshot("TAO");
     const closed = await s.ghostLedger.closed("TAO");
-    return { snap, closed, probes, everInTrade: afterEntry.some((id) => id !== null) };
+    return { snap, closed, probes, lines, everInTrade: afterEntry.some((id) => id !== null) };
   }
 
   it("SUFFICIENT depth: the status shows it and the trader enters", async () => {
@@ -166,6 +167,10 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
     // The same bars that entered with SUFFICIENT depth above.
     expect(r.everInTrade).toBe(false);
     expect(r.closed).toEqual([]);
+    // Down for the whole run: one warning where it started, not one per probe.
+    const warned = r.lines.filter((l) => l.level === 40);
+    expect(r.probes).toBeGreaterThan(90);
+    expect(warned.map((l) => [l.msg, l.err])).toEqual([["liquidity probe failing: TAO entries wait (gate 0 shut)", expect.stringContaining("exchange down") as string]]);
   }, 60_000);
 });
 

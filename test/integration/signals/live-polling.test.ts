@@ -7,7 +7,8 @@ import { ActorHostStoppedError } from "../../../src/runtime/actor-host.js";
 import { MarketPollerActor, POLL_TURN_BUDGET_MS } from "../../../src/actors/market-poller-actor.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
-import { createLogger } from "../../../src/logging/logger.js";
+import { captureLogger } from "../../support/capture-logger.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
@@ -87,6 +88,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
   let market: Market;
   const calls = { ohlcv: 0, futures: 0, liquidations: 0 };
   const clock = new ManualClock(Date.now());
+  const log = captureLogger("info");
   const hits = (prefix: string) => server.requests.filter((p) => p.startsWith(prefix)).length;
   const every = (id: string) => market.pollers.find((p) => p.id === id)?.everyMs ?? Number.NaN;
 
@@ -106,7 +108,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
     });
     store = await openStore(freshStoreUrl("sqlite", "livepoll"));
-    host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, pollIntervalMs: 0 });
     const byId = new Map(market.pollers.map((p) => [p.id, p]));
     host.register(MarketPollerActor, (ctx) => new MarketPollerActor(ctx, byId.get(ctx.id)));
     await host.start();
@@ -201,6 +203,37 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     await host.runDue();
     expect(hits("/fng/")).toBe(2);
     expect(hits("/api/v3/global")).toBe(3);
+  });
+
+  it("logs a source that stays down once where it starts failing and once where it answers again, and counts every poll", async () => {
+    const lines = (msg: string) => log.lines.filter((l) => l.msg === msg);
+    // Coin Metrics has answered 503 since the first firing: one warning, however many polls.
+    clock.set(clock.now() + 4 * H);
+    await host.runDue();
+    expect(lines("live source failing: coinmetrics")).toHaveLength(1);
+    expect(lines("live source failing: coinmetrics")[0]).toMatchObject({ poller: "coinmetrics", actorId: "coinmetrics" });
+    // alternative.me (hourly) goes down for two polls, then answers again.
+    server.route((path, body) => (path.startsWith("/fng/") ? { status: 503, body: { error: "down" } } : answer(path, body)));
+    for (let k = 0; k < 2; k++) {
+      clock.set(clock.now() + H);
+      await host.runDue();
+    }
+    expect(hits("/fng/")).toBeGreaterThanOrEqual(2);
+    expect(lines("live source failing: alternative.me")).toHaveLength(1);
+    expect(lines("live source answering again: alternative.me")).toHaveLength(0);
+    server.route(answer);
+    clock.set(clock.now() + H);
+    await host.runDue();
+    expect(lines("live source failing: alternative.me")).toHaveLength(1);
+    const back = lines("live source answering again: alternative.me");
+    expect(back).toHaveLength(1);
+    expect(Date.parse(String(back[0]?.at)) - Date.parse(String(back[0]?.since))).toBe(2 * H);
+    // The same polls, counted for Prometheus by source and outcome.
+    const metric = await metricsRegistry.getSingleMetricAsString("mis_live_polls_total");
+    const count = (poller: string, outcome: string) => Number(new RegExp(`poller="${poller}",outcome="${outcome}"\\} (\\d+)`).exec(metric)?.[1] ?? 0);
+    expect(count("alternative.me", "http")).toBe(2);
+    expect(count("alternative.me", "ok")).toBeGreaterThanOrEqual(2);
+    expect(count("coinmetrics", "http") + count("coinmetrics", "circuit_open")).toBeGreaterThanOrEqual(2);
   });
 
   it("stops polling when the host shuts down", async () => {
