@@ -3,9 +3,6 @@ import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { within } from "../runtime/activation-table.js";
 import type { MarketPoller } from "../feeds/live/market-poller.js";
-import type { PollResult } from "../feeds/live/resilient-provider.js";
-import { countLivePoll } from "../observability/live-source-metrics.js";
-import { noteOutage } from "./outage-span.js";
 
 /**
  * How long a poll turn waits for its poll. Provider timeouts and backoff can stretch a poll to
@@ -48,29 +45,13 @@ export class MarketPollerActor extends Actor {
       return;
     }
     const id = this.poller.id;
-    const seen: { result: PollResult<unknown> | null } = { result: null };
+    let outcome = "pending";
     const work = this.poller.poll().then((r) => {
-      seen.result = r;
-      countLivePoll(id, r.ok ? "ok" : r.error.kind);
+      outcome = r.ok ? `ok, ${r.readings.length} readings` : `failed: ${r.error.kind}`;
       if (!r.ok) this.ctx.logger.debug({ poller: id, kind: r.error.kind, err: r.error.message }, "live poll failed");
     });
     const waited = await within(work, POLL_TURN_BUDGET_MS);
-    const polled = seen.result;
-    if (waited === "timeout" || polled === null) {
-      this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
-      return;
-    }
-    this.ctx.logger.trace({ poller: id, ok: polled.ok }, "live poll");
-    // A source that stays down logs once where it starts failing and once where it answers again.
-    // A poll finishing in the background is only counted: its turn is over. A source that keeps
-    // timing out is seen here once its circuit breaker opens and fails polls fast.
-    await noteOutage(this.ctx, {
-      key: "failingSince",
-      at: this.ctx.clock.now(),
-      ok: polled.ok,
-      started: `live source failing: ${id}`,
-      ended: `live source answering again: ${id}`,
-      fields: { poller: id, ...(polled.ok ? {} : { kind: polled.error.kind, err: polled.error.message }) },
-    });
+    if (waited === "timeout") this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
+    else this.ctx.logger.trace({ poller: id, outcome }, "live poll");
   }
 }

@@ -72,7 +72,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const market = await openMarket(config, clock, overrides.feed, overrides.live, {
     log: store.liveObservations,
     warn: (message, err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, message),
-  });
+  }, logger);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);

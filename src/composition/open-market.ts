@@ -30,6 +30,8 @@ import type { LiveObservationLog } from "../store/ports/live-observations.js";
 import { figurePollEvery, type FigureProvider } from "../feeds/live/figure-provider.js";
 import { SolanaStakeProvider, SolanaTpsProvider, SOLANA_RPC_URL } from "../feeds/live/solana-rpc.js";
 import { CoinGeckoAiSectorProvider } from "../feeds/live/coingecko-ai-sector.js";
+import { reportingOutcomes } from "../feeds/live/poll-outcomes.js";
+import type { Logger } from "../logging/logger.js";
 import { SubtensorProvider, SUBTENSOR_RPC_URL } from "../feeds/live/subtensor-rpc.js";
 
 export interface Market {
@@ -101,7 +103,7 @@ function pollEvery(provider: string): number {
   return Math.min(HOUR, Math.max(MINUTE, Math.min(...refresh, 12 * HOUR) / 12));
 }
 
-async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined): Promise<Market> {
+async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined, logger: Logger | undefined): Promise<Market> {
   const urls = sources.baseUrls ?? {};
   const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
   const spot = sources.spot ?? (ccxt ? new ccxt.binance({ enableRateLimit: true }) : null);
@@ -137,7 +139,12 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     new SubtensorProvider(wall, urls.subtensorRpc ?? SUBTENSOR_RPC_URL),
   ];
   const inFlight = new Set<Promise<unknown>>();
-  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({ id, everyMs, poll: singleFlight(poll, inFlight) });
+  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({
+    id,
+    everyMs,
+    // Reported inside the single flight: a firing that joins a running poll does not count it twice.
+    poll: singleFlight(logger ? reportingOutcomes(id, poll, logger, wall) : poll, inFlight),
+  });
   const pollers: MarketPoller[] = [
     ...providers.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
@@ -180,12 +187,14 @@ export async function openMarket(
   preloaded?: MarketFeed,
   live: LiveSources = {},
   shared?: SharedLiveLog,
+  /** Where live polls report a source that starts failing or answers again (silent without). */
+  logger?: Logger,
 ): Promise<Market> {
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
     if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], orderBook: null, stop: idle };
-    return openLive(config, wall, live, shared);
+    return openLive(config, wall, live, shared, logger);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
   const span = feed.span();

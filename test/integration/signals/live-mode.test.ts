@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { waitFor } from "../../support/wait-for.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
@@ -180,10 +181,12 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     const unreachable = async (): Promise<never> => {
       throw new Error("exchange unreachable");
     };
+    const log = captureLogger("info");
     const restarted = await startService(
       { MARKET_FEED: "live", STORE_URL: storeUrl },
       {
         feed: undefined,
+        logger: log.logger,
         live: {
           baseUrls: { alternativeMe: down.url, coingecko: down.url, coinmetrics: down.url, defillama: down.url, deribit: down.url, fred: down.url, yahoo: down.url, binanceSpot: down.url, solanaRpc: down.url, subtensorRpc: down.url },
           spot: { fetchOHLCV: unreachable },
@@ -204,6 +207,14 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
       expect(byKey.get("BTC_RSI")?.status).toBe("LIVE");
       const candles = await fetch(`${restarted.url}/v1/market/candles?asset=ETH&interval=1h&limit=5`, { headers: { "x-api-key": key } });
       expect(candlesResponseSchema.parse(await candles.json()).candles).toHaveLength(5);
+      // Every source down, polled twice more (as their reminders would): each is named once in
+      // the log, with why, however often it fails.
+      const pollers = restarted.service.deps.marketPollers ?? [];
+      expect(pollers).toHaveLength(17);
+      for (let round = 0; round < 2; round++) await Promise.all(pollers.map((p) => p.poll()));
+      const failing = log.lines.filter((l) => typeof l.msg === "string" && l.msg.startsWith("live source failing: "));
+      expect(failing.map((l) => String(l.poller)).sort()).toEqual(pollers.map((p) => p.id).sort());
+      for (const l of failing) expect(typeof l.err === "string" && l.err.length > 0, String(l.poller)).toBe(true);
     } finally {
       await restarted.stop();
       await down.close();

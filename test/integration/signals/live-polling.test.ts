@@ -106,7 +106,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
       ...exchanges(calls),
       liquidations: quietLiquidations(calls),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-    });
+    }, undefined, log.logger);
     store = await openStore(freshStoreUrl("sqlite", "livepoll"));
     host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, pollIntervalMs: 0 });
     const byId = new Map(market.pollers.map((p) => [p.id, p]));
@@ -211,7 +211,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     clock.set(clock.now() + 4 * H);
     await host.runDue();
     expect(lines("live source failing: coinmetrics")).toHaveLength(1);
-    expect(lines("live source failing: coinmetrics")[0]).toMatchObject({ poller: "coinmetrics", actorId: "coinmetrics" });
+    expect(lines("live source failing: coinmetrics")[0]).toMatchObject({ poller: "coinmetrics", kind: "http" });
     // alternative.me (hourly) goes down for two polls, then answers again.
     server.route((path, body) => (path.startsWith("/fng/") ? { status: 503, body: { error: "down" } } : answer(path, body)));
     for (let k = 0; k < 2; k++) {
