@@ -61,7 +61,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
     const next = iso((Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) + 1) * REFRESH_MINUTES * 60_000);
     const base =
       s === null
-        ? "No TAO council verdict exists yet; the council deliberates every 30 minutes of market time."
+        ? "No TAO council verdict exists yet; the council deliberates every 30 minutes of market time while TAO's price is live."
         : lacksTaoReadings(s)
           ? `The latest TAO council session (${iso(s.at)}) had no TAO price, RSI or EMA-200 reading, so it is not shown as a verdict; the council refreshes every 30 minutes, next at ${next}.`
           : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); the council refreshes every 30 minutes, next at ${next}.`;
@@ -80,7 +80,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       errors: ["warming_up"],
       handler: async () => {
         const s = await store.councilSessions.latest("BTC", marketClock.now());
-        if (s === null) throw new ApiError("warming_up", { message: "No BTC council session has run yet: the council deliberates every 30 market minutes." });
+        if (s === null) throw new ApiError("warming_up", { message: "No BTC council session has run yet: the council deliberates every 30 market minutes while BTC's price is live." });
         return btcBody.parse(btcCouncilView(s));
       },
     }),

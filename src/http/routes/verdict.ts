@@ -40,7 +40,7 @@ export function verdictRoutes(deps: AppDeps): Route[] {
           store.councilSessions.latest("BTC", now),
           store.councilSessions.latestWithModel("BTC", now),
         ]);
-        if (stored === null) throw new ApiError("warming_up", { message: "No BTC verdict has been evaluated yet: the Judiciary Engine runs every 5 market minutes." });
+        if (stored === null) throw new ApiError("warming_up", { message: "No BTC verdict has been evaluated yet: the Judiciary Engine rules every 5 market minutes while BTC's price is live." });
         const v = stored.verdict;
         const blackout = calendarStatus(feed.calendarEvents(), now).status === "BLACKOUT";
         const mode = councilModeAt(
