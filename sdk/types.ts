@@ -241,8 +241,11 @@ export interface TaoStatus {
   readonly currentTrade: Readonly<Record<string, unknown>> | null;
   readonly latestVerdict: { readonly ruling: string; readonly confidence: number; readonly createdAt: string } | null;
   readonly regime: string | null;
+  /** Null when TAO's last hourly bar is over 2 hours old (no current figure). */
   readonly rsi1h: number | null;
+  /** Null when TAO's last hourly bar is over 2 hours old. */
   readonly ema200: number | null;
+  /** Latest TAO/USD; null when there is no current one (an open trade stays marked at the last close). */
   readonly taoPrice: number | null;
   readonly networkHealth: string;
   readonly liquidityStatus: string;

@@ -12,7 +12,10 @@ export interface TaoStatusInputs {
   /** Gates evaluated on the latest closed bar (null before the first one). */
   readonly gates: GateReport | null;
   readonly liquidity: LiquidityView;
+  /** The latest TAO/USD, null when there is no current one (no bar in the last 2 hours). */
   readonly taoPrice: number | null;
+  /** The last known close, current or not: an open trade is marked at it. */
+  readonly markPrice: number | null;
   readonly rsi1h: number | null;
   readonly ema200: number | null;
   readonly regime: Regime | null;
@@ -34,7 +37,7 @@ export function taoStatusView(i: TaoStatusInputs) {
   const g = i.gates;
   return {
     status: pos === null ? ("WAITING" as const) : ("IN_TRADE" as const),
-    currentTrade: pos === null ? null : taoCurrentTrade(pos, i.taoPrice ?? pos.entryPrice, i.costs),
+    currentTrade: pos === null ? null : taoCurrentTrade(pos, i.markPrice ?? pos.entryPrice, i.costs),
     regime: i.regime,
     rsi1h: i.rsi1h,
     ema200: i.ema200,

@@ -26,8 +26,10 @@ import { readLedgerSnapshot } from "../../application/ledger-snapshot.js";
 import { assetPerformance } from "../../application/ghost-performance.js";
 import { readTaoSignoff, signedOffInPeriod } from "../../application/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
+import { signalStatus } from "../../domain/signals/signal-status.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
+const HOUR = 3_600_000;
 const TTL = { status: 30, trackRecord: 300, ghostStats: 300, regimeStats: 300, performance: 300 } as const;
 
 const PRAGUE = new Intl.DateTimeFormat("en-GB", {
@@ -107,13 +109,17 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           readTaoSignoff(store),
         ]);
         const state = { ...initialGhostState("TAO", "live_paper"), position: snap?.position ?? null };
+        const current = snap !== null && snap.barT !== null && signalStatus(snap.barT + HOUR, HOUR, now) === "LIVE";
         const view = taoStatusView({
           state,
           gates: snap?.gates ?? null,
           liquidity: snap?.liquidity ?? { status: "UNKNOWN", depthUsd: null, live: false },
-          taoPrice: snap?.price ?? null,
-          rsi1h: snap?.rsi1h ?? null,
-          ema200: snap?.ema200 ?? null,
+          // SPEC "latest TAO/USD": the last bar's figures only while that bar is current (LIVE,
+          // DECISIONS 4); past the end of the history or in an outage they are null, not old ones.
+          taoPrice: current ? snap.price : null,
+          markPrice: snap?.price ?? null,
+          rsi1h: current ? snap.rsi1h : null,
+          ema200: current ? snap.ema200 : null,
           regime: snap?.regime ?? null,
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),

@@ -68,9 +68,12 @@ export const taoStatusSchema = z
     currentTrade: taoCurrentTradeSchema.nullable(),
     latestVerdict: taoStatusVerdictSchema.nullable(),
     regime: z.enum(REGIMES).nullable(),
-    rsi1h: z.number().nullable(),
-    ema200: z.number().nullable(),
-    taoPrice: z.number().nullable(),
+    rsi1h: z.number().nullable().describe("TAO 1H RSI(14) of the last closed bar; null when that bar is over 2 hours old"),
+    ema200: z.number().nullable().describe("TAO 1H EMA(200) of the last closed bar; null when that bar is over 2 hours old"),
+    taoPrice: z
+      .number()
+      .nullable()
+      .describe("latest TAO/USD (the last hourly close); null when there is no current one. An open trade stays marked at the last close"),
     networkHealth: z.literal("HEALTHY"),
     liquidityStatus: liquidityStatusSchema,
     liquidityDepthUsd: z.number().nonnegative().nullable(),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 import { btcVerdictSchema, chartingSignalSchema } from "../../../src/http/schemas/judiciary.js";
+import { taoCouncilRunSchema } from "../../../src/http/schemas/council.js";
+import { taoStatusSchema } from "../../../src/http/schemas/ghost.js";
 
 /**
  * The service inside a real gap of the bundled history: Binance's hourly candles stop after the
@@ -47,5 +49,46 @@ describe("routes during an exchange outage in the history (2018-02-08)", () => {
     const bar = svc.service.deps.feed.candles("BTC", "1h", lastClose, 1)[0];
     expect(bar?.t).toBe(lastClose - 3_600_000);
     expect(v.btc_price).toBe(bar?.c);
+  });
+});
+
+/**
+ * Past the end of TAO's bundled history (its last hourly bar closes 2026-04-22T07:00) while BTC's
+ * goes on: TAO's figures are no longer current, BTC's are.
+ */
+describe("routes after TAO's history ends (2026-04-25, BTC's still running)", () => {
+  let svc: RunningService;
+  let key: string;
+
+  beforeAll(async () => {
+    svc = await startService({ REPLAY_START: "2026-04-25T06:00:00Z", REPLAY_WARMUP_DAYS: "5" });
+    key = await createKey(svc, "pro");
+  }, 180_000);
+
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  async function get(path: string): Promise<unknown> {
+    const res = await fetch(`${svc.url}${path}`, { headers: { "X-API-Key": key } });
+    const body: unknown = await res.json();
+    expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+    return body;
+  }
+
+  it("TAO status shows no current price or indicators, and TAO's council stopped two hours after its last bar", async () => {
+    const feed = svc.service.deps.feed;
+    const now = svc.service.deps.marketClock.now();
+    const lastTaoClose = (feed.candles("TAO", "1h", now, 1)[0]?.t ?? 0) + 3_600_000;
+    expect(now - lastTaoClose).toBeGreaterThan(48 * 3_600_000);
+    const status = taoStatusSchema.parse(await get("/v1/tao/status"));
+    expect({ taoPrice: status.taoPrice, rsi1h: status.rsi1h, ema200: status.ema200 }).toEqual({ taoPrice: null, rsi1h: null, ema200: null });
+    const council = taoCouncilRunSchema.parse(await get("/v1/tao/council"));
+    const sessionAt = Date.parse(council.verdict?.createdAt ?? "");
+    expect(sessionAt).toBeLessThanOrEqual(lastTaoClose + 2 * 3_600_000);
+    expect(sessionAt).toBeGreaterThan(lastTaoClose - 3_600_000);
+    // BTC's history goes on: its verdict is current.
+    const btc = btcVerdictSchema.parse(await get("/v1/verdict/latest"));
+    expect(now - Date.parse(btc.timestamp)).toBeLessThanOrEqual(5 * 60_000);
   });
 });

@@ -82,6 +82,7 @@ describe("response views match the zod schemas", () => {
       gates: null,
       liquidity: { status: "UNKNOWN" as const, depthUsd: null, live: false },
       taoPrice: 404,
+      markPrice: 404,
       rsi1h: 55,
       ema200: 396,
       regime: "BULL_TRENDING" as const,
@@ -102,6 +103,12 @@ describe("response views match the zod schemas", () => {
     expect(inTrade.status).toBe("IN_TRADE");
     expect(inTrade.currentTrade?.entryPrice).toBe(400);
     expect(inTrade.gates.trigger).toBe("judiciary: ruling HOLD");
+    // No current price (an outage): the status shows none, and the open trade stays marked at
+    // the last close rather than falling back to its entry price.
+    const stale = taoStatusSchema.parse({ ...taoStatusView({ ...base, taoPrice: null, rsi1h: null, ema200: null, state: s, gates }), latestVerdict: null });
+    expect(stale.taoPrice).toBeNull();
+    expect(stale.currentTrade?.pnlUsd).toBe(inTrade.currentTrade?.pnlUsd);
+    expect(stale.currentTrade?.pnlUsd).not.toBe(0);
   });
 
   it("regime stats with its envelope", () => {
