@@ -13,6 +13,7 @@ import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
+import { currentRegimeAt } from "../application/current-regime.js";
 import { noteOutage } from "./outage-span.js";
 
 const MINUTE = 60_000;
@@ -119,7 +120,7 @@ export class CouncilActor extends Actor {
       ended: `live price back: ${asset} council sessions resumed`,
     });
     if (!priced) return { outcome: "unpriced", at };
-    const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
+    const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
     const input = await this.#withLiveLiquidity(councilInputAt(this.deps.feed, asset, at, regime));
     const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
     // No slot is taken on a BLACKOUT day: deliberate would pause before asking anyone.

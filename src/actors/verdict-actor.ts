@@ -13,6 +13,7 @@ import { judiciaryInputAt, livePriceAt } from "../application/judiciary-inputs.j
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
+import { currentRegimeAt } from "../application/current-regime.js";
 import { noteOutage } from "./outage-span.js";
 
 const MINUTE = 60_000;
@@ -93,7 +94,8 @@ export class VerdictActor extends Actor {
       ended: `live price back: ${asset} Judiciary verdicts resumed`,
     });
     if (!priced) return;
-    const regime = (await this.deps.regimes.latestAtOrBefore(at))?.report.regime ?? null;
+    // A regime from before a gap in the price is not the regime now (`verdict.new` says UNKNOWN).
+    const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
     const weights = this.deps.weights;
     await weights?.sync?.();
     const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);

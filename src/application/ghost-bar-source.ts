@@ -9,6 +9,7 @@ import type { VerdictRepository } from "../store/ports/verdicts.js";
 import type { CouncilSession } from "../domain/council/council-types.js";
 import { councilGateDecision } from "../domain/council/entry-gate.js";
 import { regimeViewOf } from "../domain/regime/regime-view.js";
+import { currentRegimeAt } from "./current-regime.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 
 const HOUR = 3_600_000;
@@ -56,7 +57,7 @@ export class FeedBarSource implements GhostBarSource {
     const [verdict, session, regime] = await Promise.all([
       this.engines.verdicts.latest(asset, close),
       asset === "ETH" ? Promise.resolve(null) : this.engines.councilSessions.latest(asset, close),
-      this.engines.regimeHistory.latestAtOrBefore(close),
+      currentRegimeAt(this.engines.regimeHistory, close),
     ]);
     const tech = this.feed.technicals(asset, "1h", close)?.values ?? null;
     const ratio = this.feed.assetFeatures(asset, close).ratioToBtc.value;

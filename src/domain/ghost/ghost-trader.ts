@@ -108,6 +108,16 @@ export function ghostStatus(state: GhostState): GhostStatus {
 }
 
 /**
+ * A stored status as of `now`: READY means "entry at the next bar's open", and a pending entry is
+ * cancelled when the next bar is not the one right after the decision (step 1 below). So once the
+ * trader's last bar is no longer current (`barIsCurrent` false: an outage, the end of the history)
+ * that entry has lapsed and the trader is WAITING. IN_POSITION stays: the position is still open.
+ */
+export function statusAsOf(status: GhostStatus, barIsCurrent: boolean): GhostStatus {
+  return status === "READY" && !barIsCurrent ? "WAITING" : status;
+}
+
+/**
  * Applies one closed bar. Order inside the step, each piece seeing only data up to its time:
  *  1. a pending entry fills at this bar's open (cancelled when liquidity turned INSUFFICIENT or
  *     when this bar is not the one right after the decision);

@@ -9,8 +9,10 @@ import type { ClosedTrade } from "./trade.js";
 
 export interface TaoStatusInputs {
   readonly state: GhostState;
-  /** Gates evaluated on the latest closed bar (null before the first one). */
+  /** Gates evaluated on the latest closed bar (null before the first one, or once it is not current). */
   readonly gates: GateReport | null;
+  /** The trigger shown when `gates` is null: why no gate board is shown. */
+  readonly noGatesReason: string;
   readonly liquidity: LiquidityView;
   /** The latest TAO/USD, null when there is no current one (no bar in the last 2 hours). */
   readonly taoPrice: number | null;
@@ -59,7 +61,7 @@ export function taoStatusView(i: TaoStatusInputs) {
       momentum: g?.momentum ?? false,
       session: g?.session ?? false,
       gatesMet: g?.gatesMet ?? 0,
-      trigger: g === null ? "liquidity: no closed bar evaluated yet" : g.trigger,
+      trigger: g === null ? i.noGatesReason : g.trigger,
     },
   };
 }

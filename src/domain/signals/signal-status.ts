@@ -17,3 +17,14 @@ export function signalStatus(lastObservedAt: number | null, refreshMs: number | 
   if (age <= liveFor + STALE_GRACE_MS) return "STALE";
   return "DEAD";
 }
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Whether an hourly bar (by its open time) is still the current one's figures at `now`: its close
+ * is LIVE by the rule above (at most 2 hours old). Past that the asset has no current price,
+ * whether the exchange is down or its history has ended.
+ */
+export function hourlyBarIsCurrent(barOpen: number | null, now: number): boolean {
+  return barOpen !== null && signalStatus(barOpen + HOUR, HOUR, now) === "LIVE";
+}

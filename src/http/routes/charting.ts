@@ -4,7 +4,9 @@ import { chartingSignalSchema } from "../schemas/judiciary.js";
 import { buildSignalsSnapshot } from "../../domain/signals/snapshot.js";
 import { calendarStatus } from "../../domain/signals/macro-calendar.js";
 import { DARK_POOL_KEYS, darkPoolComposite } from "../../domain/signals/dark-pool.js";
-import { signalStatus } from "../../domain/signals/signal-status.js";
+import { currentRegimeAt } from "../../application/current-regime.js";
+import { statusAsOf } from "../../domain/ghost/ghost-trader.js";
+import { hourlyBarIsCurrent, signalStatus } from "../../domain/signals/signal-status.js";
 
 /** DECISIONS 2: charting 30 s. */
 const TTL = 30;
@@ -36,7 +38,7 @@ export function chartingRoutes(deps: AppDeps): Route[] {
         const now = marketClock.now();
         const [verdict, regime, ghost] = await Promise.all([
           store.verdicts.latest("BTC", now),
-          store.regimeHistory.latestAtOrBefore(now),
+          currentRegimeAt(store.regimeHistory, now),
           store.ghostLedger.snapshot("BTC"),
         ]);
         // Indicators of a bar from before a gap in the price are not the current bar's: 0, as unavailable.
@@ -67,7 +69,8 @@ export function chartingRoutes(deps: AppDeps): Route[] {
           // SPEC: live spot. Live: the forming bar's price at the last minute's poll (0 once it is
           // over 5 minutes old); replay: the last hourly close, the finest price the history has.
           btc_price: feed.spotPrice("BTC", now)?.value ?? 0,
-          ghost_status: ghost?.status ?? "WAITING",
+          // A READY from before a gap has lapsed (see statusAsOf).
+          ghost_status: ghost === null ? "WAITING" : statusAsOf(ghost.status, hourlyBarIsCurrent(ghost.barT, now)),
           timestamp: Math.floor(now / 1000),
         };
       },

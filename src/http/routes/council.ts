@@ -4,6 +4,7 @@ import { ApiError } from "../error-codes.js";
 import { btcCouncilSessionSchema, solCouncilResponseSchema, solVerdictSchema, taoCouncilRunSchema, taoVerdictSchema } from "../schemas/council.js";
 import { cacheFields } from "../schemas/common.js";
 import { assetVerdictView, btcCouncilView } from "../../domain/council/session-views.js";
+import { livePriceAt } from "../../application/judiciary-inputs.js";
 import type { CouncilAsset, CouncilSession } from "../../domain/council/council-types.js";
 
 /** DECISIONS 2: council latest, SOL council and TAO council 60 s. The TAO run POST is not cached. */
@@ -57,14 +58,20 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
     }
   }
 
+  /** Whether TAO has a live price now: the council deliberates only then (no refresh is due otherwise). */
+  const taoPriced = () => livePriceAt(deps.feed, "TAO", marketClock.now()) !== null;
+
   function detailOf(s: CouncilSession | null, nudged: boolean): string {
     const next = iso((Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) + 1) * REFRESH_MINUTES * 60_000);
+    const refresh = taoPriced()
+      ? `the council refreshes every 30 minutes, next at ${next}`
+      : "TAO has no live price (its last hourly bar is over 2 hours old), so the council does not deliberate until it returns";
     const base =
       s === null
         ? "No TAO council verdict exists yet; the council deliberates every 30 minutes of market time while TAO's price is live."
         : lacksTaoReadings(s)
-          ? `The latest TAO council session (${iso(s.at)}) had no TAO price, RSI or EMA-200 reading, so it is not shown as a verdict; the council refreshes every 30 minutes, next at ${next}.`
-          : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); the council refreshes every 30 minutes, next at ${next}.`;
+          ? `The latest TAO council session (${iso(s.at)}) had no TAO price, RSI or EMA-200 reading, so it is not shown as a verdict; ${refresh}.`
+          : `Latest stored verdict from ${iso(s.at)} (${s.mode} mode); ${refresh}.`;
     return nudged ? `${base} A refresh of the current slot was requested.` : base;
   }
 
@@ -111,7 +118,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       handler: async () => {
         const s = await readTao();
         const slot = Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) * REFRESH_MINUTES * 60_000;
-        const nudged = deps.nudgeCouncil !== undefined && (s === null || s.at < slot);
+        const nudged = deps.nudgeCouncil !== undefined && (s === null || s.at < slot) && taoPriced();
         if (nudged) deps.nudgeCouncil?.("TAO");
         const verdict = taoVerdict(s);
         return { success: verdict !== null, verdict, detail: detailOf(s, nudged) };

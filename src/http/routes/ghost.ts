@@ -26,7 +26,8 @@ import { readLedgerSnapshot } from "../../application/ledger-snapshot.js";
 import { assetPerformance } from "../../application/ghost-performance.js";
 import { readTaoSignoff, signedOffInPeriod } from "../../application/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
-import { signalStatus } from "../../domain/signals/signal-status.js";
+import { currentRegimeAt } from "../../application/current-regime.js";
+import { hourlyBarIsCurrent } from "../../domain/signals/signal-status.js";
 
 /** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
 const HOUR = 3_600_000;
@@ -109,10 +110,14 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           readTaoSignoff(store),
         ]);
         const state = { ...initialGhostState("TAO", "live_paper"), position: snap?.position ?? null };
-        const current = snap !== null && snap.barT !== null && signalStatus(snap.barT + HOUR, HOUR, now) === "LIVE";
+        const current = snap !== null && hourlyBarIsCurrent(snap.barT, now);
+        const lastClose = snap?.barT === null || snap?.barT === undefined ? null : new Date(snap.barT + HOUR).toISOString();
         const view = taoStatusView({
           state,
-          gates: snap?.gates ?? null,
+          // A gate board of a bar that is no longer current (weeks old past the end of TAO's
+          // history) would show passes no entry can act on.
+          gates: current ? snap.gates : null,
+          noGatesReason: lastClose === null ? "liquidity: no closed bar evaluated yet" : `liquidity: no TAO bar since ${lastClose}, so no entry can be made`,
           liquidity: snap?.liquidity ?? { status: "UNKNOWN", depthUsd: null, live: false },
           // SPEC "latest TAO/USD": the last bar's figures only while that bar is current (LIVE,
           // DECISIONS 4); past the end of the history or in an outage they are null, not old ones.
@@ -120,7 +125,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           markPrice: snap?.price ?? null,
           rsi1h: current ? snap.rsi1h : null,
           ema200: current ? snap.ema200 : null,
-          regime: snap?.regime ?? null,
+          regime: (await currentRegimeAt(store.regimeHistory, now))?.report.regime ?? null,
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),
           // `ghost signoff` (src/cli/commands/ghost.ts); a later restart voids it.

@@ -32,6 +32,8 @@ import { calibratedConfidence } from "../../../src/domain/calibration/calibratio
 import { modelVoteScore } from "../../../src/domain/council/model-calibration.js";
 import { btcCouncilView } from "../../../src/domain/council/session-views.js";
 import { FeedBarSource } from "../../../src/application/ghost-bar-source.js";
+import type { RegimeReport } from "../../../src/domain/regime/regime-report.js";
+import { REGIMES, type Regime } from "../../../src/domain/market/vocabulary.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -51,6 +53,26 @@ function dayWith(blackout: boolean): number {
     if ((status === "BLACKOUT") === blackout) return day;
   }
   throw new Error("no such day in the bundled data");
+}
+
+/** A stored regime evaluation as the RegimeActor writes one (the fields the verdict reads are regime and time). */
+function bullReport(at: number): RegimeReport {
+  const transitions = Object.fromEntries(REGIMES.map((x) => [x, x === "BULL_TRENDING" ? 0.9 : 0.1 / 7])) as Record<Regime, number>;
+  return {
+    regime: "BULL_TRENDING",
+    confidence: 0.8,
+    btcPrice: 7784.02,
+    detectedAt: at,
+    strength: "STRONG",
+    subRegime: null,
+    volatilityState: "NORMAL",
+    chopScore: 0.4,
+    breakoutImminent: false,
+    compatibleStrategies: ["TREND_FOLLOWING"],
+    incompatibleStrategies: [],
+    transitionProbabilities: transitions,
+    regimeAgeHours: 3,
+  };
 }
 
 interface Rig {
@@ -273,6 +295,9 @@ describe("verdict and council actors over the bundled replay data", () => {
     const lastLive = Date.parse("2018-02-08T03:00:00Z");
     const back = Date.parse("2018-02-09T11:00:00Z");
     r = await rig(start);
+    // The detector's evaluation of the last bar before the gap (closed 01:00): the regime then.
+    const before = Date.parse("2018-02-08T01:00:00Z");
+    await r.store.regimeHistory.record({ at: before, report: bullReport(before) });
     await r.advance(back - 5 * MIN - start);
     // The first bar after the gap closes at `back`. Before its verdict, the newest one is from
     // 03:00 the day before: a Ghost Trader catching up must not gate that bar on it.
@@ -299,6 +324,10 @@ describe("verdict and council actors over the bundled replay data", () => {
     const verdictTimes = r.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp));
     expect(verdictTimes).toHaveLength(13 + 7);
     expect(verdictTimes.filter((t) => t > lastLive && t < back)).toEqual([]);
+    // Before the gap the verdicts carry the regime of 01:00; after it that row is 34 hours old,
+    // the regime then and not now, so UNKNOWN until the detector has seen the bars that came back.
+    const regimes = r.events.filter((e) => e.event === "verdict.new").map((e) => (e.data as { regime: string }).regime);
+    expect(regimes).toEqual([...Array<string>(13).fill("BULL_TRENDING"), ...Array<string>(7).fill("UNKNOWN")]);
     // Councils: BTC's sessions stop and resume with the price; TAO's and SOL's never start.
     const sessions = r.events.filter((e) => e.event === "council.new").map((e) => `${String((e.data as { asset?: unknown }).asset)}@${e.timestamp}`);
     expect(sessions).toEqual(

@@ -33,13 +33,17 @@ describe("routes during an exchange outage in the history (2018-02-08)", () => {
   it("the charting payload reads PENDING with zeros, not the last ruling, price and indicators from before the gap", async () => {
     const chart = chartingSignalSchema.parse(await get("/v1/charting/signal"));
     expect(chart.timestamp * 1000).toBeGreaterThanOrEqual(Date.parse("2018-02-08T06:00:00Z"));
-    expect({ verdict: chart.verdict, confidence: chart.confidence, btc_price: chart.btc_price, rsi: chart.rsi, ema_200: chart.ema_200 }).toEqual({
+    expect({ verdict: chart.verdict, confidence: chart.confidence, btc_price: chart.btc_price, rsi: chart.rsi, ema_200: chart.ema_200, regime: chart.regime }).toEqual({
       verdict: "PENDING",
       confidence: 0,
       btc_price: 0,
       rsi: 0,
       ema_200: 0,
+      // The detector's last evaluation is of the bar closed at 01:00: the regime then, not now.
+      regime: "UNKNOWN",
     });
+    const stored = await svc.service.deps.store.regimeHistory.latestAtOrBefore(svc.service.deps.marketClock.now());
+    expect(stored?.at).toBe(lastClose);
   });
 
   it("the BTC verdict is the last one made while the price was live, with that price and its own time", async () => {
@@ -83,10 +87,21 @@ describe("routes after TAO's history ends (2026-04-25, BTC's still running)", ()
     expect(now - lastTaoClose).toBeGreaterThan(48 * 3_600_000);
     const status = taoStatusSchema.parse(await get("/v1/tao/status"));
     expect({ taoPrice: status.taoPrice, rsi1h: status.rsi1h, ema200: status.ema200 }).toEqual({ taoPrice: null, rsi1h: null, ema200: null });
+    // No gate board of a bar weeks old: nothing passes, and the trigger says why.
+    expect(status.gates.gatesMet).toBe(0);
+    expect(status.gates.trigger).toBe(`liquidity: no TAO bar since ${new Date(lastTaoClose).toISOString()}, so no entry can be made`);
+    // The market regime is BTC's, which goes on: the current one, not the one at TAO's last bar.
+    const regimeNow = await get("/v1/regime/current");
+    expect(status.regime).toBe((regimeNow as { regime: string }).regime);
     const council = taoCouncilRunSchema.parse(await get("/v1/tao/council"));
     const sessionAt = Date.parse(council.verdict?.createdAt ?? "");
     expect(sessionAt).toBeLessThanOrEqual(lastTaoClose + 2 * 3_600_000);
     expect(sessionAt).toBeGreaterThan(lastTaoClose - 3_600_000);
+    // It promises no refresh, and a run request asks for none.
+    expect(council.detail).toMatch(/TAO has no live price .* the council does not deliberate until it returns/);
+    const run = await fetch(`${svc.url}/v1/tao/council/run`, { method: "POST", headers: { "X-API-Key": key } });
+    const ran = taoCouncilRunSchema.parse(await run.json());
+    expect(ran.detail).not.toMatch(/refresh of the current slot was requested/);
     // BTC's history goes on: its verdict is current.
     const btc = btcVerdictSchema.parse(await get("/v1/verdict/latest"));
     expect(now - Date.parse(btc.timestamp)).toBeLessThanOrEqual(5 * 60_000);

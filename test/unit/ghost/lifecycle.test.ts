@@ -3,7 +3,7 @@ import { ASSET_RULES } from "../../../src/domain/ghost/asset-rules.js";
 import { DEFAULT_COSTS } from "../../../src/domain/ghost/costs.js";
 import type { BarInput } from "../../../src/domain/ghost/bar-input.js";
 import { entryMode } from "../../../src/domain/ghost/entry-mode.js";
-import { ackSignals, ghostStatus, initialGhostState, stepGhost, type GhostState } from "../../../src/domain/ghost/ghost-trader.js";
+import { ackSignals, ghostStatus, initialGhostState, statusAsOf, stepGhost, type GhostState } from "../../../src/domain/ghost/ghost-trader.js";
 import { HOUR, T0, candle, passingBar, quietBar } from "./bar-builder.js";
 
 const rules = ASSET_RULES.BTC;
@@ -20,6 +20,18 @@ describe("Ghost Trader lifecycle", () => {
     expect(ghostStatus(s)).toBe("IN_POSITION");
     s = step(s, quietBar(bar(2, 99, 99, 96, 97))).state;
     expect(ghostStatus(s)).toBe("WAITING");
+  });
+
+  it("a READY whose next bar never came (a gap) has lapsed: shown as WAITING, as the step would cancel it", () => {
+    let s = initialGhostState("BTC", "live_paper");
+    s = step(s, passingBar(bar(0, 100, 100, 100, 100))).state;
+    expect(statusAsOf(ghostStatus(s), true)).toBe("READY");
+    expect(statusAsOf(ghostStatus(s), false)).toBe("WAITING");
+    // The step agrees: the bar after a gap does not fill the pending entry.
+    const afterGap = step(s, quietBar(bar(5, 100, 100.5, 99.5, 100))).state;
+    expect(ghostStatus(afterGap)).toBe("WAITING");
+    const inTrade = step(s, quietBar(bar(1, 100, 100.5, 99.5, 100))).state;
+    expect(statusAsOf(ghostStatus(inTrade), false)).toBe("IN_POSITION");
   });
 
   it("a repeated or older bar changes nothing: no double entry under repeated reminders", () => {

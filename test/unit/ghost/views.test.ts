@@ -80,6 +80,7 @@ describe("response views match the zod schemas", () => {
   it("TAO status, waiting and in trade, parses as TaoStatus", () => {
     const base = {
       gates: null,
+      noGatesReason: "liquidity: no closed bar evaluated yet",
       liquidity: { status: "UNKNOWN" as const, depthUsd: null, live: false },
       taoPrice: 404,
       markPrice: 404,
@@ -95,6 +96,7 @@ describe("response views match the zod schemas", () => {
     const waiting = taoStatusSchema.parse({ ...taoStatusView({ ...base, state: initialGhostState("TAO", "live_paper") }), latestVerdict: null });
     expect(waiting).toMatchObject({ status: "WAITING", currentTrade: null, paperMode: true, paperTradesValidated: 0 });
     expect(waiting.gates.gatesMet).toBe(0);
+    expect(waiting.gates.trigger).toBe("liquidity: no closed bar evaluated yet");
     let s = initialGhostState("TAO", "live_paper");
     s = stepGhost(s, passingBar(candle(T0, 400, 400, 400, 400), "TAO"), ASSET_RULES.TAO, ZERO_COSTS).state;
     s = stepGhost(s, quietBar(candle(T0 + HOUR, 400, 401, 399, 400), "TAO"), ASSET_RULES.TAO, ZERO_COSTS).state;
