@@ -14,7 +14,7 @@ import type { CouncilSessionRepository } from "../store/ports/council-sessions.j
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
 import { currentRegimeAt } from "../application/current-regime.js";
-import { noteOutage } from "./outage-span.js";
+import { notePriceGap } from "./outage-span.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */
@@ -112,14 +112,7 @@ export class CouncilActor extends Actor {
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;
-    await noteOutage(this.ctx, {
-      key: "unpricedSince",
-      at,
-      ok: priced,
-      started: `no live price: ${asset} council sessions paused until the price returns`,
-      ended: `live price back: ${asset} council sessions resumed`,
-    });
-    if (!priced) return { outcome: "unpriced", at };
+    if (!(await notePriceGap(this.ctx, at, priced, `${asset} council sessions`))) return { outcome: "unpriced", at };
     const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
     const input = await this.#withLiveLiquidity(councilInputAt(this.deps.feed, asset, at, regime));
     const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;

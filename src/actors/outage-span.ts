@@ -31,3 +31,18 @@ export async function noteOutage(ctx: ActorContext, span: OutageSpan): Promise<v
     ctx.logger.info({ ...span.fields, since: new Date(since).toISOString(), at: marketAt }, span.ended);
   }
 }
+
+/**
+ * The span without a live price of an actor's asset, in which `what` (its verdicts, its council
+ * sessions) is not made. Returns `priced`, so a caller reads `if (!(await notePriceGap(...))) return`.
+ */
+export async function notePriceGap(ctx: ActorContext, at: number, priced: boolean, what: string): Promise<boolean> {
+  await noteOutage(ctx, {
+    key: "unpricedSince",
+    at,
+    ok: priced,
+    started: `no live price: ${what} paused until the price returns`,
+    ended: `live price back: ${what} resumed`,
+  });
+  return priced;
+}

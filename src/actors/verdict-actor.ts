@@ -14,7 +14,7 @@ import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
 import { currentRegimeAt } from "../application/current-regime.js";
-import { noteOutage } from "./outage-span.js";
+import { notePriceGap } from "./outage-span.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -86,14 +86,7 @@ export class VerdictActor extends Actor {
     // No ruling without a live price (a feed outage, an asset before its listing): the route keeps
     // the last real verdict with its time, and subscribers get no HOLD that only says "no data".
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;
-    await noteOutage(this.ctx, {
-      key: "unpricedSince",
-      at,
-      ok: priced,
-      started: `no live price: ${asset} Judiciary verdicts paused until the price returns`,
-      ended: `live price back: ${asset} Judiciary verdicts resumed`,
-    });
-    if (!priced) return;
+    if (!(await notePriceGap(this.ctx, at, priced, `${asset} Judiciary verdicts`))) return;
     // A regime from before a gap in the price is not the regime now (`verdict.new` says UNKNOWN).
     const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
     const weights = this.deps.weights;

@@ -5,30 +5,44 @@ import { taoCouncilRunSchema } from "../../../src/http/schemas/council.js";
 import { taoStatusSchema } from "../../../src/http/schemas/ghost.js";
 
 /**
+ * The real service replaying from `replayStart` after a warm-up of `warmUpDays`, started before
+ * and stopped after the calling describe's tests, and a GET with a Pro key that expects 200.
+ */
+function serviceAt(replayStart: string, warmUpDays: number) {
+  let running: RunningService | undefined;
+  let key = "";
+  beforeAll(async () => {
+    running = await startService({ REPLAY_START: replayStart, REPLAY_WARMUP_DAYS: String(warmUpDays) });
+    key = await createKey(running, "pro");
+  }, 180_000);
+  afterAll(async () => {
+    await running?.stop();
+  });
+  const svc = (): RunningService => {
+    if (running === undefined) throw new Error("the service has not started");
+    return running;
+  };
+  return {
+    svc,
+    key: () => key,
+    async get(path: string): Promise<unknown> {
+      const res = await fetch(`${svc().url}${path}`, { headers: { "X-API-Key": key } });
+      const body: unknown = await res.json();
+      expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
+      return body;
+    },
+  };
+}
+
+/**
  * The service inside a real gap of the bundled history: Binance's hourly candles stop after the
  * one closed 2018-02-08T01:00 and resume at 2018-02-09T11:00. Market time 06:00 is five hours into
  * it. What a caller reads must say there is no current price or ruling, not show the old ones as now.
  */
 describe("routes during an exchange outage in the history (2018-02-08)", () => {
-  let svc: RunningService;
-  let key: string;
+  const at = serviceAt("2018-02-08T06:00:00Z", 1);
+  const get = at.get;
   const lastClose = Date.parse("2018-02-08T01:00:00Z");
-
-  beforeAll(async () => {
-    svc = await startService({ REPLAY_START: "2018-02-08T06:00:00Z", REPLAY_WARMUP_DAYS: "1" });
-    key = await createKey(svc, "free");
-  }, 120_000);
-
-  afterAll(async () => {
-    await svc.stop();
-  });
-
-  async function get(path: string): Promise<unknown> {
-    const res = await fetch(`${svc.url}${path}`, { headers: { "X-API-Key": key } });
-    const body: unknown = await res.json();
-    expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
-    return body;
-  }
 
   it("the charting payload reads PENDING with zeros, not the last ruling, price and indicators from before the gap", async () => {
     const chart = chartingSignalSchema.parse(await get("/v1/charting/signal"));
@@ -42,7 +56,7 @@ describe("routes during an exchange outage in the history (2018-02-08)", () => {
       // The detector's last evaluation is of the bar closed at 01:00: the regime then, not now.
       regime: "UNKNOWN",
     });
-    const stored = await svc.service.deps.store.regimeHistory.latestAtOrBefore(svc.service.deps.marketClock.now());
+    const stored = await at.svc().service.deps.store.regimeHistory.latestAtOrBefore(at.svc().service.deps.marketClock.now());
     expect(stored?.at).toBe(lastClose);
   });
 
@@ -50,7 +64,7 @@ describe("routes during an exchange outage in the history (2018-02-08)", () => {
     const v = btcVerdictSchema.parse(await get("/v1/verdict/latest"));
     // The price is LIVE while its last bar is at most 2 hours old: until 03:00.
     expect(v.timestamp).toBe("2018-02-08T03:00:00.000Z");
-    const bar = svc.service.deps.feed.candles("BTC", "1h", lastClose, 1)[0];
+    const bar = at.svc().service.deps.feed.candles("BTC", "1h", lastClose, 1)[0];
     expect(bar?.t).toBe(lastClose - 3_600_000);
     expect(v.btc_price).toBe(bar?.c);
   });
@@ -61,28 +75,12 @@ describe("routes during an exchange outage in the history (2018-02-08)", () => {
  * goes on: TAO's figures are no longer current, BTC's are.
  */
 describe("routes after TAO's history ends (2026-04-25, BTC's still running)", () => {
-  let svc: RunningService;
-  let key: string;
-
-  beforeAll(async () => {
-    svc = await startService({ REPLAY_START: "2026-04-25T06:00:00Z", REPLAY_WARMUP_DAYS: "5" });
-    key = await createKey(svc, "pro");
-  }, 180_000);
-
-  afterAll(async () => {
-    await svc.stop();
-  });
-
-  async function get(path: string): Promise<unknown> {
-    const res = await fetch(`${svc.url}${path}`, { headers: { "X-API-Key": key } });
-    const body: unknown = await res.json();
-    expect(res.status, `${path}: ${JSON.stringify(body)}`).toBe(200);
-    return body;
-  }
+  const at = serviceAt("2026-04-25T06:00:00Z", 5);
+  const get = at.get;
 
   it("TAO status shows no current price or indicators, and TAO's council stopped two hours after its last bar", async () => {
-    const feed = svc.service.deps.feed;
-    const now = svc.service.deps.marketClock.now();
+    const feed = at.svc().service.deps.feed;
+    const now = at.svc().service.deps.marketClock.now();
     const lastTaoClose = (feed.candles("TAO", "1h", now, 1)[0]?.t ?? 0) + 3_600_000;
     expect(now - lastTaoClose).toBeGreaterThan(48 * 3_600_000);
     const status = taoStatusSchema.parse(await get("/v1/tao/status"));
@@ -99,7 +97,7 @@ describe("routes after TAO's history ends (2026-04-25, BTC's still running)", ()
     expect(sessionAt).toBeGreaterThan(lastTaoClose - 3_600_000);
     // It promises no refresh, and a run request asks for none.
     expect(council.detail).toMatch(/TAO has no live price .* the council does not deliberate until it returns/);
-    const run = await fetch(`${svc.url}/v1/tao/council/run`, { method: "POST", headers: { "X-API-Key": key } });
+    const run = await fetch(`${at.svc().url}/v1/tao/council/run`, { method: "POST", headers: { "X-API-Key": at.key() } });
     const ran = taoCouncilRunSchema.parse(await run.json());
     expect(ran.detail).not.toMatch(/refresh of the current slot was requested/);
     // BTC's history goes on: its verdict is current.
