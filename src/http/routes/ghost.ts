@@ -29,8 +29,8 @@ import type { CouncilSession } from "../../domain/council/council-types.js";
 import { currentRegimeAt } from "../../application/current-regime.js";
 import { hourlyBarIsCurrent } from "../../domain/signals/signal-status.js";
 
-/** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
 const HOUR = 3_600_000;
+/** TTLs: SPEC Limits (ghost stats 300 s, regime stats 300 s), DECISIONS 2 (TAO status 30 s, track records 300 s). */
 const TTL = { status: 30, trackRecord: 300, ghostStats: 300, regimeStats: 300, performance: 300 } as const;
 
 const PRAGUE = new Intl.DateTimeFormat("en-GB", {
@@ -102,12 +102,13 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL.status,
       handler: async () => {
         const now = marketClock.now();
-        const [snap, trades, marks, session, signoff] = await Promise.all([
+        const [snap, trades, marks, session, signoff, regime] = await Promise.all([
           ledger.snapshot("TAO"),
           ledger.closed("TAO"),
           ledger.sprints(),
           store.councilSessions.latest("TAO", now),
           readTaoSignoff(store),
+          currentRegimeAt(store.regimeHistory, now),
         ]);
         const state = { ...initialGhostState("TAO", "live_paper"), position: snap?.position ?? null };
         const current = snap !== null && hourlyBarIsCurrent(snap.barT, now);
@@ -125,7 +126,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           markPrice: snap?.price ?? null,
           rsi1h: current ? snap.rsi1h : null,
           ema200: current ? snap.ema200 : null,
-          regime: (await currentRegimeAt(store.regimeHistory, now))?.report.regime ?? null,
+          regime: regime?.report.regime ?? null,
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),
           // `ghost signoff` (src/cli/commands/ghost.ts); a later restart voids it.
