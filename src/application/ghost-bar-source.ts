@@ -109,5 +109,5 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
 export function councilView(session: CouncilSession, verdict: StoredVerdict | null): CouncilView | null {
   const d = councilGateDecision(session, verdict === null ? null : { ruling: verdict.verdict.ruling, confidence: verdict.verdict.confidence });
   if (d.ruling === null || d.confidence === null) return null;
-  return { ruling: d.ruling, confidence: d.confidence, sessionId: session.id };
+  return { ruling: d.ruling, confidence: d.confidence, decidedBy: d.decidedBy, sessionId: session.id };
 }
