@@ -186,18 +186,30 @@ function benchmarks(input: PerformanceInput, trades: readonly ClosedTrade[], hel
   if (first === undefined || last === undefined || spanMs === 0) {
     return { buyAndHold: null, randomEntry: null, note: "no hourly candles in the span yet: nothing to compare with" };
   }
-  // Bars that start after the span does (a live feed keeps a bounded window of bars) leave the
-  // benchmarks a shorter span: buy & hold is then scaled by the trader's capital over that same
-  // shorter span, and the note says which span it is, never a mix of the two.
-  const partial = first.t > input.from + HOUR;
-  const coveredMs = input.to - first.t;
-  const heldCovered = partial ? capitalExposure(trades, input.openPosition, first.t, input.to) : held;
+  // Bars that start after the span does (a live feed keeps a bounded window of bars), or stop
+  // before it ends (an asset's history ends, its exchange goes quiet), leave the benchmarks a
+  // shorter span: buy & hold is then scaled by the trader's capital over that same shorter span,
+  // and the note says which span it is, never a mix of the two. A last bar up to 2 h old is
+  // current (DECISIONS 4's LIVE rule), not a gap.
+  const lateStart = first.t > input.from + HOUR;
+  const earlyEnd = input.to - (last.t + HOUR) > 2 * HOUR;
+  const partial = lateStart || earlyEnd;
+  const coverFrom = lateStart ? first.t : input.from;
+  const coverTo = earlyEnd ? last.t + HOUR : input.to;
+  const coveredMs = coverTo - coverFrom;
+  const heldCovered = partial ? capitalExposure(trades, input.openPosition, coverFrom, coverTo) : held;
   const bhReturn = marketSellPrice(last.c, costs) * (1 - costs.feeRate) / (marketBuyPrice(first.o, costs) * (1 + costs.feeRate)) - 1;
   const exposure = coveredMs > 0 ? heldCovered.notionalMs / (equity0 * (partial ? coveredMs : spanMs)) : 0;
   const outcomes = entryOutcomes(candles, costs, equity0);
   const randomEntry = randomEntryBenchmark(outcomes, trades.length, input.draws, input.seed);
   const notes = [
-    ...(partial ? [`benchmarks cover ${new Date(first.t).toISOString()} to ${new Date(input.to).toISOString()} only: no hourly bars before it are available`] : []),
+    ...(partial
+      ? [
+          `benchmarks cover ${new Date(coverFrom).toISOString()} to ${new Date(coverTo).toISOString()} only: no hourly bars ${
+            lateStart && earlyEnd ? "outside it" : lateStart ? "before it" : "after it"
+          } are available`,
+        ]
+      : []),
     ...(randomEntry === null ? ["random entry: no entry in the span"] : []),
   ];
   return {

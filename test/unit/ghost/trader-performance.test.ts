@@ -133,6 +133,17 @@ describe("capital exposure: the units the trader held, inside the span", () => {
     expect(over([late], null, D0, 240).benchmarks.note).toBeNull();
   });
 
+  it("bars that stop before the span ends (TAO's history ends): benchmarks over the bars' span, and said so", () => {
+    // A 10-day sprint whose bars end after day 4; one trade of 100 USD held 24 h on day 2.
+    const held = trade({ exit: 101, entryTime: D0 + 2 * DAY, holdHours: 24 });
+    const p = traderPerformance({ trades: [held], candles: flat(D0, 96), from: D0, to: D0 + 10 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null });
+    expect(p.exposurePct).toBe(10);
+    expect(p.benchmarks.buyAndHold!.capitalExposurePct).toBeCloseTo(((100 * 24) / (10_000 * 96)) * 100, 4);
+    expect(p.benchmarks.note).toContain(`benchmarks cover ${new Date(D0).toISOString()} to ${new Date(D0 + 4 * DAY).toISOString()} only: no hourly bars after it are available`);
+    // A last bar closed 2 h before the span's end is current, not a gap.
+    expect(traderPerformance({ trades: [held], candles: flat(D0, 94), from: D0, to: D0 + 4 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null }).benchmarks.note).toBeNull();
+  });
+
   it("the open position counts from its entry to the span end, with the units it still holds", () => {
     // 10-day span, nothing closed; 2 units at 100 entered on day 5, TP1 sold 1 on day 7, still open.
     const { exitTime: _x, exitPrice: _p, exitReason: _r, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, ...entry } = trade({ exit: 100, entryTime: D0 + 5 * DAY, holdHours: 1, size: 2 });
