@@ -78,3 +78,11 @@ export const pageQuery = {
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const PRINTABLE_TEXT = /^[^\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$/;
 export const PRINTABLE_TEXT_MESSAGE = "must not contain control or bidirectional-override characters";
+
+/**
+ * A fixed whole number SPEC types as int (`total_signals` 27, `nextRefreshMinutes` 30): a plain
+ * `z.literal` is documented as a JSON number, and generated clients would read it as a float.
+ */
+export function intLiteral<N extends number>(value: N) {
+  return z.literal(value).meta({ type: "integer" });
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RULINGS, SOL_RULINGS, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
-import { cacheFields } from "./common.js";
+import { cacheFields, intLiteral } from "./common.js";
 import { agentConfidence, agentsConfidenceBasisSchema, confidenceBasisSchema, explanationSourceSchema, rawAgentConfidence } from "./judiciary.js";
 
 const unit = z.number().min(0).max(1);
@@ -100,7 +100,7 @@ export const solVerdictSchema = z
 export const solCouncilResponseSchema = z
   .object({
     verdict: solVerdictSchema.nullable(),
-    nextRefreshMinutes: z.literal(30),
+    nextRefreshMinutes: intLiteral(30),
     ...cacheFields,
   })
   .meta({ id: "SolCouncil" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { intLiteral } from "./common.js";
 import { ENTRY_MODES } from "../../domain/ghost/trade.js";
 import { REGIMES, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
@@ -127,7 +128,7 @@ const trackRecordStatsSchema = z
 const taoTrackRecordStatsSchema = trackRecordStatsSchema
   .extend({
     validatedPaperTrades: z.number().int().min(0).max(10),
-    paperValidationTarget: z.literal(10),
+    paperValidationTarget: intLiteral(10),
   })
   .meta({ id: "TaoTrackRecordStats" });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SIGNAL_CATEGORIES, SIGNAL_KEYS, SIGNAL_STATUSES } from "../../domain/signals/signal-keys.js";
-import { cacheFields, pageQuery, queryInt } from "./common.js";
+import { cacheFields, intLiteral, pageQuery, queryInt } from "./common.js";
 
 /** SPEC "macro_calendar" with the values of DECISIONS 7. */
 export const macroCalendarSchema = z
@@ -28,7 +28,7 @@ export const signalItemSchema = z
 export const signalsSnapshotSchema = z
   .object({
     signals: z.array(signalItemSchema),
-    total_signals: z.literal(27),
+    total_signals: intLiteral(27),
     live_count: z.number().int().nonnegative(),
     stale_count: z.number().int().nonnegative(),
     dead_count: z.number().int().nonnegative(),
