@@ -538,7 +538,7 @@ export interface VerdictEvaluationSpan {
   };
 }
 
-/** The calibration map in force: score -> probability of an up-move. */
+/** The calibration map in force at `evaluated_at` (refitted at 00:00 UTC; the evaluation runs every 6 market hours): score -> probability of an up-move. */
 export interface CalibrationMap {
   readonly kind: "isotonic" | "base_rate" | "prior";
   readonly horizon_hours: number;

@@ -83,7 +83,9 @@ export const verdictEvaluationSchema = z
     horizon_hours: z.number().int().describe("Horizon of the published confidence"),
     evaluated_at: z.string(),
     spans: z.array(span),
-    calibration: calibrationSchema,
+    calibration: calibrationSchema.describe(
+      "The map in force at evaluated_at. Maps are refitted at 00:00 UTC and the evaluation runs every 6 market hours, so for up to 6 hours after midnight this is the previous day's map; a verdict's own map is in its confidence_basis",
+    ),
     ...cacheFields,
   })
   .meta({ id: "VerdictEvaluation" });
