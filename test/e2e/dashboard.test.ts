@@ -275,7 +275,7 @@ describe("dashboard", () => {
     const page = await context.newPage();
     const problems = watchProblems(page);
     await page.route("**/v1/ghost/stats", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ detail: { error: "not_ready", message: "Ghost Traders are warming up." } }) }),
+      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ detail: { error: "warming_up", message: "Ghost Traders are warming up." } }) }),
     );
     await page.goto(`${svc.url}/`);
     await waitForPanelsSettled(page);

@@ -83,7 +83,7 @@ describe("/docs", () => {
     }
     expect(await page.locator("#endpoints-status").textContent()).toContain(`${operations} operations`);
     for (const id of ["quick-start", "auth", "quotas", "errors", "webhooks"]) expect(await page.locator(`section#${id}`).count(), id).toBe(1);
-    for (const code of ["missing_api_key", "tier_required", "daily_limit_exceeded", "rate_limit_exceeded", "not_ready"]) {
+    for (const code of ["missing_api_key", "tier_required", "daily_limit_exceeded", "rate_limit_exceeded", "warming_up"]) {
       expect(await page.locator("#errors").textContent()).toContain(code);
     }
     expect(await page.locator("#quick-start").textContent()).toMatch(/curl[\s\S]*MarketIntelClient[\s\S]*requests/);

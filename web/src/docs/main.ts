@@ -25,7 +25,6 @@ function renderOperation(doc: OpenApiDoc, method: string, path: string, op: Oper
   const section = el("section", { class: "endpoint", id, "aria-labelledby": `${id}-h` });
   section.append(el("h3", { id: `${id}-h` }, el("span", { class: "method" }, method), el("code", {}, path)));
   section.append(el("p", {}, op.summary ?? "", " — ", el("strong", {}, tierOf(op))));
-  if (op.tags?.includes("pending")) section.append(el("p", { class: "notice" }, "Not available yet: this endpoint answers 503 not_ready until its capability lands."));
   if (op.description) section.append(el("p", {}, op.description));
   const params = op.parameters ?? [];
   if (params.length > 0) {
