@@ -3,6 +3,7 @@ import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { openStore } from "../../store/open-store.js";
 import { TIERS } from "../../domain/access/tiers.js";
+import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
 import { KeyIssuer } from "../../application/key-issuer.js";
 import { wallClock } from "../../runtime/clocks/clock.js";
@@ -12,7 +13,7 @@ import type { CliCommand, CliIo } from "../io.js";
 const createArgs = z.object({
   tier: z.enum(TIERS),
   name: z.string().min(1).max(100).optional(),
-  email: z.email().max(254).optional(),
+  email: z.email({ pattern: EMAIL_ADDRESS }).max(EMAIL_MAX_LENGTH).optional(),
 });
 
 const CREATE_USAGE = "usage: keys create --tier <free|basic|pro> [--name N] [--email E]";

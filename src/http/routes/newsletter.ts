@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { defineRoute, type Route } from "../route.js";
 import { messageSchema, newsletterBody } from "../schemas/newsletter.js";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../error-codes.js";
 
-const emailFormat = z.email();
+const emailFormat = z.email({ pattern: EMAIL_ADDRESS }).max(EMAIL_MAX_LENGTH);
 const THANKS = "Thanks for subscribing! Check your inbox for a welcome e-mail.";
 
 export function newsletterRoutes(deps: AppDeps): Route[] {

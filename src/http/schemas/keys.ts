@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { TIERS } from "../../domain/access/tiers.js";
 import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "./common.js";
 
 export const generateKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(100).regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE),
-  // zod's e-mail pattern, stated as a pattern (not `format: email`, whose RFC reading differs, e.g.
-  // on local parts over 64 characters): the document promises exactly the addresses accepted.
-  email: z.string().max(254).meta({ pattern: z.regexes.email.source }).pipe(z.email()),
+  // A pattern (not `format: email`, whose RFC reading differs): the OpenAPI document states
+  // exactly the addresses accepted.
+  email: z.string().max(EMAIL_MAX_LENGTH).meta({ pattern: EMAIL_ADDRESS.source }).pipe(z.email({ pattern: EMAIL_ADDRESS })),
 });
 
 export const issuedKeySchema = z

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "./common.js";
 
 /** SPEC.md "Newsletter request"; address validity (400) is checked after the size rules (422). */
 export const newsletterBody = z.object({
   // Documented as an e-mail address; a well-sized invalid one is 400 (DECISIONS 4), hence no pipe.
-  email: z.string().max(254).meta({ pattern: z.regexes.email.source }),
+  email: z.string().max(EMAIL_MAX_LENGTH).meta({ pattern: EMAIL_ADDRESS.source }),
   name: z.string().max(100).regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE).nullable().optional(),
   website: z.string().max(500).default(""),
 });

@@ -222,6 +222,15 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and de
     }
   });
 
+  it("issues a key for an address with a tilde or a punycode top-level domain", async () => {
+    clock.set(DAY_START + 14 * 3600_000); // an hour window of its own, apart from the rate-limit tests
+    for (const email of ["first~last@example.com", "x@example.xn--p1ai"]) {
+      const res = await generate({ name: "Valid", email });
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { email: string }).email).toBe(email);
+    }
+  });
+
   it("allows 5 generations per client IP per hour, then 429 rate_limit_exceeded with window 3600", async () => {
     clock.set(DAY_START + 20 * 3600_000);
     const statuses: number[] = [];

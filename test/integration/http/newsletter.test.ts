@@ -69,6 +69,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     const bad = await subscribe({ email: "not an address" }, "198.51.100.4");
     expect(bad.status).toBe(400);
     expect(typeof ((await bad.json()) as { detail: unknown }).detail).toBe("string");
+    // A host without a dot cannot be reached from the internet.
+    expect((await subscribe({ email: "trader@localhost" }, "198.51.100.5")).status).toBe(400);
 
     const malformed = [{}, { email: 42 }, { email: `${"a".repeat(250)}@x.io` }, { email: "a@b.co", name: "n".repeat(101) }, { email: "a@b.co", website: "w".repeat(501) }];
     for (const [i, body] of malformed.entries()) {
@@ -78,6 +80,15 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
       const { detail } = (await res.json()) as { detail: { loc: unknown[]; msg: string; type: string }[] };
       expect(Array.isArray(detail)).toBe(true);
       expect(detail[0]?.loc[0]).toBe("body");
+    }
+  });
+
+  it("accepts every address a browser's e-mail field accepts: tilde, percent, a punycode top-level domain", async () => {
+    const valid = ["first~last@example.com", "user%tag@example.com", "x@example.xn--p1ai"];
+    for (const [i, email] of valid.entries()) {
+      const res = await subscribe({ email }, `198.51.100.${30 + i}`);
+      expect(res.status).toBe(200);
+      expect(await svc.service.store.newsletter.get(email)).not.toBeNull();
     }
   });
 
