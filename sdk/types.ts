@@ -567,7 +567,10 @@ export interface RegimeEvaluation extends CacheInfo {
   readonly hours: number;
   readonly regimes: readonly {
     readonly regime: Regime;
+    /** Hours the regime was published, including those whose next 24 h are not over yet. */
     readonly hours: number;
+    /** Hours whose next 24 h are known: the means and the up share are over these. */
+    readonly graded_hours: number;
     readonly mean_forward_return_pct: number | null;
     readonly up_share: number | null;
     /** Realised volatility of the next 24 h, annualised. */

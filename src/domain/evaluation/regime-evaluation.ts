@@ -17,7 +17,10 @@ export interface RegimeHour {
 
 export interface RegimeRow {
   readonly regime: Regime;
+  /** Hours the regime was published, including the last 24, whose outcome is not known yet. */
   readonly hours: number;
+  /** Hours whose next 24 h are known: what the means and the up share are over. */
+  readonly gradedHours: number;
   readonly meanForwardReturnPct: number | null;
   readonly upShare: number | null;
   readonly meanForwardVolPct: number | null;
@@ -127,6 +130,7 @@ export function evaluateRegimes(rows: readonly RegimeHour[]): RegimeEvaluation {
       return {
         regime,
         hours: rs.length,
+        gradedHours: fr.length,
         meanForwardReturnPct: round(m === null ? null : m * 100),
         upShare: fr.length === 0 ? null : round(fr.filter((x) => x > 0).length / fr.length),
         meanForwardVolPct: round(mean(fv), 2),

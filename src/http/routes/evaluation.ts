@@ -122,7 +122,7 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
           from: iso(e.from),
           to: iso(e.to),
           hours: e.hours,
-          regimes: e.regimes.map((r) => ({ regime: r.regime, hours: r.hours, mean_forward_return_pct: r.meanForwardReturnPct, up_share: r.upShare, mean_forward_vol_pct: r.meanForwardVolPct })),
+          regimes: e.regimes.map((r) => ({ regime: r.regime, hours: r.hours, graded_hours: r.gradedHours, mean_forward_return_pct: r.meanForwardReturnPct, up_share: r.upShare, mean_forward_vol_pct: r.meanForwardVolPct })),
           r2_trailing_vol: e.r2TrailingVol,
           r2_trailing_vol_plus_regime: e.r2TrailingVolPlusRegime,
           r2_added_by_regime: e.r2AddedByRegime,

@@ -99,7 +99,8 @@ export const regimeEvaluationSchema = z
     regimes: z.array(
       z.object({
         regime: z.enum(REGIMES),
-        hours: z.number().int(),
+        hours: z.number().int().describe("Hours the regime was published in the span, including those whose next 24 h are not over yet"),
+        graded_hours: z.number().int().describe("Hours whose next 24 h are known: the means and the up share are over these"),
         mean_forward_return_pct: pct,
         up_share: z.number().nullable(),
         mean_forward_vol_pct: pct.describe("Realised volatility of the next 24 h, annualised"),

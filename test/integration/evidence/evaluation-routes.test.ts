@@ -84,6 +84,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
       // Two warm-up days of published regimes, each graded once its 24 h had passed.
       expect(body.hours).toBeGreaterThan(24);
       expect(body.returns_kruskal_wallis.samples).toBeGreaterThan(0);
+      // The last day's hours are published but not graded yet: the means are over graded hours only.
+      for (const r of body.regimes) expect(r.graded_hours).toBeLessThanOrEqual(r.hours);
+      const pending = body.regimes.reduce((s, r) => s + r.hours - r.graded_hours, 0);
+      expect(pending).toBeGreaterThan(0);
+      expect(pending).toBeLessThanOrEqual(26);
     }
     expect(body.returns_kruskal_wallis.df).toBeLessThanOrEqual(Math.max(0, body.regimes.length - 1));
   });

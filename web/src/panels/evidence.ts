@@ -70,8 +70,8 @@ function regimeBlock(g: RegimeEvaluation): HTMLElement[] {
     ]),
     table(
       "Next 24 h by regime",
-      ["Regime", "Hours", "Forward vol (annualised)", "Mean return", "Up share"],
-      g.regimes.filter((r) => r.hours > 0).map((r) => [label(r.regime), String(r.hours), r.mean_forward_vol_pct === null ? "—" : `${num(r.mean_forward_vol_pct, 1)}%`, r.mean_forward_return_pct === null ? "—" : `${signed(r.mean_forward_return_pct, 3)}%`, pct01(r.up_share)]),
+      ["Regime", "Hours (graded)", "Forward vol (annualised)", "Mean return", "Up share"],
+      g.regimes.filter((r) => r.hours > 0).map((r) => [label(r.regime), r.graded_hours === r.hours ? String(r.hours) : `${r.hours} (${r.graded_hours})`, r.mean_forward_vol_pct === null ? "—" : `${num(r.mean_forward_vol_pct, 1)}%`, r.mean_forward_return_pct === null ? "—" : `${signed(r.mean_forward_return_pct, 3)}%`, pct01(r.up_share)]),
     ),
   ];
 }
