@@ -132,6 +132,11 @@ export interface MacroCalendar {
   readonly hours_until: number;
   readonly is_active: boolean;
   readonly status: "CLEAR" | "WATCH" | "WARNING" | "BLACKOUT";
+  /**
+   * Up to this time the calendar lists every TIER1 release (FOMC decision, CPI, payrolls); after
+   * it a CPI or payrolls day may be missing, so CLEAR no longer rules out a TIER1 day.
+   */
+  readonly complete_until: string | null;
 }
 
 export interface SignalItem {

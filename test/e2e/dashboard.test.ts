@@ -237,6 +237,8 @@ describe("dashboard", () => {
     expect(await apiStatus(svc.url, "/v1/evaluation/verdicts?asset=ETH", proKey)).toBe(200);
     expect(await panel(page, "evidence")).toEqual({ state: "ok", notice: "" });
     expect(await rowCount(page, "#signals tbody tr")).toBe(27);
+    // The default replay runs past the bundled calendar's last payrolls release: the panel says CLEAR may hide one.
+    expect(await page.locator("#macro-calendar").textContent()).toContain("lists every CPI and payrolls release only up to 2026-02-11");
     // Sparklines arrive after the table, from the Pro-only signal history.
     await expect.poll(() => page.locator("#signals td.trend svg").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // Macro correlation: the five series, both 0..100 scores, and an alert list or "No macro alerts".

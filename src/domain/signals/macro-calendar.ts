@@ -15,6 +15,12 @@ export interface MacroCalendarStatus {
   readonly hours_until: number;
   readonly is_active: boolean;
   readonly status: CalendarStatusValue;
+  /**
+   * Up to when the calendar lists every TIER1 release: the earliest of each TIER1 kind's last
+   * listed release (ISO), null with no TIER1 event. After it a release of that kind may be
+   * missing, so CLEAR no longer rules out a TIER1 day.
+   */
+  readonly complete_until: string | null;
 }
 
 const MINUTE = 60_000;
@@ -30,6 +36,30 @@ export function tierOf(eventName: string): CalendarTier {
   if (/\bfomc\b.*decision|\bcpi\b|consumer price index|nonfarm payrolls|employment situation/.test(n)) return "TIER1";
   if (/\bpce\b|personal consumption|\bgdp\b|gross domestic product/.test(n)) return "TIER2";
   return "TIER3";
+}
+
+/** The three TIER1 kinds, each released on its own schedule. */
+function tier1Kind(eventName: string): "fomc" | "cpi" | "payrolls" | null {
+  const n = eventName.toLowerCase();
+  if (n.includes("fomc minutes")) return null;
+  if (/\bfomc\b.*decision/.test(n)) return "fomc";
+  if (/\bcpi\b|consumer price index/.test(n)) return "cpi";
+  if (/nonfarm payrolls|employment situation/.test(n)) return "payrolls";
+  return null;
+}
+
+/**
+ * The earliest of each TIER1 kind's last listed release: up to it, every TIER1 day is in the
+ * calendar. The bundled calendar lists FOMC decisions through 2026 but CPI and payrolls only
+ * through 2026-02 (its README), which this makes visible instead of reading as CLEAR.
+ */
+export function calendarCompleteUntil(events: readonly CalendarEvent[]): number | null {
+  const last = new Map<string, number>();
+  for (const e of events) {
+    const kind = tier1Kind(e.name);
+    if (kind !== null) last.set(kind, Math.max(last.get(kind) ?? e.at, e.at));
+  }
+  return last.size === 0 ? null : Math.min(...last.values());
 }
 
 function utcDay(ms: number): number {
@@ -57,12 +87,15 @@ export function calendarStatus(events: readonly CalendarEvent[], now: number): M
         ? "WATCH"
         : "CLEAR";
   const shown = active ?? next;
-  if (!shown) return { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status };
+  const completeUntil = calendarCompleteUntil(events);
+  const complete_until = completeUntil === null ? null : new Date(completeUntil).toISOString();
+  if (!shown) return { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status, complete_until };
   return {
     tier: shown.tier,
     event_name: shown.name,
     hours_until: active ? 0 : Math.round(((shown.at - now) / HOUR) * 100) / 100,
     is_active: active !== undefined,
     status,
+    complete_until,
   };
 }

@@ -10,6 +10,12 @@ export const macroCalendarSchema = z
     hours_until: z.number().nonnegative(),
     is_active: z.boolean(),
     status: z.enum(["CLEAR", "WATCH", "WARNING", "BLACKOUT"]),
+    complete_until: z
+      .string()
+      .nullable()
+      .describe(
+        "Up to this time the calendar lists every TIER1 release (FOMC decision, CPI, payrolls); after it a CPI or payrolls day may be missing, so CLEAR no longer rules out a TIER1 day. The bundled calendar lists FOMC decisions through 2026 and CPI and payrolls through 2026-02, and no TIER2 releases",
+      ),
   })
   .meta({ id: "MacroCalendar" });
 

@@ -49,7 +49,20 @@ describe("macro calendar on the real 2024-09-18 FOMC decision (14:00 ET = 18:00Z
       hours_until: 0,
       is_active: false,
       status: "CLEAR",
+      complete_until: "2026-02-11T13:30:00.000Z",
     });
+  });
+
+  it("is complete up to the last listed payrolls release (2026-02-11): CPI ends 2026-02-13, FOMC decisions run through 2026", () => {
+    const last = (re: RegExp) => Math.max(...events.filter((e) => re.test(e.name)).map((e) => e.at));
+    expect(new Date(last(/payrolls/i)).toISOString()).toBe("2026-02-11T13:30:00.000Z");
+    expect(new Date(last(/CPI/)).toISOString()).toBe("2026-02-13T13:30:00.000Z");
+    expect(last(/FOMC/)).toBeGreaterThan(at("2026-12-01T00:00:00Z"));
+    expect(calendarStatus(events, at("2026-03-11T12:00:00Z")).complete_until).toBe("2026-02-11T13:30:00.000Z");
+    // Without payrolls rows the calendar is complete only up to the last CPI release.
+    const noPayrolls = events.filter((e) => !/payrolls/i.test(e.name));
+    expect(calendarStatus(noPayrolls, at("2026-03-11T12:00:00Z")).complete_until).toBe("2026-02-13T13:30:00.000Z");
+    expect(calendarStatus([], at("2026-03-11T12:00:00Z")).complete_until).toBeNull();
   });
 });
 

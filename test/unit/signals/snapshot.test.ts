@@ -7,7 +7,7 @@ import { signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
 
 const H = 3_600_000;
 const NOW = Date.parse("2026-03-23T12:00:00Z");
-const calendar: MacroCalendarStatus = { tier: "TIER1", event_name: "CPI", hours_until: 30, is_active: false, status: "WATCH" };
+const calendar: MacroCalendarStatus = { tier: "TIER1", event_name: "CPI", hours_until: 30, is_active: false, status: "WATCH", complete_until: "2026-02-11T13:30:00.000Z" };
 const reading = (key: SignalKey, value: number, ageMs: number): [SignalKey, SignalReading] => [
   key,
   { key, value, observedAt: NOW - ageMs, source: "test" },

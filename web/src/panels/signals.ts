@@ -93,5 +93,8 @@ export const macroCalendarPanel: PanelDef<SignalsView> = {
       ]),
     );
     if (m.status === "BLACKOUT") body.append(el("p", { class: "muted" }, "BLACKOUT: a TIER1 event today pauses every council."));
+    if (m.complete_until !== null && Date.parse(s.timestamp) > Date.parse(m.complete_until)) {
+      body.append(el("p", { class: "muted" }, `The calendar lists every CPI and payrolls release only up to ${m.complete_until.slice(0, 10)}: a status of CLEAR does not rule out one of them.`));
+    }
   },
 };

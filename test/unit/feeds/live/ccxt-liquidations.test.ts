@@ -273,7 +273,7 @@ describe("CcxtLiquidationsProvider (ccxt gate) against a local HTTP server", () 
       mode: "live",
       at: clock.now(),
       readings: cache.latest(clock.now()),
-      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR" },
+      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR", complete_until: null },
     });
     expect(snap.signals.find((s) => s.key === "LIQ_DIRECTIONAL_BIAS")).toMatchObject({ status: "STALE", value: 1 });
     expect(snap.signals.find((s) => s.key === "LIQ_CASCADE_RISK")).toMatchObject({ status: "STALE", value: 24 });

@@ -72,7 +72,7 @@ describe("LiveMarketFeed streaming candles and indicators", () => {
       mode: "live",
       at,
       readings: feed.latestReadings(at),
-      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR" },
+      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR", complete_until: null },
     });
     const live5 = snap.signals.filter((s) => s.category === "technical" && s.status === "LIVE");
     expect(live5).toHaveLength(5);

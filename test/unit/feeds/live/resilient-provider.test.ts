@@ -129,7 +129,7 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
       mode: "live",
       at: clock.now(),
       readings: cache.latest(clock.now()),
-      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR" },
+      calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR", complete_until: null },
     });
     expect(snap.signals.find((s) => s.key === "FEAR_GREED_INDEX")).toMatchObject({ status: "STALE", value: 44 });
   });
