@@ -395,7 +395,7 @@ export interface ChartingSignal {
   readonly verdict: Ruling | "PENDING";
   /** Calibrated confidence in percent; 0 when PENDING. */
   readonly confidence: number;
-  /** UNKNOWN before the first regime detection. */
+  /** UNKNOWN before the first regime detection and while the last one is over 2 h old (the price has stopped; /v1/regime/current keeps it with its detected_at). */
   readonly regime: Regime | "UNKNOWN";
   readonly dark_pool: number;
   /** BTC 1H RSI(14); 0 if unavailable (no bar in the last 2 hours). */

@@ -99,7 +99,7 @@ export const chartingSignalSchema = z
       .enum([...RULINGS, "PENDING"])
       .describe("the BTC Judiciary ruling of the last 15 minutes; PENDING when there is none (before the first, or while no live price lets it rule)"),
     confidence: z.number().min(0).max(100).describe("the ruling's calibrated confidence in percent; 0 when PENDING"),
-    regime: z.union([z.enum(REGIMES), z.literal("UNKNOWN")]).describe("current regime; UNKNOWN before the first detection"),
+    regime: z.union([z.enum(REGIMES), z.literal("UNKNOWN")]).describe("current regime; UNKNOWN before the first detection and while the last detection is over 2 h old (the price has stopped); /v1/regime/current keeps that detection with its detected_at"),
     dark_pool: z.number().int().min(0).max(100),
     rsi: z.number().describe("BTC 1H RSI(14) of the last closed bar; 0 if unavailable (no bar in the last 2 hours)"),
     ema_200: z.number().describe("BTC 1H EMA(200) of the last closed bar; 0 if unavailable (no bar in the last 2 hours)"),

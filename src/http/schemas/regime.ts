@@ -12,7 +12,9 @@ export const regimeCurrentSchema = z
     regime: z.enum(REGIMES),
     confidence: probability.describe("filtered posterior probability of the regime at the newest hourly bar"),
     btc_price: z.number().positive().nullable(),
-    detected_at: z.iso.datetime().nullable().describe("close time of the bar the regime was read from"),
+    detected_at: z.iso.datetime()
+      .nullable()
+      .describe("close time of the bar the regime was read from; over 2 h old while BTC's price has stopped, when this is the last detection before the gap"),
     ...cacheFields,
     strength: z.enum(STRENGTHS).nullable().describe("STRONG ≥ 0.80, MODERATE ≥ 0.60, else WEAK"),
     sub_regime: z.string().nullable(),
