@@ -38,7 +38,9 @@ export const agentsConfidenceBasisSchema = z
 
 /** The agent's own figure beside its calibrated one: SPEC's veto ("AVOID with confidence > 0.7") reads this. */
 export const rawAgentConfidence = unit.describe("the agent's own figure (its rule, or the language model's): what the Chief Judge weighs and the veto reads; not a probability");
-export const agentConfidence = unit.describe("calibrated: the probability, from the agent's own walk-forward map, that the asset moves in the vote's direction over the horizon (see confidence_basis)");
+export const agentConfidence = unit.describe(
+  "calibrated: the probability, from the agent's own walk-forward map, that the asset moves in the vote's direction over the horizon (see confidence_basis). Except for an agent that abstained (basis kind abstained: every input DEAD): its HOLD keeps the fixed 0.2 DECISIONS 4 sets for it, which is not a probability",
+);
 
 /** Agent vote object of the BTC verdict (SPEC "BTC verdict"). */
 export const verdictAgentSchema = z

@@ -53,9 +53,9 @@ export const verdictPanel: PanelDef<Verdict> = {
     if (v.macro_context?.primary_risk) body.append(el("p", { class: "muted" }, `Primary risk: ${v.macro_context.primary_risk}`));
     if (v.agents && v.agents.length > 0) {
       // class "votes": on a phone each agent's reasoning takes a full-width line under its vote.
-      const table = el("table", { class: "votes" }, el("caption", {}, "Agent votes"), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, "Vote"), el("th", { scope: "col" }, "Confidence"), el("th", { scope: "col" }, "Agent's own"), el("th", { scope: "col" }, "Reasoning"))));
+      const table = el("table", { class: "votes" }, el("caption", {}, "Agent votes"), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, "Vote"), el("th", { scope: "col" }, "Confidence"), el("th", { scope: "col", title: "The agent's own figure (0–1): what the Chief Judge weighs and the veto reads; not a probability" }, "Agent's own"), el("th", { scope: "col" }, "Reasoning"))));
       const tbody = el("tbody");
-      for (const a of v.agents) tbody.append(el("tr", {}, el("th", { scope: "row" }, a.name), el("td", {}, rulingPill(a.vote)), el("td", { title: basisText(a.confidence_basis) }, pct01(a.confidence)), el("td", {}, pct01(a.raw_confidence)), el("td", { class: "reasoning" }, a.reasoning ?? "—")));
+      for (const a of v.agents) tbody.append(el("tr", {}, el("th", { scope: "row" }, a.name), el("td", {}, rulingPill(a.vote)), el("td", { title: basisText(a.confidence_basis) }, a.confidence_basis.kind === "abstained" ? "— (no data)" : pct01(a.confidence)), el("td", {}, num(a.raw_confidence, 2)), el("td", { class: "reasoning" }, a.reasoning ?? "—")));
       table.append(tbody);
       body.append(el("div", { class: "table-wrap" }, table));
     }
