@@ -137,6 +137,12 @@ export class QuotaLeases {
     this.leases.clear();
   }
 
+  /** The window's calls used as this process can tell (as `consumeAll` reports them), counting nothing. */
+  async peek(bucket: string, now: number): Promise<number> {
+    const l = this.leases.get(bucket);
+    return l !== undefined && l.window.expiresAt > now ? usedAsSeen(l.count, l.held) : this.counters.peek(bucket, now);
+  }
+
   /** Calls this process holds unused, per bucket (what `close` and the sweep give back). */
   held(): ReadonlyMap<string, number> {
     return new Map([...this.leases].map(([bucket, l]) => [bucket, l.held]));

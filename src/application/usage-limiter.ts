@@ -6,7 +6,7 @@ import { nextUtcMidnight, utcDay } from "../domain/access/utc-day.js";
  * What counts a request in its windows, all or nothing: the store itself (a round trip per
  * request) or `QuotaLeases` (a round trip per block); the composition root picks.
  */
-export type WindowCounter = Pick<CounterRepository, "consumeAll">;
+export type WindowCounter = Pick<CounterRepository, "consumeAll" | "peek">;
 
 export interface ExtraLimit {
   /** Distinguishes the limit's bucket, e.g. "tao-council-run". */
@@ -94,6 +94,16 @@ export class UsageLimiter {
     }
     await this.counters.consumeAll([minute], now);
     return { ok: true, quota };
+  }
+
+  /**
+   * The daily quota as it stands, counting nothing: for a keyed answer that never reaches the
+   * limiter (403 tier_required), which still carries the X-RateLimit headers (DECISIONS 2).
+   */
+  async quotaNow(keyId: string, dailyQuota: number): Promise<QuotaState> {
+    const now = this.clock.now();
+    const { windows, midnight } = this.windows(keyId, now, dailyQuota, 1, []);
+    return quotaState(dailyQuota, await this.counters.peek((windows[0] as CounterWindow).bucket, now), midnight);
   }
 
   /** The daily, per-minute and route windows of a request at `now`, in that order. */

@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import type { z } from "zod";
 import { tierAllows, type TierLimitTable } from "../domain/access/tiers.js";
 import type { KeyVerifier } from "../application/key-verifier.js";
-import type { UsageLimiter } from "../application/usage-limiter.js";
+import type { QuotaState, UsageLimiter } from "../application/usage-limiter.js";
 import type { IpLimiter } from "../application/ip-limiter.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ApiError } from "./error-codes.js";
@@ -52,17 +52,23 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
   if (verdict.status === "disabled") throw new ApiError("key_inactive");
   const { key } = verdict;
   const need = route.access.tier;
+  const limits = deps.tierLimits[key.tier];
   if (!tierAllows(key.tier, need)) {
+    // Not counted (DECISIONS 2), but a keyed answer all the same: it shows the quota as it stands.
+    setQuotaHeaders(res, await deps.limiter.quotaNow(key.usageId, limits.dailyQuota));
     throw new ApiError("tier_required", { required: need, current: key.tier, upgradeUrl: deps.upgradeUrl });
   }
-  const limits = deps.tierLimits[key.tier];
   const args = [key.usageId, limits.dailyQuota, limits.perMinute, route.access.limits ?? []] as const;
   const usage = route.access.quota === "count-only" ? await deps.limiter.countWithoutRefusing(...args) : await deps.limiter.consume(...args);
-  res.setHeader("X-RateLimit-Limit", String(usage.quota.limit));
-  res.setHeader("X-RateLimit-Remaining", String(usage.quota.remaining));
-  res.setHeader("X-RateLimit-Reset", String(usage.quota.resetEpochSeconds));
+  setQuotaHeaders(res, usage.quota);
   if (!usage.ok) throw usageRefusalError(usage.refusal, deps.upgradeUrl);
   return { key, presented };
+}
+
+function setQuotaHeaders(res: Response, quota: QuotaState): void {
+  res.setHeader("X-RateLimit-Limit", String(quota.limit));
+  res.setHeader("X-RateLimit-Remaining", String(quota.remaining));
+  res.setHeader("X-RateLimit-Reset", String(quota.resetEpochSeconds));
 }
 
 function cacheKey(route: Route, params: unknown, query: unknown): string {

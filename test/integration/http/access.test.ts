@@ -56,6 +56,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
     expect(((await pro.json()) as Detail).detail).toMatchObject({ required_tier: "pro", current_tier: "basic" });
   });
 
+  it("a 403 carries the X-RateLimit headers of the quota as it stands, and counts nothing", async () => {
+    const free = await createKey(svc, "free");
+    expect((await get("/v1/probe/cached", free)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const refused = await get("/v1/signals/latest", free);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("x-ratelimit-limit")).toBe("4");
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("3");
+      expect(refused.headers.get("x-ratelimit-reset")).toBe(String((DAY_START + 86_400_000) / 1000));
+    }
+    // Three refusals later the next counted call still finds 3 left before it.
+    expect((await get("/v1/probe/cached", free)).headers.get("x-ratelimit-remaining")).toBe("2");
+  });
+
   it("lets a higher tier call lower-tier endpoints", async () => {
     const pro = await createKey(svc, "pro");
     // Free, Basic and Pro routes: access control lets the Pro key through; what the route then
