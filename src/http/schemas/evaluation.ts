@@ -28,7 +28,12 @@ export const calibrationSchema = z
     up_share: z.number().nullable().describe("Raw share of up-moves in the window"),
     steps: z.array(z.object({ max_score: z.number(), mean_score: z.number(), p_up: z.number(), count: z.number().int() })),
   })
-  .meta({ id: "CalibrationMap" });
+  .meta({
+    id: "CalibrationMap",
+    // Described on the component: a description beside its use would inline it under another name.
+    description:
+      "The map in force at evaluated_at: score to probability of an up-move. Maps are refitted at 00:00 UTC and the evaluation runs every 6 market hours, so for up to 6 hours after midnight this is the previous day's map; a verdict's own map is in its confidence_basis",
+  });
 
 const span = z.object({
   span: z.string().describe("from_2023: the held-out span (rules were chosen on data up to 2022-12-31)"),
@@ -83,9 +88,7 @@ export const verdictEvaluationSchema = z
     horizon_hours: z.number().int().describe("Horizon of the published confidence"),
     evaluated_at: z.string(),
     spans: z.array(span),
-    calibration: calibrationSchema.describe(
-      "The map in force at evaluated_at. Maps are refitted at 00:00 UTC and the evaluation runs every 6 market hours, so for up to 6 hours after midnight this is the previous day's map; a verdict's own map is in its confidence_basis",
-    ),
+    calibration: calibrationSchema,
     ...cacheFields,
   })
   .meta({ id: "VerdictEvaluation" });
