@@ -33,7 +33,7 @@ export const ACTIVE_AFTER_MS = 60 * MINUTE;
 export function tierOf(eventName: string): CalendarTier {
   const n = eventName.toLowerCase();
   if (n.includes("fomc minutes")) return "TIER2";
-  if (/\bfomc\b.*decision|\bcpi\b|consumer price index|nonfarm payrolls|employment situation/.test(n)) return "TIER1";
+  if (tier1Kind(eventName) !== null) return "TIER1";
   if (/\bpce\b|personal consumption|\bgdp\b|gross domestic product/.test(n)) return "TIER2";
   return "TIER3";
 }
