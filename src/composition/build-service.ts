@@ -117,7 +117,10 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   let metricsServer: Server | undefined;
   let metricsPort: number | null = null;
   let stopping: Promise<void> | undefined;
-  let cancelled = false;
+  // Aborted by stop(): a start-up or warm-up under way stops at its next step, and the warm-up's
+  // long turns give up (see warmUp).
+  const stopRequested = new AbortController();
+  const cancelled = (): boolean => stopRequested.signal.aborted;
   // The cluster's one replay clock (issue 17): joined once the warm-up is over.
   const membership = market.clock instanceof ReplayMarketClock ? new ReplayClockMembership(store.replayClock, market.clock, clock, logger) : null;
   let markWarm: () => void = () => undefined;
@@ -164,29 +167,29 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         // replica warms the whole cluster up (or resumes it) while the others wait; each then
         // ensures its schedules on the running clock.
         const clusterClock = market.clock;
-        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, () => cancelled, startAttempted)
+        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, stopRequested.signal, startAttempted)
           .catch(async (err: unknown) => {
             logger.error({ err }, "joining the cluster's replay clock failed; this replica's market time runs on its own");
             if (clusterClock.warmingUp) clusterClock.run();
-            await startCapabilities(capabilities, deps, logger, () => cancelled, startAttempted);
+            await startCapabilities(capabilities, deps, logger, cancelled, startAttempted);
           })
           .then(() => {
-            startedUp = !cancelled;
+            startedUp = !cancelled();
             markWarm();
           });
         return port;
       }
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
-      await startCapabilities(capabilities, deps, logger, () => cancelled, startAttempted);
-      if (cancelled) throw new Error("the service was stopped during its start-up");
-      warming = startMarketTime(market, actors, capabilities, logger, () => cancelled, membership)
+      await startCapabilities(capabilities, deps, logger, cancelled, startAttempted);
+      if (cancelled()) throw new Error("the service was stopped during its start-up");
+      warming = startMarketTime(market, actors, capabilities, logger, stopRequested.signal, membership)
         .catch(async (err: unknown) => {
           logger.error({ err }, "warm-up failed; market time runs from where it stopped");
           if (market.clock instanceof ReplayMarketClock && market.clock.warmingUp) await startReplayClock(market.clock, membership, logger);
         })
         .then(() => {
-          startedUp = !cancelled;
+          startedUp = !cancelled();
           markWarm();
         });
       return port;
@@ -194,7 +197,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     stop() {
       stopping ??= (async () => {
         // First of all: a warm-up (or a wait for the cluster's clock) stops at its next step.
-        cancelled = true;
+        stopRequested.abort();
         clearInterval(sweep);
         // On Dapr the actors leave first, while this app still answers daprd's deactivations:
         // daprd, asked to shut down, withdraws our actor types and placement moves them.
@@ -280,9 +283,10 @@ async function startDaprReplay(
   deps: CapabilityContext,
   membership: ReplayClockMembership,
   logger: Logger,
-  cancelled: () => boolean,
+  stop: AbortSignal,
   attempted: (ok: boolean) => void,
 ): Promise<void> {
+  const cancelled = (): boolean => stop.aborted;
   const role = await membership.enter(cancelled);
   if (role === "cancelled") return;
   if (role === "founder") {
@@ -292,7 +296,7 @@ async function startDaprReplay(
         if (recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
         logger.info({ market: new Date(clock.now()).toISOString() }, "the cluster resumes where its recording stopped");
       } else if (market.runFrom !== null) {
-        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: clock.warmUpEndsAt ?? clock.now(), logger, cancelled });
+        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: clock.warmUpEndsAt ?? clock.now(), logger, stop });
         if (result !== null) {
           logger.info(
             { from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs, actors: result.actors, reminders: result.reminders, handover_ms: result.handoverMs },
@@ -319,15 +323,16 @@ async function startMarketTime(
   actors: OpenedActors,
   capabilities: readonly Capability[],
   logger: Logger,
-  cancelled: () => boolean,
+  stop: AbortSignal,
   membership: ReplayClockMembership | null,
 ): Promise<void> {
+  const cancelled = (): boolean => stop.aborted;
   const clock = market.clock;
   if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
   const recordedUpTo = await recordedPosition(actors.host, capabilities);
   if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
   if (actors.kind === "local") {
-    const result = await warmUp(clock, actors.host, clock.warmUpEndsAt ?? clock.now(), logger, cancelled);
+    const result = await warmUp(clock, actors.host, clock.warmUpEndsAt ?? clock.now(), logger, stop);
     if (cancelled()) return;
     logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
   }

@@ -37,9 +37,10 @@ export async function warmUpThroughLocalHost(options: {
   readonly dapr: DaprActorHost;
   readonly until: number;
   readonly logger: Logger;
-  readonly cancelled: () => boolean;
+  /** The service stopping: the warm-up stops at its next step (see warmUp). */
+  readonly stop: AbortSignal;
 }): Promise<DaprWarmUpResult | null> {
-  const { capabilities, deps, clock, dapr, until, logger, cancelled } = options;
+  const { capabilities, deps, clock, dapr, until, logger, stop } = options;
   const memory = new MemoryActorStateStore();
   const bus = new InProcessEventBus();
   const host = new LocalActorHost({ store: memory, clock, wallClock: deps.wallClock, logger, dispatcher: new OutboxDispatcher(memory, bus, logger) });
@@ -49,12 +50,12 @@ export async function warmUpThroughLocalHost(options: {
   let result: WarmUpResult;
   try {
     await Promise.all(capabilities.map((capability) => capability.start(ctx)));
-    result = await warmUp(clock, host, until, logger, cancelled);
+    result = await warmUp(clock, host, until, logger, stop);
   } finally {
     // Deactivation flushes what actors hold back (the recorder's commit window) and the outbox.
     await host.shutdown();
   }
-  if (cancelled()) return null;
+  if (stop.aborted) return null;
   const started = Date.now();
   const handovers = memory.holdings().map((h) => handoverOf(h, clock.now(), deps.wallClock.now()));
   const queue = [...handovers];

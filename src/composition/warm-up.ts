@@ -16,33 +16,45 @@ export interface WarmUpResult {
  * Fast-forwards the replay clock to `until` in fixed steps, firing every reminder that falls due
  * and waiting for its turns before the next step, so the actors produce the same history they
  * would have produced running at REPLAY_SPEED (DECISIONS 1 warm-up). Runs before the clock runs.
+ *
+ * `stop` (the service stopping) ends the warm-up at its next step and shuts `host` down at once:
+ * a step can hold turns that take seconds (each Evidence actor's first evaluation of the whole
+ * held-out span), and they give up at their next event-loop slice and roll back instead of
+ * holding the shutdown past DECISIONS 1's 10 s. Turns that do not watch the stop signal finish.
  */
 export async function warmUp(
   clock: ReplayMarketClock,
   host: LocalActorHost,
   until: number,
   logger: Logger,
-  /** Polled between steps: a shutdown during warm-up stops it at the next step. */
-  cancelled: () => boolean,
+  stop: AbortSignal,
   stepMs = WARM_UP_STEP_MS,
 ): Promise<WarmUpResult> {
   const started = Date.now();
   const from = clock.now();
-  let steps = 0;
-  let lastLog = started;
-  for (let t = from + stepMs; t < until; t += stepMs) {
-    if (cancelled()) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
-    clock.advanceTo(t);
+  const shutDown = (): void => {
+    host.shutdown().catch((err: unknown) => logger.error({ err }, "stopping the warm-up's actor host failed"));
+  };
+  stop.addEventListener("abort", shutDown, { once: true });
+  try {
+    let steps = 0;
+    let lastLog = started;
+    for (let t = from + stepMs; t < until; t += stepMs) {
+      if (stop.aborted) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+      clock.advanceTo(t);
+      await host.runDue();
+      steps += 1;
+      if (Date.now() - lastLog > 5_000) {
+        lastLog = Date.now();
+        logger.info({ market_time: new Date(t).toISOString(), until: new Date(until).toISOString() }, "warming up");
+      }
+    }
+    if (stop.aborted) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+    clock.advanceTo(until);
     await host.runDue();
     steps += 1;
-    if (Date.now() - lastLog > 5_000) {
-      lastLog = Date.now();
-      logger.info({ market_time: new Date(t).toISOString(), until: new Date(until).toISOString() }, "warming up");
-    }
+    return { from, to: clock.now(), steps, wallMs: Date.now() - started };
+  } finally {
+    stop.removeEventListener("abort", shutDown);
   }
-  if (cancelled()) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
-  clock.advanceTo(until);
-  await host.runDue();
-  steps += 1;
-  return { from, to: clock.now(), steps, wallMs: Date.now() - started };
 }
