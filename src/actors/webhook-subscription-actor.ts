@@ -109,7 +109,7 @@ export class WebhookSubscriptionActor extends Actor {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
     const next = machine.setActive(state, active, this.deps.wall.now());
-    await commitState(this.ctx, this.deps, state, next);
+    await commitRequestedChange(this.ctx, this.deps, state, next);
     return next.subscription;
   }
 
@@ -118,7 +118,7 @@ export class WebhookSubscriptionActor extends Actor {
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
     const next = machine.disableForKey(state, this.deps.wall.now());
-    await commitState(this.ctx, this.deps, state, next);
+    await commitRequestedChange(this.ctx, this.deps, state, next);
     return next.subscription;
   }
 
@@ -127,7 +127,7 @@ export class WebhookSubscriptionActor extends Actor {
     if (state === null) return null;
     const now = this.deps.wall.now();
     const next = machine.rotateSecret(state, generateSecret(randomBytes), now);
-    await commitState(this.ctx, this.deps, state, next);
+    await commitRequestedChange(this.ctx, this.deps, state, next);
     return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecrets[0]?.expiresAt ?? now };
   }
 
@@ -192,10 +192,7 @@ async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<Sub
 }
 
 async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
-  // The delivery log lives in the store; keeping it in the state too would rewrite 50
-  // records with every turn.
-  ctx.state.set(STATE, asJson({ ...after, records: [] }));
-  armReminder(ctx, after);
+  setState(ctx, after);
   const added: DeliveryRecord[] = after.records.filter((r) => !before.records.includes(r));
   // The store is a projection for the routes and the fan-out; the actor state is what the
   // schedule runs on. A failed projection write must not roll back a turn whose attempts were
@@ -207,6 +204,27 @@ async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: Su
   } catch (err) {
     ctx.logger.error({ err, webhook_id: ctx.id }, "webhook store projection failed");
   }
+}
+
+/**
+ * A change a caller asked for (PATCH, rotate-secret, a key deactivation): nothing was sent, so
+ * the store's copy must take it or the turn fails and rolls back, and the caller sees an error
+ * instead of a 200 for a change half made. Otherwise the fan-out (which reads the store) would
+ * leave a re-enabled subscription without events, and `/v1/webhooks/test` would sign with the
+ * old secret. The copy is written even when the change is a no-op, so repeating a request also
+ * mends a store copy a delivery turn's failed write left behind.
+ */
+async function commitRequestedChange(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
+  setState(ctx, after);
+  await deps.repo.save(after.subscription);
+  await deps.repo.appendDeliveries(ctx.id, after.records.filter((r) => !before.records.includes(r)), MAX_DELIVERY_RECORDS);
+}
+
+function setState(ctx: ActorContext, state: SubscriptionState): void {
+  // The delivery log lives in the store; keeping it in the state too would rewrite 50
+  // records with every turn.
+  ctx.state.set(STATE, asJson({ ...state, records: [] }));
+  armReminder(ctx, state);
 }
 
 /** One wall-clock reminder at the earliest due attempt; none when idle. */

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
+import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
+import type { DeliveryOutcome } from "../../../src/domain/webhooks/outcome.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import type { WebhookRepository } from "../../../src/store/ports/webhooks.js";
+import type { Store } from "../../../src/store/store.js";
+import { captureLogger } from "../../support/capture-logger.js";
+
+/**
+ * The routes and the fan-out read a subscription's store copy; its actor keeps the schedule. A
+ * change a caller asks for (PATCH is_active, rotate-secret) must reach both or neither: a 200
+ * over a store copy that did not take the change left a re-enabled subscription without events
+ * and the test endpoint signing with the old secret.
+ */
+describe("a webhook change a caller asked for, when the store's copy cannot be written", () => {
+  let store: Store;
+  let host: LocalActorHost;
+  let failNextSave = false;
+  let receiverFails = false;
+  const wall = new ManualClock(Date.UTC(2026, 0, 1));
+  const subscription = createSubscription({ id: "wh_projection", ownerKeyId: "k1", url: "https://receiver.example/hook", events: ["verdict.new"], secret: `whsec_${"A".repeat(32)}`, now: wall.now() });
+  const actor = () => host.proxy(WebhookSubscriptionActor, subscription.id);
+
+  beforeEach(async () => {
+    failNextSave = false;
+    receiverFails = false;
+    store = openSqliteStore(":memory:");
+    const inner = store.webhooks;
+    const repo: WebhookRepository = {
+      insertWithinLimit: (s, limit) => inner.insertWithinLimit(s, limit),
+      get: (id) => inner.get(id),
+      listByOwner: (owner) => inner.listByOwner(owner),
+      listActiveFor: (event) => inner.listActiveFor(event),
+      listActive: () => inner.listActive(),
+      save: async (s) => {
+        if (failNextSave) {
+          failNextSave = false;
+          throw new Error("MongoServerError: not primary");
+        }
+        return inner.save(s);
+      },
+      delete: (id) => inner.delete(id),
+      appendDeliveries: (id, records, keep) => inner.appendDeliveries(id, records, keep),
+      deliveries: (id, limit) => inner.deliveries(id, limit),
+    };
+    const deliver = async (): Promise<DeliveryOutcome> =>
+      receiverFails ? { kind: "failure", statusCode: 500, error: "http_status", durationMs: 3 } : { kind: "success", statusCode: 200, durationMs: 3 };
+    host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: captureLogger().logger, pollIntervalMs: 0 });
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall }));
+    await host.start();
+    await store.webhooks.insertWithinLimit(subscription, 5);
+  });
+
+  afterEach(async () => {
+    await host.shutdown();
+    await store.close();
+  });
+
+  it("PATCH is_active fails instead of answering for a change the fan-out never sees; the retry takes effect everywhere", async () => {
+    await actor().setActive(false);
+    expect(await store.webhooks.listActiveFor("verdict.new")).toEqual([]);
+
+    failNextSave = true;
+    await expect(actor().setActive(true)).rejects.toThrow(/not primary/);
+    // Neither copy changed: the fan-out and the actor both still see a paused subscription.
+    expect((await store.webhooks.get(subscription.id))?.isActive).toBe(false);
+    expect(await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} })).toEqual({ accepted: false, reason: "not_subscribed" });
+
+    expect((await actor().setActive(true))?.isActive).toBe(true);
+    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual([subscription.id]);
+  });
+
+  it("rotate-secret fails instead of handing out a secret the store (and so /v1/webhooks/test) does not sign with", async () => {
+    failNextSave = true;
+    await expect(actor().rotateSecret()).rejects.toThrow(/not primary/);
+    const unchanged = await store.webhooks.get(subscription.id);
+    expect(unchanged?.secret).toBe(subscription.secret);
+    expect(unchanged?.previousSecrets).toEqual([]);
+
+    const rotated = await actor().rotateSecret();
+    expect(rotated?.secret).not.toBe(subscription.secret);
+    const stored = await store.webhooks.get(subscription.id);
+    expect(stored?.secret).toBe(rotated?.secret);
+    expect(stored?.previousSecrets.map((p) => p.secret)).toEqual([subscription.secret]);
+  });
+
+  it("a repeated PATCH mends the store copy a delivery turn could not write", async () => {
+    receiverFails = true;
+    await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} });
+    await host.runDue();
+    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(1);
+
+    // The retry succeeds, but its projection write fails: the turn keeps what it sent.
+    receiverFails = false;
+    failNextSave = true;
+    wall.advance(5_000);
+    await host.runDue();
+    expect(await actor().pendingCount()).toBe(0);
+    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(1);
+
+    // PATCH {is_active: true} on an active subscription changes nothing but writes the copy.
+    expect((await actor().setActive(true))?.failuresSinceSuccess).toBe(0);
+    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(0);
+  });
+});
