@@ -2,7 +2,7 @@ import { Agent, type AgentOptions } from "node:https";
 import { isIP, Socket, type LookupFunction, type TcpNetConnectOpts } from "node:net";
 import type { Duplex } from "node:stream";
 import { judgeAddress, type AddressPolicyOptions } from "./address-policy.js";
-import { systemResolve, type ResolveAll } from "./resolver.js";
+import { systemDnsResolve, type ResolveAll } from "./resolver.js";
 
 /** What the agent throws when the policy refuses an address; classifyDeliveryError knows it. */
 export class TargetRefusedError extends Error {
@@ -87,6 +87,6 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): Agent {
   return new PolicyCheckedAgent(
     { keepAlive: true, maxSockets: options.maxSockets ?? 64, ...(options.ca === undefined ? {} : { ca: options.ca }) },
     policy,
-    checkedLookup(options.resolve ?? systemResolve, policy),
+    checkedLookup(options.resolve ?? systemDnsResolve, policy),
   );
 }

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { judgeAddress } from "./address-policy.js";
-import { systemResolve, type ResolveAll } from "./resolver.js";
+import { systemDnsResolve, type ResolveAll } from "./resolver.js";
 
 export type { ResolveAll } from "./resolver.js";
 
@@ -38,7 +38,7 @@ export async function checkWebhookTarget(rawUrl: string, options: TargetCheckOpt
     return { ok: true }; // tests name their receivers freely; the delivery agent still refuses metadata
   } else {
     try {
-      addresses = await (options.resolve ?? systemResolve)(host);
+      addresses = await (options.resolve ?? systemDnsResolve)(host);
     } catch {
       addresses = [];
     }
