@@ -41,13 +41,13 @@ export class NewsletterService {
   /** Returns whether the address was new; the caller answers identically either way. */
   async subscribe(email: string, name: string | null): Promise<boolean> {
     const created = await this.repo.subscribe(email, name, new Date(this.clock.now()).toISOString());
-    if (created) this.track(this.deliver(email, name));
+    if (created) this.track(this.deliver(email));
     return created;
   }
 
   /** Resends welcome e-mails that never went out (called at start-up). */
   async resumePending(): Promise<void> {
-    for (const s of await this.repo.pendingWelcome(MAX_ATTEMPTS)) this.track(this.sendWelcome(s.email, s.name));
+    for (const s of await this.repo.pendingWelcome(MAX_ATTEMPTS)) this.track(this.sendWelcome(s.email));
   }
 
   /** Waits for background sends (graceful shutdown, tests). */
@@ -60,11 +60,16 @@ export class NewsletterService {
     void p.finally(() => this.inflight.delete(p));
   }
 
-  private async deliver(email: string, name: string | null): Promise<void> {
-    await Promise.all([this.sendWelcome(email, name), this.notifyOwner(email)]);
+  private async deliver(email: string): Promise<void> {
+    await Promise.all([this.sendWelcome(email), this.notifyOwner(email)]);
   }
 
-  private async sendWelcome(email: string, name: string | null): Promise<void> {
+  /**
+   * The welcome carries no word the caller wrote: nobody confirmed the address, so a greeting by
+   * the submitted `name` would let anyone send a line of their own text (a link, a warning) from
+   * MAIL_FROM to any address.
+   */
+  private async sendWelcome(email: string): Promise<void> {
     const delays = [0, ...this.options.retryDelaysMs];
     for (let attempt = 0; attempt < delays.length; attempt++) {
       if ((delays[attempt] ?? 0) > 0) await new Promise((r) => setTimeout(r, delays[attempt]));
@@ -74,7 +79,7 @@ export class NewsletterService {
         await this.mailer.send({
           to: email,
           subject: "Welcome to Market Intelligence",
-          text: `Hello${name ? ` ${name}` : ""},\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nTo unsubscribe, reply with "unsubscribe".\n`,
+          text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
         });
         await this.repo.recordWelcomeAttempt(email, new Date(this.clock.now()).toISOString());
         return;

@@ -45,6 +45,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     expect(mine).toHaveLength(1);
     expect(mine[0]?.from).toBe("hello@market-intel.test");
     expect(mine[0]?.raw).toMatch(/Subject: .*[Ww]elcome/);
+    // Nobody confirmed the address: the mail carries no word the caller wrote.
+    expect(mine[0]?.raw).not.toContain("Trader One");
     await waitFor(async () => owner.received.length >= 1, 5_000, "the owner notification");
     const note = owner.received.map((r) => r.body).join("\n");
     expect(note).toMatch(/subscri/i);
