@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { hashApiKey, parseApiKey } from "../domain/access/api-key.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../store/ports/api-keys.js";
 import type { Clock } from "../runtime/clocks/clock.js";
@@ -15,23 +16,32 @@ interface Entry {
 /**
  * Hash → short-lived cache → store (Unkey's order). The cache TTL bounds how long a key
  * deactivated elsewhere (CLI, another process) keeps working: 2 s, inside the 5 s promise.
+ *
+ * Keys the store knows and keys it does not are cached apart, each evicting its least recently
+ * used: anyone can present well-formed random keys, and with one cache (cleared when full) such
+ * a flood cost every real key its cache hit, so each real request went to the store.
  */
 export class KeyVerifier {
-  private readonly cache = new Map<string, Entry>();
+  private readonly known: LRUCache<string, Entry>;
+  private readonly unknown: LRUCache<string, Entry>;
   /** Look-ups in progress: the requests of one key arriving together share one store round trip. */
   private readonly loading = new Map<string, Promise<Entry>>();
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly ttlMs = 2000,
-    private readonly maxEntries = 50_000,
-  ) {}
+    maxKnown = 50_000,
+    maxUnknown = 10_000,
+  ) {
+    this.known = new LRUCache({ max: maxKnown });
+    this.unknown = new LRUCache({ max: maxUnknown });
+  }
 
   async verify(presented: string): Promise<KeyVerdict> {
     if (!parseApiKey(presented)) return { status: "not_found" };
     const hash = hashApiKey(presented);
     const now = this.clock.now();
-    let entry = this.cache.get(hash);
+    let entry = this.known.get(hash) ?? this.unknown.get(hash);
     if (!entry || entry.until <= now) entry = await this.load(hash, now);
     // The store matched on the hash (an indexed equality lookup); a timing side channel on the
     // hash of a random key reveals nothing about other keys.
@@ -42,7 +52,8 @@ export class KeyVerifier {
   /** Forget a key at once in this process (after rotate/deactivate through the API). */
   forget(presented: string): void {
     const hash = hashApiKey(presented);
-    this.cache.delete(hash);
+    this.known.delete(hash);
+    this.unknown.delete(hash);
     // A look-up still in flight read the key before it changed: it must not fill the cache.
     this.loading.delete(hash);
   }
@@ -60,8 +71,12 @@ export class KeyVerifier {
         const entry = { record, until: now + this.ttlMs };
         if (this.loading.get(hash) === loaded) {
           this.loading.delete(hash);
-          if (this.cache.size >= this.maxEntries) this.cache.clear();
-          this.cache.set(hash, entry);
+          if (record === null) {
+            this.unknown.set(hash, entry);
+          } else {
+            this.known.set(hash, entry);
+            this.unknown.delete(hash);
+          }
         }
         return entry;
       },
