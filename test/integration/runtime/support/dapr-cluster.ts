@@ -33,7 +33,28 @@ export interface ControlPlane {
   readonly placementPort: number;
   readonly schedulerPort: number;
   readonly redisPort: number;
+  /** The daprds of the replicas started on this plane and not stopped (see startReplica). */
+  readonly members: Set<PlacementMember>;
   stop(): Promise<void>;
+}
+
+interface PlacementMember {
+  readonly name: string;
+  readonly metricsPort: number;
+}
+
+/**
+ * How many placement table updates a daprd has applied (its own counter), or null when it does
+ * not answer (stopping or killed).
+ */
+async function tableUpdates(member: PlacementMember): Promise<number | null> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${member.metricsPort}/metrics`)).text();
+    const m = /^dapr_runtime_actor_table_operation_recv_total\{[^}]*operation="update"[^}]*\} (\d+)/m.exec(text);
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return null;
+  }
 }
 
 /** Redis, placement and scheduler on free loopback ports, with their data in a temp dir. */
@@ -113,6 +134,7 @@ spec:
     placementPort,
     schedulerPort,
     redisPort,
+    members: new Set(),
     stop: async () => {
       for (const child of children.reverse()) await child.stop();
     },
@@ -197,6 +219,12 @@ export async function startReplica(
   });
   const address = server.address();
   const appPort = typeof address === "object" && address ? address.port : 0;
+  // A new member is ready once it has its table, but placement hands the table naming it to the
+  // replicas already running up to its dissemination delay later (2 s; ~0.4 s measured here):
+  // until then their daprds still route every actor to themselves, and a call in that window is
+  // cut off ("actor lock is closed") when the actor moves. Each of them must apply an update
+  // made after this daprd started before the new replica counts as joined.
+  const peers = await Promise.all([...plane.members].map(async (member) => ({ member, before: await tableUpdates(member) })));
   const daprd = startDaprd(plane, `daprd-${name}`, { appId: APP_ID, appPort, httpPort, grpcPort, internalPort, metricsPort });
   await waitUntil(
     `daprd ${name}`,
@@ -207,6 +235,21 @@ export async function startReplica(
     60_000,
     daprd,
   );
+  await waitUntil(
+    `the placement table with daprd ${name} on ${peers.map((p) => p.member.name).join(", ") || "no other replica"}`,
+    async () => {
+      for (const { member, before } of peers) {
+        if (before === null) continue;
+        const now = await tableUpdates(member);
+        if (now !== null && now <= before) return false;
+      }
+      return true;
+    },
+    15_000,
+    daprd,
+  );
+  const member: PlacementMember = { name, metricsPort };
+  plane.members.add(member);
   const closeApp = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return {
     name,
@@ -215,12 +258,14 @@ export async function startReplica(
     bus,
     daprd,
     stop: async () => {
+      plane.members.delete(member);
       await host.shutdown();
       await daprd.stop();
       server.closeAllConnections();
       await closeApp();
     },
     kill: async () => {
+      plane.members.delete(member);
       await daprd.stop("SIGKILL");
       server.closeAllConnections();
       await closeApp();
