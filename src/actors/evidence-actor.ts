@@ -43,6 +43,13 @@ export function evaluationGapMs(now: number, warmUpEndsAt: number | null): numbe
 const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
 /** 2: the evaluate reminder checks hourly and evaluates when the last evaluation is old enough. */
 const SCHEDULE_VERSION = 2;
+/**
+ * The shape of the stored evaluation documents. Raised whenever it changes (2: the regime rows'
+ * `gradedHours`): an actor whose last evaluation was written in another shape evaluates at its
+ * next hourly check instead of waiting out the 6-hour period, and the routes meanwhile answer
+ * "not computed yet" rather than serve the other shape.
+ */
+const EVALUATION_FORMAT = 2;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 /** One document per council: its six agents' maps, fitted together (one read per session). */
@@ -254,7 +261,8 @@ export class EvidenceActor extends Actor {
   async #evaluate(): Promise<void> {
     const now = this.ctx.clock.now();
     const last = await this.ctx.state.get("evaluatedAt", z.number());
-    if (last !== undefined && now - last < evaluationGapMs(now, this.deps.warmUpEndsAt?.() ?? null)) return;
+    const format = await this.ctx.state.get("evaluationFormat", z.number());
+    if (last !== undefined && format === EVALUATION_FORMAT && now - last < evaluationGapMs(now, this.deps.warmUpEndsAt?.() ?? null)) return;
     const asset = this.asset;
     const stream: RulingStream = { kind: "verdict", asset };
     const state = await this.#catchUp(stream, now);
@@ -280,6 +288,7 @@ export class EvidenceActor extends Actor {
       await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
     }
     this.ctx.state.set("evaluatedAt", now);
+    this.ctx.state.set("evaluationFormat", EVALUATION_FORMAT);
   }
 }
 

@@ -1,4 +1,5 @@
-import { defineRoute, type Route } from "../route.js";
+import type { z } from "zod";
+import { defineRoute, type HandlerBody, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
 import { ApiError } from "../error-codes.js";
 import { evaluationQuerySchema, regimeEvaluationSchema, verdictEvaluationSchema } from "../schemas/evaluation.js";
@@ -77,7 +78,28 @@ interface StoredVerdictEvaluation {
  * Bodies are stored by the actors; the routes only reshape them (and validate on the way out).
  */
 export function evaluationRoutes(deps: AppDeps): Route[] {
-  const { store } = deps;
+  const { store, logger } = deps;
+  /**
+   * A stored evaluation read through the route's response schema: one written by another build
+   * (a field added since, as `graded_hours` was) is not served as a 500 but as not computed yet,
+   * until the evidence actor, which recomputes on a new format, writes this build's.
+   */
+  const readStored = <S extends z.ZodType>(what: string, schema: S, view: () => HandlerBody<S> | null): HandlerBody<S> => {
+    let read: { readonly value: HandlerBody<S>; readonly issues: number } | null = null;
+    try {
+      const value = view();
+      if (value !== null) {
+        // The router adds the cache fields after the handler; checked here as it will add them.
+        const parsed = schema.safeParse({ ...value, cached: false, cache_ttl_seconds: TTL });
+        read = { value, issues: parsed.success ? 0 : parsed.error.issues.length };
+      }
+    } catch {
+      read = null;
+    }
+    if (read !== null && read.issues === 0) return read.value;
+    logger.warn({ evaluation: what, issues: read?.issues ?? null }, "stored evaluation does not read as this build's shape; answered as not computed yet");
+    throw warmingUp(what);
+  };
   return [
     defineRoute({
       method: "get",
@@ -92,16 +114,18 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
       handler: async ({ query }) => {
         const doc = await store.evidence.get(verdictEvaluationKey(query.asset));
         if (doc === null) throw warmingUp(`${query.asset} verdict`);
-        const body = doc.body as StoredVerdictEvaluation;
-        const map = storedMap(body.calibration);
-        if (map === null) throw warmingUp(`${query.asset} verdict`);
-        return {
-          asset: query.asset,
-          horizon_hours: body.horizonHours,
-          evaluated_at: new Date(body.evaluatedAt).toISOString(),
-          spans: body.spans.map(spanView),
-          calibration: calibrationView(map),
-        };
+        return readStored(`${query.asset} verdict`, verdictEvaluationSchema, () => {
+          const body = doc.body as StoredVerdictEvaluation;
+          const map = storedMap(body.calibration);
+          if (map === null) return null;
+          return {
+            asset: query.asset,
+            horizon_hours: body.horizonHours,
+            evaluated_at: new Date(body.evaluatedAt).toISOString(),
+            spans: body.spans.map(spanView),
+            calibration: calibrationView(map),
+          };
+        });
       },
     }),
     defineRoute({
@@ -116,18 +140,20 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
       handler: async () => {
         const doc = await store.evidence.get(REGIME_EVALUATION_KEY);
         if (doc === null) throw warmingUp("regime");
-        const e = doc.body as RegimeEvaluation & { evaluatedAt: number };
-        return {
-          evaluated_at: new Date(e.evaluatedAt).toISOString(),
-          from: iso(e.from),
-          to: iso(e.to),
-          hours: e.hours,
-          regimes: e.regimes.map((r) => ({ regime: r.regime, hours: r.hours, graded_hours: r.gradedHours, mean_forward_return_pct: r.meanForwardReturnPct, up_share: r.upShare, mean_forward_vol_pct: r.meanForwardVolPct })),
-          r2_trailing_vol: e.r2TrailingVol,
-          r2_trailing_vol_plus_regime: e.r2TrailingVolPlusRegime,
-          r2_added_by_regime: e.r2AddedByRegime,
-          returns_kruskal_wallis: { h: e.returnsKruskalWallis.h, df: e.returnsKruskalWallis.df, p_value: e.returnsKruskalWallis.pValue, samples: e.returnsKruskalWallis.samples },
-        };
+        return readStored("regime", regimeEvaluationSchema, () => {
+          const e = doc.body as RegimeEvaluation & { evaluatedAt: number };
+          return {
+            evaluated_at: new Date(e.evaluatedAt).toISOString(),
+            from: iso(e.from),
+            to: iso(e.to),
+            hours: e.hours,
+            regimes: e.regimes.map((r) => ({ regime: r.regime, hours: r.hours, graded_hours: r.gradedHours, mean_forward_return_pct: r.meanForwardReturnPct, up_share: r.upShare, mean_forward_vol_pct: r.meanForwardVolPct })),
+            r2_trailing_vol: e.r2TrailingVol,
+            r2_trailing_vol_plus_regime: e.r2TrailingVolPlusRegime,
+            r2_added_by_regime: e.r2AddedByRegime,
+            returns_kruskal_wallis: { h: e.returnsKruskalWallis.h, df: e.returnsKruskalWallis.df, p_value: e.returnsKruskalWallis.pValue, samples: e.returnsKruskalWallis.samples },
+          };
+        });
       },
     }),
   ];
