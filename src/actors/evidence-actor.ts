@@ -18,6 +18,8 @@ import type { CouncilAsset } from "../domain/council/council-types.js";
 import { withOutcomesSteps } from "../domain/evaluation/stream-outcomes.js";
 import { drainSteps, EventLoopSlice } from "../runtime/cooperative.js";
 import { regimeHoursFrom } from "../application/regime-hours.js";
+import type { CalibrationHistoryRepository, RecordedRuling } from "../store/ports/calibration-history.js";
+import { hoursFromRecord, recordedStreamIds, recordsOf, type RecordableHour } from "../application/recorded-rulings.js";
 import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
 
 const HOUR = 3_600_000;
@@ -50,6 +52,10 @@ const SCHEDULE_VERSION = 2;
  * "not computed yet" rather than serve the other shape.
  */
 const EVALUATION_FORMAT = 2;
+/** More hourly bars than any feed holds: asks a live feed for all of them. */
+const FEED_BARS_ASKED = 24 * 366 * 12;
+/** Live mode writes the rulings it computes to the record in batches of this many rows. */
+const RECORD_BATCH = 500;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 /** One document per council: its six agents' maps, fitted together (one read per session). */
@@ -76,6 +82,12 @@ export interface EvidenceActorDeps {
   readonly sessions: Pick<CouncilSessionRepository, "modelSessionsBetween">;
   /** While the replay warm-up fast-forwards the clock, where it ends (evaluations are then spaced out); else null. */
   readonly warmUpEndsAt?: () => number | null;
+  /**
+   * Live mode's record of the streams' hourly rulings and the asset's closes: what a restarted
+   * or moved actor calibrates on, since the live feed keeps only its newest 1,000 bars. Replay
+   * mode neither reads nor writes it (the bundled history is the record there).
+   */
+  readonly history: CalibrationHistoryRepository;
 }
 
 /** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
@@ -90,6 +102,8 @@ interface StreamState {
   rows: CalibratedHour[];
   /** The price path the last catch-up read (bars closed by then), reused by the evaluation. */
   prices: PricePath;
+  /** Live mode: hours read from the record at activation and not yet processed. */
+  readonly recorded: Map<number, RecordableHour>;
   /** Every published row with its outcomes as of the last evaluation (its settled rows are reused). */
   evaluated: GradedHours;
   processedTo: number;
@@ -115,7 +129,16 @@ export class EvidenceActor extends Actor {
    * extended in place (derived from the feed like `streams`; see #pricesTo).
    */
   readonly #prices = new PricePathBuilder(24 * 366 * 4);
-
+  /**
+   * Live mode, once the path is seeded from the record: the close time of the oldest bar the
+   * feed held then. Hours before it come from the record only (the feed does not hold what they
+   * were ruled on); later ones come from the record when it holds them, else they are ruled from
+   * the feed and recorded. Null before seeding.
+   */
+  #feedFrom: number | null = null;
+  #seeded = false;
+  /** Live mode: the newest close this actor has written to the record. */
+  #closesRecordedTo = Number.NEGATIVE_INFINITY;
   constructor(
     ctx: ActorContext,
     private readonly deps: EvidenceActorDeps,
@@ -153,6 +176,10 @@ export class EvidenceActor extends Actor {
     return map;
   }
 
+  get #live(): boolean {
+    return this.deps.feed.mode === "live";
+  }
+
   /**
    * The maps of the council's agents in force at `at` (same fit rule as `mapFor`), stored as one
    * document so the council actor reads them in one go.
@@ -178,7 +205,7 @@ export class EvidenceActor extends Actor {
     const asset = this.#streamOf("council").asset;
     const fitAt = refitTime(Math.min(at, this.ctx.clock.now()));
     const sessions = await this.deps.sessions.modelSessionsBetween(asset, fitAt - calibrationLeadMs(), fitAt);
-    const maps = fitModelMaps(asset, sessions, this.#pricesTo(fitAt), fitAt, DEFAULT_CALIBRATION);
+    const maps = fitModelMaps(asset, sessions, await this.#pricesTo(fitAt), fitAt, DEFAULT_CALIBRATION);
     await this.deps.evidence.put({ key: modelCalibrationKey(asset), at: maps.fittedAt, body: maps });
     return maps;
   }
@@ -199,7 +226,7 @@ export class EvidenceActor extends Actor {
    */
   async #catchUp(stream: RulingStream, to: number): Promise<StreamState> {
     const id = streamId(stream);
-    const prices = this.#pricesTo(to);
+    const prices = await this.#pricesTo(to);
     let state = this.streams.get(id);
     if (state === undefined) {
       // Start early enough that every map from the held-out span on (or from the first hour in
@@ -211,7 +238,8 @@ export class EvidenceActor extends Actor {
       if (stream.kind === "council") {
         for (const a of ROSTERS[stream.asset].agents) agents.set(a.name, new WalkForwardCalibrator(streamId({ kind: "agent", asset: stream.asset, agent: a.name }), prices, DEFAULT_CALIBRATION));
       }
-      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], prices, evaluated: new GradedHours(), processedTo: start - 1 };
+      const recorded = this.#live ? hoursFromRecord(stream, await this.deps.history.rulingsBetween(recordedStreamIds(stream), start, to)) : new Map<number, RecordableHour>();
+      state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], prices, recorded, evaluated: new GradedHours(), processedTo: start - 1 };
       this.streams.set(id, state);
     }
     // The calibrator reads prices only up to each fit time; it gets the newest series each time.
@@ -221,35 +249,74 @@ export class EvidenceActor extends Actor {
     // Given up when the host stops (the turn rolls back; the next activation resumes from its
     // stored evaluation).
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
+    const fresh: RecordedRuling[] = [];
     for (let i = indexAtOrBefore(prices, state.processedTo) + 1; i < prices.length; i++) {
       const t = prices.timeAt(i);
-      const scored = await this.#scoredHour(stream, state, t);
-      if (scored !== null) {
-        const row = state.calibrator.calibrate(scored);
+      const hour = await this.#hourAt(stream, state, t, fresh);
+      if (hour !== null) {
+        for (const vote of hour.agents) state.agents.get(vote.agent)?.observe(vote);
+        const row = state.calibrator.calibrate({ at: t, ruling: hour.ruling, score: hour.score });
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
       }
       state.processedTo = t;
+      if (fresh.length >= RECORD_BATCH) await this.deps.history.recordRulings(fresh.splice(0));
       await slice.maybeYield();
     }
+    if (fresh.length > 0) await this.deps.history.recordRulings(fresh);
     return state;
   }
 
   /**
-   * The asset's hourly closes at or before `to` (a view of the shared path, no copy), so no
-   * caller sees a bar closed after the time it asked for.
+   * The stream's ruling at `t`, with a council's agents' rule votes. Live mode reads it from the
+   * record when the record holds it, and records what it rules from the feed (into `fresh`).
    */
-  #pricesTo(to: number): PricePath {
+  async #hourAt(stream: RulingStream, state: StreamState, t: number, fresh: RecordedRuling[]): Promise<RecordableHour | null> {
+    const recorded = state.recorded.get(t);
+    if (recorded !== undefined) {
+      state.recorded.delete(t);
+      return recorded;
+    }
+    // An hour the record holds no ruling for (a BLACKOUT hour, or the service was not running
+    // then) and the feed no longer covers: nothing to rule it on.
+    if (this.#feedFrom !== null && t < this.#feedFrom) return null;
+    const hour: RecordableHour | null = stream.kind === "council" ? await councilHourAt(this.deps.feed, stream.asset, t) : await this.#verdictHourAt(stream, t);
+    if (hour !== null && this.#live) fresh.push(...recordsOf(stream, hour));
+    return hour;
+  }
+
+  async #verdictHourAt(stream: RulingStream, t: number): Promise<RecordableHour | null> {
+    const hour = await scoredHourAt(this.deps.feed, stream, t);
+    return hour === null ? null : { at: hour.at, ruling: hour.ruling, score: hour.score, agents: [] };
+  }
+
+  /**
+   * The asset's hourly closes at or before `to` (a view of the shared path, no copy), so no
+   * caller sees a bar closed after the time it asked for. In live mode the path starts with the
+   * closes the record holds for the calibration window, and every new close is recorded.
+   */
+  async #pricesTo(to: number): Promise<PricePath> {
+    if (this.#live && !this.#seeded) await this.#seedFromRecord(to);
     extendPricePath(this.deps.feed, this.asset, this.#prices, to);
+    if (this.#live) await this.#recordNewCloses();
     return this.#prices.path().upTo(to);
   }
 
-  /** The stream's ruling at `t`; a council hour also records its agents' rule votes. */
-  async #scoredHour(stream: RulingStream, state: StreamState, t: number) {
-    if (stream.kind !== "council") return scoredHourAt(this.deps.feed, stream, t);
-    const hour = await councilHourAt(this.deps.feed, stream.asset, t);
-    if (hour === null) return null;
-    for (const vote of hour.agents) state.agents.get(vote.agent)?.observe(vote);
-    return { at: t, ruling: hour.ruling, score: hour.score };
+  async #seedFromRecord(to: number): Promise<void> {
+    const closes = await this.deps.history.closesBetween(this.asset, to - calibrationLeadMs(), to);
+    for (const p of closes) this.#prices.push(p.t, p.close);
+    const oldest = this.deps.feed.candles(this.asset, "1h", to, FEED_BARS_ASKED)[0];
+    this.#feedFrom = oldest === undefined ? to + HOUR : oldest.t + HOUR;
+    this.#closesRecordedTo = closes.at(-1)?.t ?? Number.NEGATIVE_INFINITY;
+    this.#seeded = true;
+  }
+
+  async #recordNewCloses(): Promise<void> {
+    const path = this.#prices.path();
+    const fresh = [];
+    for (let i = indexAtOrBefore(path, this.#closesRecordedTo) + 1; i < path.length; i++) fresh.push({ t: path.timeAt(i), close: path.closeAt(i) });
+    if (fresh.length === 0) return;
+    await this.deps.history.recordCloses(this.asset, fresh);
+    this.#closesRecordedTo = path.lastTime() ?? this.#closesRecordedTo;
   }
 
   /**
@@ -274,8 +341,12 @@ export class EvidenceActor extends Actor {
     // The graded rows carry everything a later regrading needs: the calibrated ones are done with.
     state.evaluated = graded;
     state.rows = [];
-    // As objects only while this evaluation reads them (columns are what the actor keeps).
-    const rows = await drainSteps(graded.rowsSteps(), slice);
+    // As objects only while this evaluation reads them (columns are what the actor keeps). Live
+    // mode evaluates the trailing window the record keeps, so an actor that has lived for years
+    // and one restarted today publish the same figures.
+    const all = await drainSteps(graded.rowsSteps(), slice);
+    const liveFrom = now - DEFAULT_CALIBRATION.windowDays * DAY;
+    const rows = this.#live ? all.filter((r) => r.at >= liveFrom) : all;
     const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({
       key: verdictEvaluationKey(asset),
@@ -287,6 +358,7 @@ export class EvidenceActor extends Actor {
       const regimeRows = regimeHoursFrom(published, prices, now);
       await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
     }
+    if (this.#live) await this.deps.history.pruneBefore(now - calibrationLeadMs() - DAY);
     this.ctx.state.set("evaluatedAt", now);
     this.ctx.state.set("evaluationFormat", EVALUATION_FORMAT);
   }

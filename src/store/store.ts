@@ -13,6 +13,7 @@ import type { VerdictPruning, VerdictRepository } from "./ports/verdicts.js";
 import type { CouncilSessionRepository } from "./ports/council-sessions.js";
 import type { LiveObservationLog } from "./ports/live-observations.js";
 import type { EvidenceRepository } from "./ports/evidence.js";
+import type { CalibrationHistoryRepository } from "./ports/calibration-history.js";
 import type { ReplayClockRepository } from "./ports/replay-clock.js";
 import type { SharedResponseCache } from "./ports/response-cache.js";
 
@@ -47,6 +48,8 @@ export interface Store {
   readonly liveObservations: LiveObservationLog;
   /** Calibration maps and evaluation reports written by the EvidenceActors (issue 16). */
   readonly evidence: EvidenceRepository;
+  /** Live mode: the hourly rulings and closes the EvidenceActors calibrate on, kept for the calibration window. */
+  readonly calibrationHistory: CalibrationHistoryRepository;
   /** The cluster's one replay market clock (replay mode): every replica anchors to it. */
   readonly replayClock: ReplayClockRepository;
   /** Response bodies every replica serves alike until they expire (the HTTP response cache). */

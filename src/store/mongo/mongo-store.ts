@@ -12,6 +12,7 @@ import { MongoSignalWeights } from "./signal-weights.js";
 import { MongoCouncilSessions, MongoVerdicts } from "./judiciary.js";
 import { MongoLiveObservations } from "./live-observations.js";
 import { MongoEvidence } from "./evidence.js";
+import { MongoCalibrationHistory } from "./calibration-history.js";
 import { MongoReplayClock } from "./replay-clock.js";
 import { MongoResponseCache } from "./response-cache.js";
 
@@ -35,6 +36,7 @@ export async function openMongoStore(url: string): Promise<Store> {
     councilSessions: new MongoCouncilSessions(db),
     liveObservations: new MongoLiveObservations(db),
     evidence: new MongoEvidence(db),
+    calibrationHistory: new MongoCalibrationHistory(db),
     replayClock: new MongoReplayClock(db),
     responseCache: new MongoResponseCache(db),
   };

@@ -8,8 +8,9 @@ import { regimeHistoryMigrations } from "./regime-history.js";
 import { ghostLedgerMigrations } from "./ghost-ledger.js";
 import { judiciaryMigrations } from "./judiciary.js";
 import { evidenceMigrations } from "./evidence.js";
+import { calibrationHistoryMigrations } from "./calibration-history.js";
 import { replayClockMigrations } from "./replay-clock.js";
 import { responseCacheMigrations } from "./response-cache.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations, ...replayClockMigrations, ...responseCacheMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations, ...calibrationHistoryMigrations, ...replayClockMigrations, ...responseCacheMigrations];

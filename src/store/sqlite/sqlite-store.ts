@@ -13,6 +13,7 @@ import { SqliteSignalWeights } from "./signal-weights.js";
 import { SqliteCouncilSessions, SqliteVerdicts } from "./judiciary.js";
 import { SqliteLiveObservations } from "./live-observations.js";
 import { SqliteEvidence } from "./evidence.js";
+import { SqliteCalibrationHistory } from "./calibration-history.js";
 import { SqliteReplayClock } from "./replay-clock.js";
 import { SqliteResponseCache } from "./response-cache.js";
 
@@ -36,6 +37,7 @@ export function openSqliteStore(path: string): Store {
     councilSessions: new SqliteCouncilSessions(db),
     liveObservations: new SqliteLiveObservations(db),
     evidence: new SqliteEvidence(db),
+    calibrationHistory: new SqliteCalibrationHistory(db),
     replayClock: new SqliteReplayClock(db),
     responseCache: new SqliteResponseCache(db),
     async ping() {

@@ -27,7 +27,7 @@ describe("an EvidenceActor after an upgrade that changed the evaluation's stored
     store = await openStore(freshStoreUrl("sqlite", "evalformat"));
     const feed = await sharedReplayFeed();
     host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
-    host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions }));
+    host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
   });
 
   afterEach(async () => {

@@ -95,7 +95,7 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
   for (const t of ["verdict.new", "council.new"]) bus.subscribe(t, async (e) => void events.push(e));
   const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
   const host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
-  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions }));
+  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
   host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence, ...verdictDeps }));
   host.register(
     CouncilActor,

@@ -98,7 +98,7 @@ beforeAll(async () => {
     },
   );
   // The council actor asks the evidence actor for its calibration map (issue 16).
-  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions }));
+  host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
   host.register(CouncilActor, (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, evidence: store.evidence, advisor }));
   clock.set(ordinaryMorning());
   await host.start();

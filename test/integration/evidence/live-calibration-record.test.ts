@@ -1,0 +1,101 @@
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
+import type { CandleSource } from "../../../src/feeds/live/candle-source.js";
+import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
+import type { Candle } from "../../../src/domain/signals/reading.js";
+import type { Asset } from "../../../src/domain/signals/signal-keys.js";
+import { ManualClock, type Clock } from "../../../src/runtime/clocks/clock.js";
+import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
+import { createLogger } from "../../../src/logging/logger.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { freshStoreUrl, type StoreKind } from "../../support/service.js";
+
+const H = 3_600_000;
+/** How long the first actor lives past its start, in market hours: its record outgrows the feed's 1,000 bars. */
+const LIVED = 500;
+
+/** Real BTC bars served like an exchange: the first `limit` bars opening at or after `since`, up to the clock. */
+class ExchangeStandIn implements CandleSource {
+  readonly id = "binance";
+  constructor(
+    private readonly bars: readonly Candle[],
+    private readonly clock: Clock,
+  ) {}
+  async fetchHourly(_asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]> {
+    return this.bars.filter((b) => (since === null || b.t >= since) && b.t <= this.clock.now()).slice(0, limit);
+  }
+}
+
+/**
+ * Live mode calibrates on what the service recorded (issue 16, "persist it in the store so every
+ * replica and every restart uses the same one"). The live feed keeps its newest 1,000 hourly bars,
+ * so an EvidenceActor that starts again after a restart, or on another replica, sees ~41 days of
+ * history where the one before it had lived through more. With the record it fits the same maps.
+ */
+describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a restart, on %s", (kind) => {
+  let bars: Candle[];
+  let t0: number;
+  let t1: number;
+  const hosts: LocalActorHost[] = [];
+  const stores: Store[] = [];
+
+  beforeAll(async () => {
+    const replay = await sharedReplayFeed();
+    // 1,000 bars before the first start and LIVED after it, from real BTC history.
+    bars = [...replay.candles("BTC", "1h", Date.UTC(2024, 5, 1), 1000 + LIVED)];
+    t0 = (bars[999] as Candle).t + H + 30 * 60_000;
+    t1 = t0 + LIVED * H;
+  }, 60_000);
+
+  afterEach(async () => {
+    for (const h of hosts.splice(0)) await h.shutdown();
+    for (const s of stores.splice(0)) await s.close();
+  });
+
+  /** A service's Evidence actors over a live feed that has polled the exchange at `at`. */
+  async function startAt(store: Store, clock: ManualClock, served: readonly Candle[]) {
+    const feed = new LiveMarketFeed(clock, new ExchangeStandIn(served, clock), []);
+    expect((await feed.pollCandles("BTC")).ok).toBe(true);
+    const host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
+    await host.start();
+    hosts.push(host);
+    return { feed, evidence: host.proxy(EvidenceActor, "BTC") };
+  }
+
+  async function maps(evidence: { mapFor: EvidenceActor["mapFor"]; agentMapsFor: EvidenceActor["agentMapsFor"] }, at: number) {
+    return {
+      verdict: await evidence.mapFor({ kind: "verdict", at }),
+      council: await evidence.mapFor({ kind: "council", at }),
+      agents: await evidence.agentMapsFor({ at }),
+    };
+  }
+
+  it("fits the same maps as the actor that lived through the hours the feed no longer holds", async () => {
+    const store = await openStore(freshStoreUrl(kind, "livecal"));
+    stores.push(store);
+    const clock = new ManualClock(t0);
+    const first = await startAt(store, clock, bars);
+    await maps(first.evidence, t0);
+    clock.set(t1);
+    expect((await first.feed.pollCandles("BTC")).ok).toBe(true);
+    const lived = await maps(first.evidence, t1);
+    // It has graded more hours than a feed of 1,000 bars can hold.
+    expect(lived.verdict.outcomes).toBeGreaterThan(1000);
+    await hosts.splice(0)[0]?.shutdown();
+
+    // The restart: a new process whose feed holds the newest 1,000 bars only.
+    const restarted = await startAt(store, clock, bars.slice(LIVED));
+    expect(restarted.feed.candles("BTC", "1h", t1, 5000)).toHaveLength(1000);
+    expect(await maps(restarted.evidence, t1)).toEqual(lived);
+
+    // Without the record (a store that holds none), the same feed fits on far fewer outcomes.
+    const empty = await openStore(freshStoreUrl(kind, "livecal-empty"));
+    stores.push(empty);
+    const unrecorded = await maps((await startAt(empty, clock, bars.slice(LIVED))).evidence, t1);
+    expect(unrecorded.verdict.outcomes).toBeLessThan(1000);
+    expect(unrecorded.verdict.outcomes).toBeLessThan(lived.verdict.outcomes);
+  }, 240_000);
+});
