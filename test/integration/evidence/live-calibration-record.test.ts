@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EvidenceActor } from "../../../src/actors/evidence-actor.js";
+import { z } from "zod";
+import { EvidenceActor, verdictEvaluationKey } from "../../../src/actors/evidence-actor.js";
 import type { CandleSource } from "../../../src/feeds/live/candle-source.js";
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
@@ -54,15 +55,29 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     for (const s of stores.splice(0)) await s.close();
   });
 
-  /** A service's Evidence actors over a live feed that has polled the exchange at `at`. */
-  async function startAt(store: Store, clock: ManualClock, served: readonly Candle[]) {
+  /**
+   * A service's Evidence actors over a live feed that has polled the exchange at the clock's
+   * time. `actorState`: where the actors keep their own state (another store's, for an actor
+   * that has never run, as on a new replica).
+   */
+  async function startAt(store: Store, clock: ManualClock, served: readonly Candle[], actorState = store.actorState) {
     const feed = new LiveMarketFeed(clock, new ExchangeStandIn(served, clock), []);
     expect((await feed.pollCandles("BTC")).ok).toBe(true);
-    const host = new LocalActorHost({ store: store.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    const host = new LocalActorHost({ store: actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
     host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
     await host.start();
     hosts.push(host);
-    return { feed, evidence: host.proxy(EvidenceActor, "BTC") };
+    return { feed, host, evidence: host.proxy(EvidenceActor, "BTC") };
+  }
+
+  /** The evaluation the actor publishes at its first hourly check after the clock's time. */
+  async function evaluation(started: Awaited<ReturnType<typeof startAt>>, store: Store, clock: ManualClock) {
+    await started.evidence.ensureScheduled();
+    clock.set(Math.ceil(clock.now() / H) * H);
+    await started.host.runDue();
+    const doc = await store.evidence.get(verdictEvaluationKey("BTC"));
+    expect(doc?.at).toBe(clock.now());
+    return doc?.body;
   }
 
   async function maps(evidence: { mapFor: EvidenceActor["mapFor"]; agentMapsFor: EvidenceActor["agentMapsFor"] }, at: number) {
@@ -84,12 +99,26 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     const lived = await maps(first.evidence, t1);
     // It has graded more hours than a feed of 1,000 bars can hold.
     expect(lived.verdict.outcomes).toBeGreaterThan(1000);
+    const livedEvaluation = await evaluation(first, store, clock);
     await hosts.splice(0)[0]?.shutdown();
 
     // The restart: a new process whose feed holds the newest 1,000 bars only.
+    clock.set(t1);
     const restarted = await startAt(store, clock, bars.slice(LIVED));
     expect(restarted.feed.candles("BTC", "1h", t1, 5000)).toHaveLength(1000);
     expect(await maps(restarted.evidence, t1)).toEqual(lived);
+    await hosts.splice(0)[0]?.shutdown();
+
+    // An actor that never ran (no state of its own) evaluates the same recorded hours alike.
+    const blank = await openStore(freshStoreUrl(kind, "livecal-state"));
+    stores.push(blank);
+    clock.set(t1);
+    const moved = await startAt(store, clock, bars.slice(LIVED), blank.actorState);
+    const movedEvaluation = await evaluation(moved, store, clock);
+    expect(movedEvaluation).toEqual(livedEvaluation);
+    // Over every recorded hour, not just the feed's 1,000.
+    const [span] = z.object({ spans: z.array(z.object({ hours: z.number() })).length(1) }).parse(movedEvaluation).spans;
+    expect(span?.hours).toBeGreaterThan(1000);
 
     // Without the record (a store that holds none), the same feed fits on far fewer outcomes.
     const empty = await openStore(freshStoreUrl(kind, "livecal-empty"));
