@@ -3,7 +3,8 @@ import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { fromJsonText, toJsonText, type Json } from "../runtime/json.js";
 import type { Clock } from "../runtime/clocks/clock.js";
-import type { EventEnvelope } from "../events/event-envelope.js";
+import { z } from "zod";
+import { eventEnvelopeSchema, type EventEnvelope } from "../events/event-envelope.js";
 import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
 import { subscriptionStateSchema } from "../webhook-delivery/state-schema.js";
@@ -39,7 +40,8 @@ export interface WebhookActorDeps {
 
 export interface AcceptResult {
   readonly accepted: boolean;
-  readonly reason: "accepted" | "not_subscribed" | "duplicate" | "deleted";
+  /** `malformed`: not an event envelope (from a replica of another build); dropped, not retried. */
+  readonly reason: "accepted" | "not_subscribed" | "duplicate" | "deleted" | "malformed";
 }
 
 export interface RotatedSecret {
@@ -82,9 +84,16 @@ export class WebhookSubscriptionActor extends Actor {
 
   /** An event from the bus; queued and sent at once by the reminder turn it arms. */
   async accept(envelope: EventEnvelope): Promise<AcceptResult> {
+    // On Dapr this is JSON another replica sent, possibly of another build. A malformed envelope
+    // is answered, not thrown: the fan-out would otherwise republish it from the outbox forever.
+    const parsed = eventEnvelopeSchema.safeParse(envelope);
+    if (!parsed.success) {
+      this.ctx.logger.warn({ fields: parsed.error.issues.map((i) => i.path.join(".")) }, "webhook event dropped: not an event envelope");
+      return { accepted: false, reason: "malformed" };
+    }
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return { accepted: false, reason: "deleted" };
-    const event = toWebhookEvent(envelope);
+    const event = toWebhookEvent(parsed.data);
     if (event === null) return { accepted: false, reason: "not_subscribed" };
     const result = machine.acceptEvent(state, event, this.deps.wall.now());
     if (!result.accepted) return { accepted: false, reason: result.reason };
@@ -106,6 +115,7 @@ export class WebhookSubscriptionActor extends Actor {
 
   /** PATCH {is_active}: pausing cancels pending retries; re-enabling resets the failure count. */
   async setActive(active: boolean): Promise<WebhookSubscription | null> {
+    z.boolean().parse(active);
     const state = await loadState(this.ctx, this.deps);
     if (state === null) return null;
     const next = machine.setActive(state, active, this.deps.wall.now());
