@@ -73,6 +73,8 @@ export const keysCommand: CliCommand = async (args, io) => {
       case "deactivate": {
         const { values, positionals } = parseArgs({ args: rest, options: { lineage: { type: "string" } }, allowPositionals: true });
         if (values.lineage !== undefined && positionals.length === 0) {
+          // A lineage id is the UUID of its first key (`keys list`); anything else is a typo, not "nothing to revoke".
+          if (!z.uuid().safeParse(values.lineage).success) return fail(io, DEACTIVATE_USAGE);
           const revoked = await deactivateLineage(store.apiKeys, values.lineage);
           io.stdout.write(JSON.stringify({ deactivated: revoked.length > 0, lineage: values.lineage, keys: revoked }) + "\n");
           return revoked.length > 0 ? 0 : 1;

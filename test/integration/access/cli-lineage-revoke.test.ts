@@ -54,4 +54,13 @@ describe("keys deactivate --lineage", () => {
     expect(both.stderr).toContain("usage: keys deactivate");
     expect((await regime(key)).status).toBe(200);
   });
+
+  it("refuses a lineage that is not a lineage id with the usage, not a quiet \"nothing deactivated\"", async () => {
+    for (const lineage of ["x", "", "key_1234"]) {
+      const typo = await runCli(["keys", "deactivate", "--lineage", lineage], { STORE_URL: storeUrl });
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain("usage: keys deactivate");
+      expect(typo.stdout).toBe("");
+    }
+  });
 });
