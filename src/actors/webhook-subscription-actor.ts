@@ -203,7 +203,7 @@ async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<Sub
 
 async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
   setState(ctx, after);
-  const added: DeliveryRecord[] = after.records.filter((r) => !before.records.includes(r));
+  const added = addedRecords(before, after);
   // The store is a projection for the routes and the fan-out; the actor state is what the
   // schedule runs on. A failed projection write must not roll back a turn whose attempts were
   // already sent (the one-shot reminder would not fire again): it is logged and corrected by
@@ -227,7 +227,12 @@ async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: Su
 async function commitRequestedChange(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
   setState(ctx, after);
   await deps.repo.save(after.subscription);
-  await deps.repo.appendDeliveries(ctx.id, after.records.filter((r) => !before.records.includes(r)), MAX_DELIVERY_RECORDS);
+  await deps.repo.appendDeliveries(ctx.id, addedRecords(before, after), MAX_DELIVERY_RECORDS);
+}
+
+/** The delivery records a turn added (the machine keeps the earlier ones as the same objects). */
+function addedRecords(before: SubscriptionState, after: SubscriptionState): DeliveryRecord[] {
+  return after.records.filter((r) => !before.records.includes(r));
 }
 
 function setState(ctx: ActorContext, state: SubscriptionState): void {
