@@ -8,6 +8,26 @@ import { deliberate } from "../../src/domain/council/deliberate.js";
 import type { Asset } from "../../src/domain/signals/signal-keys.js";
 import { councilInput } from "../unit/council/fixtures.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+import { calibratedVerdict } from "../../src/domain/judiciary/calibrated-verdict.js";
+import { calibratedSession } from "../../src/domain/council/calibrated-session.js";
+import type { CalibrationMap } from "../../src/domain/calibration/calibration-map.js";
+import type { JudiciaryVerdict } from "../../src/domain/judiciary/judiciary-verdict.js";
+
+/** A day's map as an EvidenceActor stores it (two isotonic steps), to publish with. */
+const map = (stream: string): CalibrationMap => ({
+  stream,
+  horizonHours: 24,
+  fittedAt: T0 - 3_600_000,
+  kind: "isotonic",
+  baseRate: 0.52,
+  upShare: 0.53,
+  outcomes: 4_000,
+  windowDays: 365,
+  steps: [
+    { maxScore: 0, meanScore: -20, pUp: 0.47, count: 2_000 },
+    { maxScore: 100, meanScore: 20, pUp: 0.58, count: 2_000 },
+  ],
+});
 
 const M5 = 5 * 60_000;
 const T0 = Date.UTC(2026, 3, 1);
@@ -84,5 +104,29 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("verdict and council-session rep
     expect(await ats(T0 - 1, T0 + 24 * M5 - 1)).toEqual([T0]);
     expect((await store.councilSessions.modelSessionsBetween("TAO", T0 - 1, T0))[0]?.votes).toHaveLength(6);
     expect(await store.councilSessions.modelSessionsBetween("SOL", 0, T0 + 30 * M5)).toEqual([]);
+  });
+
+  it("reads a published verdict and session back whole: calibration, raw figures and every vote's basis", async () => {
+    const published: StoredVerdict = { id: "ETH-published", at: T0 + 40 * M5, verdict: calibratedVerdict(verdict("ETH", T0).verdict, map("verdict:ETH")) };
+    expect(published.verdict.calibration).toBeDefined();
+    await store.verdicts.save(published);
+    expect(await store.verdicts.byId(published.id)).toEqual(published);
+
+    const raw = await session("SOL", T0 + 40 * M5, "judiciary");
+    const agentMaps = Object.fromEntries(raw.votes.map((v) => [v.agent, map(`agent:SOL:${v.agent}`)]));
+    const calibrated = calibratedSession(raw, map("council:SOL"), agentMaps);
+    expect(calibrated.votes.filter((v) => v.calibration !== undefined).length).toBeGreaterThan(0);
+    await store.councilSessions.save(calibrated);
+    expect(await store.councilSessions.byId(calibrated.id)).toEqual(calibrated);
+  });
+
+  it("refuses to hand out a stored row of a shape this build does not read, instead of a half-formed verdict or session", async () => {
+    const { evidence: _dropped, ...withoutEvidence } = verdict("ETH", T0).verdict;
+    await store.verdicts.save({ id: "ETH-other-build", at: T0 + 50 * M5, verdict: withoutEvidence as JudiciaryVerdict });
+    await expect(store.verdicts.byId("ETH-other-build")).rejects.toThrow(/evidence/);
+
+    const other = await session("BTC", T0 + 50 * M5, "judiciary");
+    await store.councilSessions.save({ ...other, id: "BTC-other-build", consensusLevel: "OVERWHELMING" as CouncilSession["consensusLevel"] });
+    await expect(store.councilSessions.byId("BTC-other-build")).rejects.toThrow(/consensusLevel/);
   });
 });

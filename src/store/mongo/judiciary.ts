@@ -3,7 +3,8 @@ import { isDuplicateKeyError } from "./database.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../ports/verdicts.js";
 import type { CouncilSessionRepository } from "../ports/council-sessions.js";
 import type { CouncilAsset, CouncilSession } from "../../domain/council/council-types.js";
-import type { JudiciaryVerdict } from "../../domain/judiciary/judiciary-verdict.js";
+import { judiciaryVerdictFromJson } from "../../domain/judiciary/verdict-json.js";
+import { councilSessionFromJson } from "../../domain/council/session-json.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 
 interface VerdictDoc {
@@ -50,12 +51,12 @@ export class MongoVerdicts implements VerdictRepository, VerdictPruning {
 
   async latest(asset: Asset, at = NO_LIMIT): Promise<StoredVerdict | null> {
     const doc = await this.docs.find({ asset, at: { $lte: at } }).sort({ at: -1 }).limit(1).next();
-    return doc ? { id: doc._id, at: doc.at, verdict: JSON.parse(doc.body) as JudiciaryVerdict } : null;
+    return doc ? { id: doc._id, at: doc.at, verdict: judiciaryVerdictFromJson(JSON.parse(doc.body)) } : null;
   }
 
   async byId(id: string): Promise<StoredVerdict | null> {
     const doc = await this.docs.findOne({ _id: id });
-    return doc ? { id: doc._id, at: doc.at, verdict: JSON.parse(doc.body) as JudiciaryVerdict } : null;
+    return doc ? { id: doc._id, at: doc.at, verdict: judiciaryVerdictFromJson(JSON.parse(doc.body)) } : null;
   }
 
   async pruneBefore(asset: Asset, before: number): Promise<number> {
@@ -81,21 +82,21 @@ export class MongoCouncilSessions implements CouncilSessionRepository {
 
   async latest(asset: CouncilAsset, at = NO_LIMIT): Promise<CouncilSession | null> {
     const doc = await this.docs.find({ asset, at: { $lte: at } }).sort({ at: -1 }).limit(1).next();
-    return doc ? (JSON.parse(doc.body) as CouncilSession) : null;
+    return doc ? councilSessionFromJson(JSON.parse(doc.body)) : null;
   }
 
   async latestWithModel(asset: CouncilAsset, at = NO_LIMIT): Promise<CouncilSession | null> {
     const doc = await this.docs.find({ asset, mode: "council", at: { $lte: at } }).sort({ at: -1 }).limit(1).next();
-    return doc ? (JSON.parse(doc.body) as CouncilSession) : null;
+    return doc ? councilSessionFromJson(JSON.parse(doc.body)) : null;
   }
 
   async byId(id: string): Promise<CouncilSession | null> {
     const doc = await this.docs.findOne({ _id: id });
-    return doc ? (JSON.parse(doc.body) as CouncilSession) : null;
+    return doc ? councilSessionFromJson(JSON.parse(doc.body)) : null;
   }
 
   async modelSessionsBetween(asset: CouncilAsset, from: number, to: number): Promise<CouncilSession[]> {
     const docs = await this.docs.find({ asset, mode: "council", at: { $gt: from, $lte: to } }).sort({ at: 1 }).toArray();
-    return docs.map((d) => JSON.parse(d.body) as CouncilSession);
+    return docs.map((d) => councilSessionFromJson(JSON.parse(d.body)));
   }
 }

@@ -3,7 +3,8 @@ import type { SqliteMigration } from "./migrate.js";
 import type { StoredVerdict, VerdictPruning, VerdictRepository } from "../ports/verdicts.js";
 import type { CouncilSessionRepository } from "../ports/council-sessions.js";
 import type { CouncilAsset, CouncilSession } from "../../domain/council/council-types.js";
-import type { JudiciaryVerdict } from "../../domain/judiciary/judiciary-verdict.js";
+import { judiciaryVerdictFromJson } from "../../domain/judiciary/verdict-json.js";
+import { councilSessionFromJson } from "../../domain/council/session-json.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 
 export const judiciaryMigrations: readonly SqliteMigration[] = [
@@ -28,7 +29,7 @@ interface VerdictRow {
   body: string;
 }
 
-const toVerdict = (r: VerdictRow): StoredVerdict => ({ id: r.id, at: r.at, verdict: JSON.parse(r.body) as JudiciaryVerdict });
+const toVerdict = (r: VerdictRow): StoredVerdict => ({ id: r.id, at: r.at, verdict: judiciaryVerdictFromJson(JSON.parse(r.body)) });
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 export class SqliteVerdicts implements VerdictRepository, VerdictPruning {
@@ -83,7 +84,7 @@ export class SqliteCouncilSessions implements CouncilSessionRepository {
   }
 
   async modelSessionsBetween(asset: CouncilAsset, from: number, to: number): Promise<CouncilSession[]> {
-    return this.modelBetween.all(asset, from, to).map((r) => JSON.parse(r.body) as CouncilSession);
+    return this.modelBetween.all(asset, from, to).map((r) => councilSessionFromJson(JSON.parse(r.body)));
   }
 
   async save(session: CouncilSession): Promise<void> {
@@ -92,16 +93,16 @@ export class SqliteCouncilSessions implements CouncilSessionRepository {
 
   async latest(asset: CouncilAsset, at = NO_LIMIT): Promise<CouncilSession | null> {
     const row = this.newest.get(asset, at);
-    return row ? (JSON.parse(row.body) as CouncilSession) : null;
+    return row ? councilSessionFromJson(JSON.parse(row.body)) : null;
   }
 
   async latestWithModel(asset: CouncilAsset, at = NO_LIMIT): Promise<CouncilSession | null> {
     const row = this.newestWithModel.get(asset, at);
-    return row ? (JSON.parse(row.body) as CouncilSession) : null;
+    return row ? councilSessionFromJson(JSON.parse(row.body)) : null;
   }
 
   async byId(id: string): Promise<CouncilSession | null> {
     const row = this.one.get(id);
-    return row ? (JSON.parse(row.body) as CouncilSession) : null;
+    return row ? councilSessionFromJson(JSON.parse(row.body)) : null;
   }
 }
