@@ -91,6 +91,51 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     expect(await store.ghostLedger.closed("SOL")).toHaveLength(1);
   });
 
+  it("reads back a trader in position whole: its open position, fills and gate board", async () => {
+    const { exitTime: _exitTime, exitPrice: _exitPrice, exitReason: _exitReason, pnlUsd: _pnlUsd, pnlPct: _pnlPct, tp1PnlUsd: _tp1, result: _result, valid: _valid, ...entry } = trade("ETH", T0 + 20 * H, 2);
+    const inPosition: GhostSnapshot = {
+      ...snapshot("ETH", T0 + 22 * H),
+      status: "IN_POSITION",
+      position: { ...entry, remaining: entry.size / 2, stopLoss: 985.5, tp1Hit: true, hwm: 1031.25, fills: [{ t: T0 + 21 * H, price: 1020, size: entry.size / 2, reason: "TP1", feeUsd: 0.05, pnlUsd: 0.9 }] },
+      gates: {
+        liquidity: true,
+        liquidityStatus: "SUFFICIENT",
+        judiciary: true,
+        council: false,
+        emaProximity: true,
+        regime: true,
+        quality: false,
+        momentum: true,
+        session: true,
+        gatesMet: 6,
+        trigger: "council: calibrated confidence 0.54 below 0.65",
+        qualityScore: { trend: 20.5, momentum: 12, volume: 7.5, confidence: 10.8, regime: 14, total: 64.8 },
+        emaDistancePct: 0.42,
+        allowEntry: false,
+      },
+      liquidity: { status: "SUFFICIENT", depthUsd: 1_250_000, live: true },
+    };
+    await store.ghostLedger.saveSnapshot(inPosition);
+    expect(await store.ghostLedger.snapshot("ETH")).toEqual(inPosition);
+  });
+
+  it("refuses a stored trade, snapshot or weights table of a shape this build does not read", async () => {
+    // A store of its own: the rows it writes are unreadable on purpose.
+    const other = await openStore(freshStoreUrl(kind, "ledgershape"));
+    try {
+      const odd = { ...trade("TAO", T0 + 30 * H, 1), exitReason: "MARGIN_CALL" } as unknown as ReturnType<typeof trade>;
+      await other.ghostLedger.saveClosed([odd]);
+      await expect(other.ghostLedger.closed("TAO")).rejects.toThrow(/exitReason/);
+      await other.ghostLedger.saveSnapshot({ ...snapshot("TAO", T0 + 31 * H), liquidity: { status: "UNKNOWN", depthUsd: null } as unknown as GhostSnapshot["liquidity"] });
+      await expect(other.ghostLedger.snapshot("TAO")).rejects.toThrow(/live/);
+      const outOfBounds = { signal_key: "BTC_RSI" as const, regime: "RISK_ON" as const, multiplier: 5, accuracy: 0.5, data_points: 12, last_updated: "2026-04-01T06:00:00.000Z" };
+      await other.signalWeights.saveCycle({ cycleAt: 1, before: [], rows: [outOfBounds] });
+      await expect(other.signalWeights.all()).rejects.toThrow(/multiplier/);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("writes the launch sprint once and adds restarts in time order", async () => {
     await store.ghostLedger.ensureFirstSprint(T0, "2026-11-01T00:00:00.000Z");
     await store.ghostLedger.ensureFirstSprint(T0 + 99 * H, "2026-11-02T00:00:00.000Z");

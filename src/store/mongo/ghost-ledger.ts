@@ -1,6 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
-import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
+import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
+import { closedTradeFromJson } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import { isDuplicateKeyError } from "./database.js";
@@ -65,7 +66,7 @@ export class MongoGhostLedger implements GhostLedgerRepository {
       .find(asset === undefined ? {} : { asset })
       .sort({ exitTime: 1, entryTime: 1, _id: 1 })
       .toArray();
-    return docs.map((d) => d.trade);
+    return docs.map((d) => closedTradeFromJson(d.trade));
   }
 
   async saveSnapshot(s: GhostSnapshot): Promise<void> {
@@ -78,11 +79,12 @@ export class MongoGhostLedger implements GhostLedgerRepository {
   }
 
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
-    return (await this.snaps.findOne({ _id: asset }))?.snapshot ?? null;
+    const doc = await this.snaps.findOne({ _id: asset });
+    return doc === null ? null : ghostSnapshotFromJson(doc.snapshot);
   }
 
   async snapshots(): Promise<GhostSnapshot[]> {
-    return (await this.snaps.find({}).sort({ _id: 1 }).toArray()).map((d) => d.snapshot);
+    return (await this.snaps.find({}).sort({ _id: 1 }).toArray()).map((d) => ghostSnapshotFromJson(d.snapshot));
   }
 
   async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {

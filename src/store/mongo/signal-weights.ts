@@ -1,5 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { WeightRow } from "../../domain/weights/update-weights.js";
+import { weightRowsFromJson } from "../../domain/weights/weight-row-json.js";
 import type { SignalWeightRepository, WeightCycle } from "../ports/signal-weights.js";
 
 const TABLE_ID = "table";
@@ -35,7 +36,7 @@ export class MongoSignalWeights implements SignalWeightRepository {
     // Rows stored one per document before: they move in as a cycle at mark 0 that started from
     // itself (insert only if no table exists, so a second replica's start changes nothing).
     if ((await this.table.countDocuments({ _id: TABLE_ID })) > 0) return;
-    const rows = (await this.legacy.find({}).toArray()).map((d) => d.row);
+    const rows = weightRowsFromJson((await this.legacy.find({}).toArray()).map((d) => d.row));
     if (rows.length === 0) return;
     rows.sort((a, b) => a.regime.localeCompare(b.regime) || a.signal_key.localeCompare(b.signal_key));
     await this.table.updateOne({ _id: TABLE_ID }, { $setOnInsert: { cycleAt: 0, version: 1, before: rows, rows } }, { upsert: true });
@@ -51,7 +52,7 @@ export class MongoSignalWeights implements SignalWeightRepository {
 
   async lastCycle(): Promise<WeightCycle | null> {
     const d = await this.table.findOne({ _id: TABLE_ID });
-    return d === null ? null : { cycleAt: d.cycleAt, before: d.before, rows: d.rows };
+    return d === null ? null : { cycleAt: d.cycleAt, before: weightRowsFromJson(d.before), rows: weightRowsFromJson(d.rows) };
   }
 
   async all(): Promise<WeightRow[]> {

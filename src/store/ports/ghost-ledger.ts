@@ -1,10 +1,13 @@
+import { z } from "zod";
 import type { GateReport } from "../../domain/ghost/entry-gates.js";
 import type { GhostStatus } from "../../domain/ghost/ghost-trader.js";
 import type { LiquidityView } from "../../domain/ghost/bar-input.js";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
 import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
 import type { Regime } from "../../domain/market/vocabulary.js";
-import type { Asset } from "../../domain/signals/signal-keys.js";
+import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
+import { REGIMES } from "../../domain/market/vocabulary.js";
+import { gateReportJsonSchema, liquidityViewJsonSchema, openPositionJsonSchema } from "../../domain/ghost/ledger-json.js";
 
 /**
  * What one Ghost Trader looked like after its latest turn. The actor writes it every turn so the
@@ -25,6 +28,25 @@ export interface GhostSnapshot {
   readonly rsi1h: number | null;
   readonly ema200: number | null;
   readonly regime: Regime | null;
+}
+
+/** A snapshot as the adapters read it back: one of another build's shape fails where it is read. */
+export const ghostSnapshotJsonSchema = z.object({
+  asset: z.enum(ASSETS),
+  at: z.number().int(),
+  barT: z.number().int().nullable(),
+  status: z.enum(["WAITING", "READY", "IN_POSITION"]),
+  position: openPositionJsonSchema.nullable(),
+  gates: gateReportJsonSchema.nullable(),
+  liquidity: liquidityViewJsonSchema,
+  price: z.number().nullable(),
+  rsi1h: z.number().nullable(),
+  ema200: z.number().nullable(),
+  regime: z.enum(REGIMES).nullable(),
+});
+
+export function ghostSnapshotFromJson(json: unknown): GhostSnapshot {
+  return ghostSnapshotJsonSchema.parse(json);
 }
 
 /** The Ghost Traders' ledger: closed trades, the latest status per asset, and the sprint marks. */

@@ -1,7 +1,8 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
-import type { GhostLedgerRepository, GhostSnapshot } from "../ports/ghost-ledger.js";
+import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
+import { closedTradeFromJson } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 
@@ -79,7 +80,7 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
 
   async closed(asset?: Asset): Promise<ClosedTrade[]> {
     const rows = asset === undefined ? this.allTrades.all() : this.assetTrades.all(asset);
-    return rows.map((r) => JSON.parse(r.body) as ClosedTrade);
+    return rows.map((r) => closedTradeFromJson(JSON.parse(r.body)));
   }
 
   async saveSnapshot(s: GhostSnapshot): Promise<void> {
@@ -103,11 +104,11 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
 
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {
     const row = this.oneSnapshot.get(asset);
-    return row === undefined ? null : (JSON.parse(row.body) as GhostSnapshot);
+    return row === undefined ? null : ghostSnapshotFromJson(JSON.parse(row.body));
   }
 
   async snapshots(): Promise<GhostSnapshot[]> {
-    return this.allSnapshots.all().map((r) => JSON.parse(r.body) as GhostSnapshot);
+    return this.allSnapshots.all().map((r) => ghostSnapshotFromJson(JSON.parse(r.body)));
   }
 
   async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { SqliteDb } from "./database.js";
 import type { WeightRow } from "../../domain/weights/update-weights.js";
+import { weightRowsFromJson } from "../../domain/weights/weight-row-json.js";
 import type { SignalWeightRepository, WeightCycle } from "../ports/signal-weights.js";
 
 interface TableRow {
@@ -31,7 +32,7 @@ export class SqliteSignalWeights implements SignalWeightRepository {
   async lastCycle(): Promise<WeightCycle | null> {
     const r = this.read.get();
     if (r === undefined) return null;
-    return { cycleAt: r.cycle_at, before: JSON.parse(r.before_rows) as WeightRow[], rows: JSON.parse(r.table_rows) as WeightRow[] };
+    return { cycleAt: r.cycle_at, before: weightRowsFromJson(JSON.parse(r.before_rows)), rows: weightRowsFromJson(JSON.parse(r.table_rows)) };
   }
 
   async all(): Promise<WeightRow[]> {
