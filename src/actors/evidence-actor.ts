@@ -18,8 +18,9 @@ import type { CouncilAsset } from "../domain/council/council-types.js";
 import { withOutcomesSteps } from "../domain/evaluation/stream-outcomes.js";
 import { drainSteps, EventLoopSlice } from "../runtime/cooperative.js";
 import { regimeHoursFrom } from "../application/regime-hours.js";
-import type { CalibrationHistoryRepository, RecordedRuling } from "../store/ports/calibration-history.js";
-import { hoursFromRecord, recordedStreamIds, recordsOf, type RecordableHour } from "../application/recorded-rulings.js";
+import type { CalibrationHistoryRepository } from "../store/ports/calibration-history.js";
+import type { RecordableHour } from "../application/recorded-rulings.js";
+import { CalibrationRecord } from "../application/calibration-record.js";
 import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
 
 const HOUR = 3_600_000;
@@ -52,10 +53,6 @@ const SCHEDULE_VERSION = 2;
  * "not computed yet" rather than serve the other shape.
  */
 const EVALUATION_FORMAT = 2;
-/** More hourly bars than any feed holds: asks a live feed for all of them. */
-const FEED_BARS_ASKED = 24 * 366 * 12;
-/** Live mode writes the rulings it computes to the record in batches of this many rows. */
-const RECORD_BATCH = 500;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 /** One document per council: its six agents' maps, fitted together (one read per session). */
@@ -129,21 +126,18 @@ export class EvidenceActor extends Actor {
    * extended in place (derived from the feed like `streams`; see #pricesTo).
    */
   readonly #prices = new PricePathBuilder(24 * 366 * 4);
-  /**
-   * Live mode, once the path is seeded from the record: the close time of the oldest bar the
-   * feed held then. Hours before it come from the record only (the feed does not hold what they
-   * were ruled on); later ones come from the record when it holds them, else they are ruled from
-   * the feed and recorded. Null before seeding.
-   */
-  #feedFrom: number | null = null;
-  #seeded = false;
-  /** Live mode: the newest close this actor has written to the record. */
-  #closesRecordedTo = Number.NEGATIVE_INFINITY;
+  /** Live mode: what the actor calibrates on besides the feed (null in replay, where the feed is the record). */
+  #recordOrNull: CalibrationRecord | null | undefined;
   constructor(
     ctx: ActorContext,
     private readonly deps: EvidenceActorDeps,
   ) {
     super(ctx);
+  }
+
+  get #record(): CalibrationRecord | null {
+    if (this.#recordOrNull === undefined) this.#recordOrNull = this.deps.feed.mode === "live" ? new CalibrationRecord(this.deps.history, this.deps.feed, this.asset) : null;
+    return this.#recordOrNull;
   }
 
   private get asset(): Asset {
@@ -176,9 +170,6 @@ export class EvidenceActor extends Actor {
     return map;
   }
 
-  get #live(): boolean {
-    return this.deps.feed.mode === "live";
-  }
 
   /**
    * The maps of the council's agents in force at `at` (same fit rule as `mapFor`), stored as one
@@ -238,7 +229,7 @@ export class EvidenceActor extends Actor {
       if (stream.kind === "council") {
         for (const a of ROSTERS[stream.asset].agents) agents.set(a.name, new WalkForwardCalibrator(streamId({ kind: "agent", asset: stream.asset, agent: a.name }), prices, DEFAULT_CALIBRATION));
       }
-      const recorded = this.#live ? hoursFromRecord(stream, await this.deps.history.rulingsBetween(recordedStreamIds(stream), start, to)) : new Map<number, RecordableHour>();
+      const recorded = this.#record === null ? new Map<number, RecordableHour>() : await this.#record.hours(stream, start, to);
       state = { calibrator: new WalkForwardCalibrator(id, prices, DEFAULT_CALIBRATION), agents, rows: [], prices, recorded, evaluated: new GradedHours(), processedTo: start - 1 };
       this.streams.set(id, state);
     }
@@ -249,38 +240,36 @@ export class EvidenceActor extends Actor {
     // Given up when the host stops (the turn rolls back; the next activation resumes from its
     // stored evaluation).
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
-    const fresh: RecordedRuling[] = [];
     for (let i = indexAtOrBefore(prices, state.processedTo) + 1; i < prices.length; i++) {
       const t = prices.timeAt(i);
-      const hour = await this.#hourAt(stream, state, t, fresh);
+      const hour = await this.#hourAt(stream, state, t);
       if (hour !== null) {
         for (const vote of hour.agents) state.agents.get(vote.agent)?.observe(vote);
         const row = state.calibrator.calibrate({ at: t, ruling: hour.ruling, score: hour.score });
         if (stream.kind === "verdict" && row.at >= HELD_OUT_FROM) state.rows.push(row);
       }
       state.processedTo = t;
-      if (fresh.length >= RECORD_BATCH) await this.deps.history.recordRulings(fresh.splice(0));
       await slice.maybeYield();
     }
-    if (fresh.length > 0) await this.deps.history.recordRulings(fresh);
+    await this.#record?.flush();
     return state;
   }
 
   /**
    * The stream's ruling at `t`, with a council's agents' rule votes. Live mode reads it from the
-   * record when the record holds it, and records what it rules from the feed (into `fresh`).
+   * record when the record holds it, and records what it rules from the feed.
    */
-  async #hourAt(stream: RulingStream, state: StreamState, t: number, fresh: RecordedRuling[]): Promise<RecordableHour | null> {
+  async #hourAt(stream: RulingStream, state: StreamState, t: number): Promise<RecordableHour | null> {
     const recorded = state.recorded.get(t);
     if (recorded !== undefined) {
       state.recorded.delete(t);
       return recorded;
     }
     // An hour the record holds no ruling for (a BLACKOUT hour, or the service was not running
-    // then) and the feed no longer covers: nothing to rule it on.
-    if (this.#feedFrom !== null && t < this.#feedFrom) return null;
+    // then) and the feed does not hold either: nothing to rule it on.
+    if (this.#record !== null && !this.#record.feedHolds(t)) return null;
     const hour: RecordableHour | null = stream.kind === "council" ? await councilHourAt(this.deps.feed, stream.asset, t) : await this.#verdictHourAt(stream, t);
-    if (hour !== null && this.#live) fresh.push(...recordsOf(stream, hour));
+    if (hour !== null) await this.#record?.note(stream, hour);
     return hour;
   }
 
@@ -295,28 +284,10 @@ export class EvidenceActor extends Actor {
    * closes the record holds for the calibration window, and every new close is recorded.
    */
   async #pricesTo(to: number): Promise<PricePath> {
-    if (this.#live && !this.#seeded) await this.#seedFromRecord(to);
+    await this.#record?.seed(this.#prices, to);
     extendPricePath(this.deps.feed, this.asset, this.#prices, to);
-    if (this.#live) await this.#recordNewCloses();
+    await this.#record?.recordCloses(this.#prices.path());
     return this.#prices.path().upTo(to);
-  }
-
-  async #seedFromRecord(to: number): Promise<void> {
-    const closes = await this.deps.history.closesBetween(this.asset, to - calibrationLeadMs(), to);
-    for (const p of closes) this.#prices.push(p.t, p.close);
-    const oldest = this.deps.feed.candles(this.asset, "1h", to, FEED_BARS_ASKED)[0];
-    this.#feedFrom = oldest === undefined ? to + HOUR : oldest.t + HOUR;
-    this.#closesRecordedTo = closes.at(-1)?.t ?? Number.NEGATIVE_INFINITY;
-    this.#seeded = true;
-  }
-
-  async #recordNewCloses(): Promise<void> {
-    const path = this.#prices.path();
-    const fresh = [];
-    for (let i = indexAtOrBefore(path, this.#closesRecordedTo) + 1; i < path.length; i++) fresh.push({ t: path.timeAt(i), close: path.closeAt(i) });
-    if (fresh.length === 0) return;
-    await this.deps.history.recordCloses(this.asset, fresh);
-    this.#closesRecordedTo = path.lastTime() ?? this.#closesRecordedTo;
   }
 
   /**
@@ -346,7 +317,7 @@ export class EvidenceActor extends Actor {
     // and one restarted today publish the same figures.
     const all = await drainSteps(graded.rowsSteps(), slice);
     const liveFrom = now - DEFAULT_CALIBRATION.windowDays * DAY;
-    const rows = this.#live ? all.filter((r) => r.at >= liveFrom) : all;
+    const rows = this.#record === null ? all : all.filter((r) => r.at >= liveFrom);
     const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({
       key: verdictEvaluationKey(asset),
@@ -358,7 +329,7 @@ export class EvidenceActor extends Actor {
       const regimeRows = regimeHoursFrom(published, prices, now);
       await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
     }
-    if (this.#live) await this.deps.history.pruneBefore(now - calibrationLeadMs() - DAY);
+    await this.#record?.prune(now);
     this.ctx.state.set("evaluatedAt", now);
     this.ctx.state.set("evaluationFormat", EVALUATION_FORMAT);
   }

@@ -16,7 +16,7 @@ export function recordedStreamIds(stream: RulingStream): string[] {
   return [own, ...ROSTERS[stream.asset].agents.map((a) => streamId({ kind: "agent", asset: stream.asset, agent: a.name }))];
 }
 
-/** The rows that record `hour` of `stream`. */
+/** The rows that record `hour` of `stream`: the stream's own first, then a council's agents' votes. */
 export function recordsOf(stream: RulingStream, hour: RecordableHour): RecordedRuling[] {
   const own: RecordedRuling = { stream: streamId(stream), at: hour.at, ruling: hour.ruling, score: hour.score };
   if (stream.kind !== "council") return [own];

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type Collection, type Db, type OptionalUnlessRequiredId } from "mongodb";
+import { MongoBulkWriteError, type Collection, type Db, type Filter, type OptionalUnlessRequiredId } from "mongodb";
 import { isDuplicateKeyError } from "./database.js";
 import type { PricePoint } from "../../domain/calibration/price-path.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
@@ -29,14 +29,17 @@ interface CloseDoc {
 async function insertNew<T extends { _id: string }>(docs: Collection<T>, items: readonly T[]): Promise<void> {
   if (items.length === 0) return;
   const ids = items.map((d) => d._id);
-  const stored = new Set((await docs.find({ _id: { $in: ids } } as never, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)));
+  const stored = new Set((await docs.find({ _id: { $in: ids } } as Filter<T>, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id)));
   const fresh = items.filter((d) => !stored.has(d._id)) as OptionalUnlessRequiredId<T>[];
   if (fresh.length === 0) return;
   try {
     await docs.insertMany(fresh, { ordered: false });
   } catch (err) {
     const errors = err instanceof MongoBulkWriteError ? [err.writeErrors].flat() : [];
-    if (errors.length > 0 ? errors.every((e) => e.code === 11000) : isDuplicateKeyError(err)) return;
+    const onlyDuplicates = errors.length > 0 ? errors.every((e) => e.code === 11000) : isDuplicateKeyError(err);
+    // A write-concern failure is not a duplicate: the rows may not be durable.
+    const writeConcernFailed = err instanceof MongoBulkWriteError && err.result.getWriteConcernError() !== undefined;
+    if (onlyDuplicates && !writeConcernFailed) return;
     throw err;
   }
 }
@@ -59,20 +62,21 @@ export class MongoCalibrationHistory implements CalibrationHistoryRepository {
   }
 
   async recordRulings(rows: readonly RecordedRuling[]): Promise<void> {
-    await insertNew(this.rulings, rows.map((r) => ({ _id: `${r.stream}|${r.at}`, stream: r.stream, at: r.at, ruling: r.ruling, score: r.score })));
+    // Checked on the way in too: one bad row stored would make every read of its span throw.
+    const valid = rows.map((r) => recordedRulingSchema.parse(r));
+    await insertNew(this.rulings, valid.map((r) => ({ _id: `${r.stream}|${r.at}`, stream: r.stream, at: r.at, ruling: r.ruling, score: r.score })));
   }
 
   async rulingsBetween(streams: readonly string[], from: number, to: number): Promise<RecordedRuling[]> {
     if (streams.length === 0) return [];
-    const docs = await this.rulings
-      .find({ stream: { $in: [...streams] }, at: { $gte: from, $lte: to } }, { projection: { _id: 0, stream: 1, at: 1, ruling: 1, score: 1 } })
-      .sort({ at: 1, stream: 1 })
-      .toArray();
-    return docs.map((d) => recordedRulingSchema.parse(d));
+    const docs = await this.rulings.find({ stream: { $in: [...streams] }, at: { $gte: from, $lte: to } }, { projection: { _id: 0, stream: 1, at: 1, ruling: 1, score: 1 } }).toArray();
+    // Sorted here: a server sort by time over several streams cannot use the (stream, at) index.
+    return docs.map((d) => recordedRulingSchema.parse(d)).sort((a, b) => a.at - b.at);
   }
 
   async recordCloses(asset: Asset, points: readonly PricePoint[]): Promise<void> {
-    await insertNew(this.closes, points.map((p) => ({ _id: `${asset}|${p.t}`, asset, at: p.t, close: p.close })));
+    const valid = points.map((p) => pricePointSchema.parse(p));
+    await insertNew(this.closes, valid.map((p) => ({ _id: `${asset}|${p.t}`, asset, at: p.t, close: p.close })));
   }
 
   async closesBetween(asset: Asset, from: number, to: number): Promise<PricePoint[]> {

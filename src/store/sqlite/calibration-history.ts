@@ -36,7 +36,8 @@ export class SqliteCalibrationHistory implements CalibrationHistoryRepository {
 
   async recordRulings(rows: readonly RecordedRuling[]): Promise<void> {
     this.db.transaction(() => {
-      for (const r of rows) this.insertRuling.run(r.stream, r.at, r.ruling, r.score);
+      // Checked on the way in too: one bad row stored would make every read of its span throw.
+      for (const r of rows.map((row) => recordedRulingSchema.parse(row))) this.insertRuling.run(r.stream, r.at, r.ruling, r.score);
     })();
   }
 
@@ -47,7 +48,7 @@ export class SqliteCalibrationHistory implements CalibrationHistoryRepository {
 
   async recordCloses(asset: Asset, points: readonly PricePoint[]): Promise<void> {
     this.db.transaction(() => {
-      for (const p of points) this.insertClose.run(asset, p.t, p.close);
+      for (const p of points.map((point) => pricePointSchema.parse(point))) this.insertClose.run(asset, p.t, p.close);
     })();
   }
 

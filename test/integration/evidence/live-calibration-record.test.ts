@@ -10,6 +10,7 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
+import type { CalibrationHistoryRepository } from "../../../src/store/ports/calibration-history.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 
@@ -60,11 +61,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
    * time. `actorState`: where the actors keep their own state (another store's, for an actor
    * that has never run, as on a new replica).
    */
-  async function startAt(store: Store, clock: ManualClock, served: readonly Candle[], actorState = store.actorState) {
+  async function startAt(store: Store, clock: ManualClock, served: readonly Candle[], actorState = store.actorState, history: CalibrationHistoryRepository = store.calibrationHistory) {
     const feed = new LiveMarketFeed(clock, new ExchangeStandIn(served, clock), []);
     expect((await feed.pollCandles("BTC")).ok).toBe(true);
     const host = new LocalActorHost({ store: actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
-    host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
+    host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history }));
     await host.start();
     hosts.push(host);
     return { feed, host, evidence: host.proxy(EvidenceActor, "BTC") };
@@ -126,5 +127,31 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     const unrecorded = await maps((await startAt(empty, clock, bars.slice(LIVED))).evidence, t1);
     expect(unrecorded.verdict.outcomes).toBeLessThan(1000);
     expect(unrecorded.verdict.outcomes).toBeLessThan(lived.verdict.outcomes);
+  }, 240_000);
+
+  it("records every hour it ruled even when a write to the record failed mid-way", async () => {
+    const clock = new ManualClock(t0);
+    const clean = await openStore(freshStoreUrl(kind, "livecal-clean"));
+    const flaky = await openStore(freshStoreUrl(kind, "livecal-flaky"));
+    stores.push(clean, flaky);
+    let failures = 1;
+    const failingOnce: CalibrationHistoryRepository = {
+      recordRulings: async (rows) => {
+        if (failures-- > 0) throw new Error("MongoServerError: not primary");
+        return flaky.calibrationHistory.recordRulings(rows);
+      },
+      rulingsBetween: (streams, from, to) => flaky.calibrationHistory.rulingsBetween(streams, from, to),
+      recordCloses: (asset, points) => flaky.calibrationHistory.recordCloses(asset, points),
+      closesBetween: (asset, from, to) => flaky.calibrationHistory.closesBetween(asset, from, to),
+      pruneBefore: (cutoff) => flaky.calibrationHistory.pruneBefore(cutoff),
+    };
+    const reference = await startAt(clean, clock, bars);
+    const expected = await reference.evidence.mapFor({ kind: "verdict", at: t0 });
+    const interrupted = await startAt(flaky, clock, bars, flaky.actorState, failingOnce);
+    await expect(interrupted.evidence.mapFor({ kind: "verdict", at: t0 })).rejects.toThrow(/not primary/);
+    expect(await interrupted.evidence.mapFor({ kind: "verdict", at: t0 })).toEqual(expected);
+    const recorded = async (store: Store) => (await store.calibrationHistory.rulingsBetween(["verdict:BTC"], 0, t0)).length;
+    expect(await recorded(flaky)).toBeGreaterThan(900);
+    expect(await recorded(flaky)).toBe(await recorded(clean));
   }, 240_000);
 });
