@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { gateReportJsonSchema } from "../../domain/ghost/ledger-json.js";
 import { intLiteral } from "./common.js";
 import { ENTRY_MODES } from "../../domain/ghost/trade.js";
 import { REGIMES, TAO_RULINGS } from "../../domain/market/vocabulary.js";
@@ -18,20 +19,9 @@ const optionalCache = {
 
 const liquidityStatusSchema = z.enum(["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"]);
 
-export const taoGatesSchema = z
-  .object({
-    liquidity: z.boolean(),
-    liquidityStatus: liquidityStatusSchema,
-    judiciary: z.boolean(),
-    council: z.boolean(),
-    emaProximity: z.boolean(),
-    regime: z.boolean(),
-    quality: z.boolean(),
-    momentum: z.boolean(),
-    session: z.boolean(),
-    gatesMet: z.number().int().min(0).max(8),
-    trigger: z.string().nullable(),
-  })
+/** SPEC's TAO gate board: the stored gate report's gates, count and trigger (its scores stay internal). */
+export const taoGatesSchema = gateReportJsonSchema
+  .pick({ liquidity: true, liquidityStatus: true, judiciary: true, council: true, emaProximity: true, regime: true, quality: true, momentum: true, session: true, gatesMet: true, trigger: true })
   .meta({ id: "TaoGates" });
 
 export const taoCurrentTradeSchema = z
