@@ -87,7 +87,7 @@ export interface EvidenceActorDeps {
   readonly history: CalibrationHistoryRepository;
 }
 
-/** One stream's walk-forward state, rebuilt from the feed on activation (see `catchUp`). */
+/** One stream's walk-forward state, rebuilt on activation from the feed (and in live mode the record; see `catchUp`). */
 interface StreamState {
   readonly calibrator: WalkForwardCalibrator;
   /** Council streams: one calibrator per agent, fed by the same deliberations (maps fitted when asked). */
@@ -113,10 +113,12 @@ export function isEvidenceAsset(id: string): id is Asset {
 /**
  * The evidence behind what the service publishes, per asset (issue 16): the walk-forward
  * calibration maps of the asset's verdict stream (and council stream for BTC, TAO, SOL), and
- * the evaluation of its published verdicts. The ruling streams are a pure function of the feed
- * up to the market time, so the rows this actor keeps in memory are a derived cache that any
- * replica rebuilds identically on activation; what others read (maps, evaluations) goes to
- * the store. Asked by the verdict and council actors for the map of a day (`mapFor`).
+ * the evaluation of its published verdicts. In replay the ruling streams are a pure function of
+ * the feed up to the market time; in live mode they are what the service recorded in the store
+ * (`CalibrationRecord`) plus what the feed holds since. Either way the rows this actor keeps in
+ * memory are a derived cache that any replica rebuilds identically on activation; what others
+ * read (maps, evaluations) goes to the store. Asked by the verdict and council actors for the
+ * map of a day (`mapFor`).
  */
 export class EvidenceActor extends Actor {
   static readonly actorType = "Evidence";
@@ -126,8 +128,10 @@ export class EvidenceActor extends Actor {
    * extended in place (derived from the feed like `streams`; see #pricesTo).
    */
   readonly #prices = new PricePathBuilder(24 * 366 * 4);
+
   /** Live mode: what the actor calibrates on besides the feed (null in replay, where the feed is the record). */
   #recordOrNull: CalibrationRecord | null | undefined;
+
   constructor(
     ctx: ActorContext,
     private readonly deps: EvidenceActorDeps,
@@ -169,7 +173,6 @@ export class EvidenceActor extends Actor {
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     return map;
   }
-
 
   /**
    * The maps of the council's agents in force at `at` (same fit rule as `mapFor`), stored as one
@@ -281,7 +284,7 @@ export class EvidenceActor extends Actor {
   /**
    * The asset's hourly closes at or before `to` (a view of the shared path, no copy), so no
    * caller sees a bar closed after the time it asked for. In live mode the path starts with the
-   * closes the record holds for the calibration window, and every new close is recorded.
+   * closes the record holds (`recordSpanMs` back), and every new close is recorded.
    */
   async #pricesTo(to: number): Promise<PricePath> {
     await this.#record?.seed(this.#prices, to);
@@ -313,8 +316,8 @@ export class EvidenceActor extends Actor {
     state.evaluated = graded;
     state.rows = [];
     // As objects only while this evaluation reads them (columns are what the actor keeps). Live
-    // mode evaluates the trailing window the record keeps, so an actor that has lived for years
-    // and one restarted today publish the same figures.
+    // mode evaluates the trailing year, whose rows' maps the record covers too (`recordSpanMs`),
+    // so an actor that has lived for years and one restarted today publish the same figures.
     const all = await drainSteps(graded.rowsSteps(), slice);
     const liveFrom = now - DEFAULT_CALIBRATION.windowDays * DAY;
     const rows = this.#record === null ? all : all.filter((r) => r.at >= liveFrom);
