@@ -6,9 +6,7 @@
 import { z } from "zod";
 import { REGIMES } from "../market/vocabulary.js";
 import { ASSETS, SIGNAL_KEYS } from "../signals/signal-keys.js";
-import { ENTRY_MODES, FILL_REASONS, TRADE_ORIGINS, type ClosedTrade, type OpenPosition } from "./trade.js";
-import type { GateReport } from "./entry-gates.js";
-import type { LiquidityView } from "./bar-input.js";
+import { ENTRY_MODES, FILL_REASONS, TRADE_ORIGINS, type ClosedTrade } from "./trade.js";
 
 const LIQUIDITY_STATUSES = ["SUFFICIENT", "INSUFFICIENT", "UNKNOWN"] as const;
 
@@ -74,10 +72,6 @@ export function closedTradeFromJson(json: unknown): ClosedTrade {
   return closedTradeJsonSchema.parse(json);
 }
 
-export function openPositionFromJson(json: unknown): OpenPosition {
-  return openPositionJsonSchema.parse(json);
-}
-
 export const liquidityViewJsonSchema = z.object({ status: z.enum(LIQUIDITY_STATUSES), depthUsd: z.number().nullable(), live: z.boolean() });
 
 export const gateReportJsonSchema = z.object({
@@ -96,11 +90,3 @@ export const gateReportJsonSchema = z.object({
   emaDistancePct: z.number().nullable(),
   allowEntry: z.boolean(),
 });
-
-export function gateReportFromJson(json: unknown): GateReport {
-  return gateReportJsonSchema.parse(json);
-}
-
-export function liquidityViewFromJson(json: unknown): LiquidityView {
-  return liquidityViewJsonSchema.parse(json);
-}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CALIBRATION_KINDS } from "../calibration/calibration-map.js";
 import { REGIMES, TAO_RULINGS } from "../market/vocabulary.js";
 import { ASSETS, SIGNAL_STATUSES } from "../signals/signal-keys.js";
-import type { ConfidenceBasis, JudiciaryVerdict } from "./judiciary-verdict.js";
+import type { JudiciaryVerdict } from "./judiciary-verdict.js";
 
 /** How a published confidence was obtained, as the stores keep it (verdicts, sessions, votes). */
 export const confidenceBasisJsonSchema = z.object({
@@ -44,10 +44,6 @@ export const judiciaryVerdictJsonSchema = z.object({
   summary: z.string(),
   macroContext: z.object({ assessment: z.enum(["RISK_ON", "NEUTRAL", "RISK_OFF"]), key_driver: z.string(), primary_risk: z.string() }).nullable(),
 });
-
-export function confidenceBasisFromJson(json: unknown): ConfidenceBasis {
-  return confidenceBasisJsonSchema.parse(json);
-}
 
 export function judiciaryVerdictFromJson(json: unknown): JudiciaryVerdict {
   return judiciaryVerdictJsonSchema.parse(json);
