@@ -11,10 +11,13 @@ import { createLogger } from "../../../src/logging/logger.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import type { CalibrationHistoryRepository } from "../../../src/store/ports/calibration-history.js";
+import { recordSpanMs } from "../../../src/application/calibration-record.js";
+import { scoredHourAt } from "../../../src/application/ruling-streams.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 
 const H = 3_600_000;
+const DAY = 24 * H;
 /** How long the first actor lives past its start, in market hours: its record outgrows the feed's 1,000 bars. */
 const LIVED = 500;
 
@@ -153,5 +156,48 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     const recorded = async (store: Store) => (await store.calibrationHistory.rulingsBetween(["verdict:BTC"], 0, t0)).length;
     expect(await recorded(flaky)).toBeGreaterThan(900);
     expect(await recorded(flaky)).toBe(await recorded(clean));
+  }, 240_000);
+
+  it("evaluates the trailing year and keeps the record that year's maps were fitted on, no more", async () => {
+    const store = await openStore(freshStoreUrl(kind, "livecal-span"));
+    stores.push(store);
+    // What a service that has run for 800 days recorded before the feed's oldest bar: real BTC
+    // closes, and the verdicts the engine ruled at each hour from the data up to it.
+    const replay = await sharedReplayFeed();
+    const recordFrom = Math.ceil((t1 - 800 * DAY) / H) * H;
+    const feedFrom = (bars[LIVED] as Candle).t + H;
+    const closes = replay
+      .candles("BTC", "1h", feedFrom - H, Math.round((feedFrom - recordFrom) / H))
+      .map((b) => ({ t: b.t + H, close: b.c }))
+      .filter((p) => p.t < feedFrom);
+    expect(closes[0]?.t).toBeLessThanOrEqual(recordFrom);
+    await store.calibrationHistory.recordCloses("BTC", closes);
+    const rulings = [];
+    for (const { t } of closes) {
+      const hour = await scoredHourAt(replay, { kind: "verdict", asset: "BTC" }, t);
+      if (hour !== null) rulings.push({ stream: "verdict:BTC", at: t, ruling: hour.ruling, score: hour.score });
+    }
+    await store.calibrationHistory.recordRulings(rulings);
+
+    const clock = new ManualClock(t1);
+    const started = await startAt(store, clock, bars.slice(LIVED));
+    const body = await evaluation(started, store, clock);
+    const now = clock.now();
+    const [span] = z.object({ spans: z.array(z.object({ hours: z.number(), from: z.number(), to: z.number() })).length(1) }).parse(body).spans;
+    // The published evaluation starts a year back, not where the record starts (800 days) and
+    // not where the feed starts (1,000 hours).
+    expect(span?.from).toBeGreaterThanOrEqual(now - 365 * DAY);
+    expect(span?.from).toBeLessThan(now - 364 * DAY);
+    expect(span?.hours).toBeGreaterThan(8000);
+
+    // The evaluation pruned what no map or evaluation reads any more: everything older than the
+    // span (732 days) and a day, and only that.
+    const cutoff = now - recordSpanMs() - DAY;
+    expect(recordSpanMs()).toBe(732 * DAY);
+    const left = await store.calibrationHistory.rulingsBetween(["verdict:BTC"], 0, now);
+    expect(left[0]?.at).toBeGreaterThanOrEqual(cutoff);
+    expect(left[0]?.at).toBeLessThan(cutoff + DAY);
+    const leftCloses = await store.calibrationHistory.closesBetween("BTC", 0, now);
+    expect(leftCloses[0]?.t).toBe(Math.ceil(cutoff / H) * H);
   }, 240_000);
 });
