@@ -2,7 +2,7 @@ import type { Regime, TaoRuling } from "../market/vocabulary.js";
 import type { AssetRules } from "./asset-rules.js";
 import type { BarInput, LiquidityStatus, RegimeView } from "./bar-input.js";
 import { roundTo } from "./money.js";
-import { qualityScore, type QualityScore } from "./quality-score.js";
+import { exactTotal, qualityScore, type QualityScore } from "./quality-score.js";
 import { sessionOpen } from "./weekend-session.js";
 
 /** Gate names in SPEC order; `trigger` names the first one that fails. */
@@ -130,8 +130,9 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
     regimeConfidence: regime?.confidence ?? null,
     regimeFavourable: favourable,
   });
-  const qualityGate = quality.total >= rules.minQualityScore;
-  if (!qualityGate) why.set("quality", `quality ${quality.total} below ${rules.minQualityScore}`);
+  const qualityGate = exactTotal(quality) >= rules.minQualityScore;
+  // Truncated, not rounded: a 64.998 reads "64.99 below 65", not "65 below 65".
+  if (!qualityGate) why.set("quality", `quality ${Math.floor(exactTotal(quality) * 100) / 100} below ${rules.minQualityScore}`);
 
   const momentumGate = indicators.rsi1h !== null && indicators.rsi1h >= rules.minRsi1h;
   if (!momentumGate) why.set("momentum", `RSI(1h) ${fmt(indicators.rsi1h)} below ${rules.minRsi1h}`);

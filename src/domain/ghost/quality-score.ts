@@ -37,6 +37,14 @@ export function qualityScore(q: QualityInputs): QualityScore {
   return { trend, momentum, volume, confidence, regime, total: roundTo(trend + momentum + volume + confidence + regime, 1) };
 }
 
+/**
+ * The score the quality gate compares: the unrounded sum. `total` is rounded to one decimal for
+ * display, and comparing it would let a 64.95 pass a ">= 65.0" gate.
+ */
+export function exactTotal(q: QualityScore): number {
+  return q.trend + q.momentum + q.volume + q.confidence + q.regime;
+}
+
 function ramp(x: number | null, lo: number, hi: number): number {
   if (x === null || !Number.isFinite(x)) return 0;
   return Math.min(1, Math.max(0, (x - lo) / (hi - lo)));

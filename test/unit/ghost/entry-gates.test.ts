@@ -117,6 +117,10 @@ describe("entry gates: boundaries", () => {
     expect(q(0.2).quality).toBe(true);
     expect(q(0.195).qualityScore.total).toBe(64.9);
     expect(q(0.195).quality).toBe(false);
+    // 64.998 shows as 65 (one decimal) and still fails: the gate compares the unrounded score.
+    expect(q(0.1999).qualityScore.total).toBe(65);
+    expect(q(0.1999).quality).toBe(false);
+    expect(q(0.1999).trigger).toBe("quality: quality 64.99 below 65");
   });
 
   it("momentum: RSI 45 passes, 44.99 fails", () => {
