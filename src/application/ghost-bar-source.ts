@@ -18,6 +18,12 @@ const HOUR = 3_600_000;
  * minutes; an hour leaves room for a verdict actor running behind the Ghost Trader.
  */
 export const VERDICT_FRESHNESS_MS = HOUR;
+/**
+ * How old the newest council session may be at a bar's close and still gate it. Sessions come
+ * every 30 minutes; on a BLACKOUT day none run, and the day before's last session must not keep
+ * the council gate open through the TIER1 release the pause is for (nor after a gap in the price).
+ */
+export const SESSION_FRESHNESS_MS = HOUR;
 const SIGNAL_KEY_SET: ReadonlySet<string> = new Set(SIGNAL_KEYS);
 
 /**
@@ -68,7 +74,7 @@ export class FeedBarSource implements GhostBarSource {
       asset,
       candle,
       judiciary: current === null ? null : judiciaryView(current),
-      council: session === null ? null : councilView(session, current),
+      council: councilViewAt(close, session, current),
       regime: regimeViewOf(regime),
       indicators: {
         rsi1h: tech?.rsi14 ?? null,
@@ -98,6 +104,11 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
     .filter((e) => SIGNAL_KEY_SET.has(e.key) && e.value !== null)
     .map((e) => ({ key: e.key as SignalKey, value: e.value, contribution: e.contribution }));
   return { ruling: v.verdict.ruling, confidence: v.verdict.confidence, verdictId: v.id, signals };
+}
+
+/** The council gate's input at a bar's close: none when the newest session is older than `SESSION_FRESHNESS_MS`. */
+export function councilViewAt(close: number, session: CouncilSession | null, verdict: StoredVerdict | null): CouncilView | null {
+  return session === null || close - session.at > SESSION_FRESHNESS_MS ? null : councilView(session, verdict);
 }
 
 /**

@@ -20,7 +20,7 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 import { councilSessionId } from "../domain/council/session-id.js";
 import { verdictId } from "../domain/judiciary/verdict-id.js";
-import { councilView } from "../application/ghost-bar-source.js";
+import { councilViewAt } from "../application/ghost-bar-source.js";
 import { councilInputAt, judiciaryInputAt } from "../application/judiciary-inputs.js";
 import { calibratedStream } from "../application/ruling-streams.js";
 import type { CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
@@ -151,7 +151,8 @@ export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: read
       asset,
       candle,
       judiciary: judiciaryView(verdict),
-      council: session === null ? null : councilView(session, verdict),
+      // A BLACKOUT day pauses the council: the session before it does not gate that day's bars.
+      council: councilViewAt(close, session, verdict),
       regime,
       indicators: {
         rsi1h: tech?.rsi14 ?? null,

@@ -288,6 +288,22 @@ describe("verdict and council actors over the bundled replay data", () => {
     expect(r.log.lines.filter((l) => l.msg === "council paused").map((l) => l.asset).sort()).toEqual(["BTC", "SOL", "TAO"]);
   });
 
+  it("does not gate a Ghost Trader's bars on a BLACKOUT day with the council session from the day before", async () => {
+    let day = dayWith(true);
+    // A BLACKOUT day after a day with sessions.
+    while (calendarStatus(feed.calendarEvents(), day - 12 * HOUR).status === "BLACKOUT") day -= DAY;
+    r = await rig(day - HOUR);
+    await r.advance(2 * HOUR);
+    const last = await r.store.councilSessions.latest("BTC");
+    expect(last?.at).toBe(day - 30 * MIN);
+    const source = new FeedBarSource(feed, r.store);
+    const unknownLiquidity = { status: "UNKNOWN", depthUsd: null, live: false } as const;
+    const barClosingAt = (t: number) => feed.candles("BTC", "1h", t, 1)[0]!;
+    // The bar closing at midnight is gated on the 23:30 session; the next one has no session to go by.
+    expect((await source.input("BTC", barClosingAt(day), unknownLiquidity)).council?.sessionId).toBe(last?.id);
+    expect((await source.input("BTC", barClosingAt(day + HOUR), unknownLiquidity)).council).toBeNull();
+  });
+
   it("rules nothing while the asset has no live price: Binance's 2018-02-08 outage, and SOL and TAO before their listings", async () => {
     // Binance's hourly candles stop after the one opened 2018-02-08T00 (closed 01:00) and resume
     // with the one opened 2018-02-09T10. The price is LIVE while its last bar is at most 2 h old.
