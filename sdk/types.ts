@@ -501,7 +501,10 @@ export interface RankIc {
   readonly samples: number;
 }
 
-/** The evaluation of one span; `from_2023` is held out (rules were chosen on data up to 2022-12-31). */
+/**
+ * The evaluation of one span: `from_2023` is held out (replay mode; rules were chosen on data up
+ * to 2022-12-31); `trailing_365d` is the last 365 days the service recorded (live mode).
+ */
 export interface VerdictEvaluationSpan {
   readonly span: string;
   readonly from: string | null;

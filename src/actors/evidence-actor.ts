@@ -321,7 +321,8 @@ export class EvidenceActor extends Actor {
     const all = await drainSteps(graded.rowsSteps(), slice);
     const liveFrom = now - DEFAULT_CALIBRATION.windowDays * DAY;
     const rows = this.#record === null ? all : all.filter((r) => r.at >= liveFrom);
-    const span = await drainSteps(evaluateSpanSteps("from_2023", rows, DEFAULT_EVALUATION), slice);
+    // Named for what it covers: a live caller reading "from_2023" over the last year only would be misled.
+    const span = await drainSteps(evaluateSpanSteps(this.#record === null ? "from_2023" : "trailing_365d", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({
       key: verdictEvaluationKey(asset),
       at: now,

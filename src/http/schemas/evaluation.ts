@@ -36,7 +36,11 @@ export const calibrationSchema = z
   });
 
 const span = z.object({
-  span: z.string().describe("from_2023: the held-out span (rules were chosen on data up to 2022-12-31)"),
+  span: z
+    .string()
+    .describe(
+      "from_2023: the held-out span (replay mode; rules were chosen on data up to 2022-12-31); trailing_365d: the last 365 days of what the service recorded and published (live mode)",
+    ),
   from: z.string().nullable(),
   to: z.string().nullable(),
   hours: z.number().int(),

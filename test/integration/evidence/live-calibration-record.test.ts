@@ -183,7 +183,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     const started = await startAt(store, clock, bars.slice(LIVED));
     const body = await evaluation(started, store, clock);
     const now = clock.now();
-    const [span] = z.object({ spans: z.array(z.object({ hours: z.number(), from: z.number(), to: z.number() })).length(1) }).parse(body).spans;
+    const [span] = z.object({ spans: z.array(z.object({ span: z.string(), hours: z.number(), from: z.number(), to: z.number() })).length(1) }).parse(body).spans;
+    expect(span?.span).toBe("trailing_365d");
     // The published evaluation starts a year back, not where the record starts (800 days) and
     // not where the feed starts (1,000 hours).
     expect(span?.from).toBeGreaterThanOrEqual(now - 365 * DAY);

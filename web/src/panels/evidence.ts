@@ -13,7 +13,7 @@ export interface Evidence {
   readonly regime: RegimeEvaluation;
 }
 
-const SPAN_NAMES: Record<string, string> = { from_2023: "held out (2023 on)", to_2022: "in-sample (to 2022)" };
+const SPAN_NAMES: Record<string, string> = { from_2023: "held out (2023 on)", to_2022: "in-sample (to 2022)", trailing_365d: "trailing 365 days (live)" };
 
 function table(caption: string, headers: readonly string[], rows: readonly (readonly (string | HTMLElement)[])[]): HTMLElement {
   const thead = el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", { scope: "col" }, h))));
