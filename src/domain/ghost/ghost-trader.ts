@@ -122,8 +122,9 @@ export function statusAsOf(status: GhostStatus, barIsCurrent: boolean): GhostSta
  *  1. a pending entry fills at this bar's open (cancelled when liquidity turned INSUFFICIENT or
  *     when this bar is not the one right after the decision);
  *  2. the open position (new or old) lives through this bar's range: stop, TP1, TP2, trail, time;
- *  3. with no position, and none closed in this bar (one bar of cool-down, so an exit and a new
- *     entry never share a bar), the gates are evaluated at the close: all met → READY.
+ *  3. the gates are evaluated at the close (the published board); with no position, and none
+ *     closed in this bar (one bar of cool-down, so an exit and a new entry never share a bar),
+ *     all met → READY.
  * A bar at or before `lastBarT` changes nothing: reminders that fire twice, concurrently or after
  * a restart never enter twice or exit twice.
  */
@@ -162,12 +163,11 @@ export function stepGhost(state: GhostState, input: BarInput, rules: AssetRules,
     position = step.position;
   }
 
-  let pending: PendingEntry | null = null;
-  let lastGates = state.lastGates;
-  if (position === null && closed.length === 0) {
-    lastGates = evaluateGates(input, rules);
-    if (lastGates.allowEntry) pending = { decidedAt: bar.t, mode: entryMode(input), report: lastGates, input };
-  }
+  // The gates are read at every close, in a trade too: the board the trader publishes is what a
+  // new entry would face now, not the bar that decided the open position days ago.
+  const lastGates = evaluateGates(input, rules);
+  const pending: PendingEntry | null =
+    position === null && closed.length === 0 && lastGates.allowEntry ? { decidedAt: bar.t, mode: entryMode(input), report: lastGates, input } : null;
 
   const outbox = [...state.outbox, ...signals];
   const next: GhostState = { ...state, equityUsd, position, pending, lastBarT: bar.t, lastGates, outbox, carriedTradeId };

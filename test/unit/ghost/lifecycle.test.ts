@@ -58,6 +58,20 @@ describe("Ghost Trader lifecycle", () => {
     expect(s.pending).toBeNull();
   });
 
+  it("the gate board is the latest bar's while in a trade, not the bar that decided the entry", () => {
+    let s = initialGhostState("BTC", "live_paper");
+    s = step(s, passingBar(bar(0, 100, 100, 100, 100))).state;
+    expect(s.lastGates?.allowEntry).toBe(true);
+    s = step(s, quietBar(bar(1, 100, 100.5, 99.5, 100))).state;
+    expect(s.position).not.toBeNull();
+    // In the trade, a bar on which the gates fail shows them failing (and adds no entry).
+    expect(s.lastGates?.allowEntry).toBe(false);
+    expect(s.lastGates?.gatesMet).toBeLessThan(8);
+    s = step(s, passingBar(bar(2, 100, 100.5, 99.5, 100))).state;
+    expect(s.lastGates?.allowEntry).toBe(true);
+    expect(s.pending).toBeNull();
+  });
+
   it("restores mid-trade from its JSON form with the same stop and high-water mark", () => {
     const bars = [
       passingBar(bar(0, 100, 100, 100, 100)),
