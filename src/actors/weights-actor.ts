@@ -78,18 +78,16 @@ export class WeightsActor extends Actor {
   /**
    * Each trade's exit baseline depends only on the bars before its entry, so it is computed once
    * (simulating ~2,000 random entries) and kept in the actor's state; a cycle computes only the
-   * trades it has not seen. Without a feed every call is graded against a coin flip.
+   * trades it has no baseline for. One that could not be measured (its bars not there yet) is
+   * graded against a coin flip this cycle and not kept, so it is measured once they are. Without
+   * a feed every call is graded against a coin flip.
    */
   async #baselines(trades: readonly ClosedTrade[]): Promise<(t: ClosedTrade) => number> {
     if (this.feed === null) return () => COIN_FLIP;
     const known = (await this.ctx.state.get("baselines", baselineStateSchema)) ?? {};
     const missing = trades.filter((t) => known[t.id] === undefined);
-    if (missing.length > 0) {
-      const fresh = exitBaselines(this.feed, missing);
-      const next = { ...known, ...Object.fromEntries(missing.map((t) => [t.id, fresh(t)])) };
-      this.ctx.state.set("baselines", next);
-      return (t) => next[t.id] ?? COIN_FLIP;
-    }
-    return (t) => known[t.id] ?? COIN_FLIP;
+    const measured = missing.length === 0 ? new Map<string, number>() : exitBaselines(this.feed, missing);
+    if (measured.size > 0) this.ctx.state.set("baselines", { ...known, ...Object.fromEntries(measured) });
+    return (t) => known[t.id] ?? measured.get(t.id) ?? COIN_FLIP;
   }
 }

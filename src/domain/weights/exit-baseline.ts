@@ -14,7 +14,12 @@ export const MIN_BASELINE_ENTRIES = 168;
 /** A coin flip: what the baseline is when the asset's history is too short to measure one. */
 export const COIN_FLIP = 0.5;
 
-export function exitBaseline(outcomes: readonly EntryOutcome[], entryTime: number): number {
+/**
+ * The baseline, or null when fewer than MIN_BASELINE_ENTRIES random entries resolved in the
+ * lookback: the caller grades against COIN_FLIP then, and keeps nothing, so a trade graded before
+ * its bars were there (a live feed that has not polled yet) gets its baseline once they are.
+ */
+export function exitBaseline(outcomes: readonly EntryOutcome[], entryTime: number): number | null {
   const from = entryTime - BASELINE_LOOKBACK_MS;
   const to = entryTime - MAX_HOLD_MS;
   let n = 0;
@@ -24,5 +29,5 @@ export function exitBaseline(outcomes: readonly EntryOutcome[], entryTime: numbe
     n += 1;
     if (o.pnlUsd > 0) wins += 1;
   }
-  return n < MIN_BASELINE_ENTRIES ? COIN_FLIP : wins / n;
+  return n < MIN_BASELINE_ENTRIES ? null : wins / n;
 }

@@ -1,11 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { EvidenceActor, verdictEvaluationKey } from "../../../src/actors/evidence-actor.js";
-import type { CandleSource } from "../../../src/feeds/live/candle-source.js";
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
-import type { Asset } from "../../../src/domain/signals/signal-keys.js";
-import { ManualClock, type Clock } from "../../../src/runtime/clocks/clock.js";
+import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import { openStore } from "../../../src/store/open-store.js";
@@ -14,24 +12,13 @@ import type { CalibrationHistoryRepository } from "../../../src/store/ports/cali
 import { recordSpanMs } from "../../../src/application/calibration-record.js";
 import { scoredHourAt } from "../../../src/application/ruling-streams.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
+import { ExchangeStandIn } from "../../support/exchange-stand-in.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;
 /** How long the first actor lives past its start, in market hours: its record outgrows the feed's 1,000 bars. */
 const LIVED = 500;
-
-/** Real BTC bars served like an exchange: the first `limit` bars opening at or after `since`, up to the clock. */
-class ExchangeStandIn implements CandleSource {
-  readonly id = "binance";
-  constructor(
-    private readonly bars: readonly Candle[],
-    private readonly clock: Clock,
-  ) {}
-  async fetchHourly(_asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]> {
-    return this.bars.filter((b) => (since === null || b.t >= since) && b.t <= this.clock.now()).slice(0, limit);
-  }
-}
 
 /**
  * Live mode calibrates on what the service recorded (issue 16, "persist it in the store so every

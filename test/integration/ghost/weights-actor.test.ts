@@ -10,6 +10,8 @@ import { closedTrade } from "../../support/ghost-trades.js";
 import { freshStoreUrl } from "../../support/service.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { exitBaselines } from "../../../src/application/exit-baselines.js";
+import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
+import { ExchangeStandIn } from "../../support/exchange-stand-in.js";
 import { nextMultiplier } from "../../../src/domain/weights/weight-rules.js";
 
 const H = 3_600_000;
@@ -91,15 +93,15 @@ describe("Weights actor with the replay feed: baseline from the bars", () => {
     const feed = await sharedReplayFeed();
     const start = Date.UTC(2024, 5, 1);
     const trades = Array.from({ length: 12 }, (_, i) => closedTrade("BTC", start + i * 6 * H, i < 7 ? 5 : -5));
-    const baselineOf = exitBaselines(feed, trades);
-    const baselines = trades.map(baselineOf);
+    const measured = exitBaselines(feed, trades);
+    const baselines = trades.map((t) => measured.get(t.id));
     // Random entries with these exits win well over half the time on real BTC bars.
     for (const b of baselines) {
       expect(b).toBeGreaterThan(0.5);
       expect(b).toBeLessThan(0.75);
     }
-    // Before the bundled history begins there is nothing to measure: a coin flip.
-    expect(exitBaselines(feed, [closedTrade("BTC", Date.UTC(2015, 0, 1), 5)])(closedTrade("BTC", Date.UTC(2015, 0, 1), 5))).toBe(0.5);
+    // Before the bundled history begins there is nothing to measure (graded against a coin flip).
+    expect(exitBaselines(feed, [closedTrade("BTC", Date.UTC(2015, 0, 1), 5)]).size).toBe(0);
 
     const s = await openStore(freshStoreUrl("sqlite", "weightsbaseline"));
     const clock = new ManualClock(start + 80 * H);
@@ -115,5 +117,43 @@ describe("Weights actor with the replay feed: baseline from the bars", () => {
     expect(rsi).toMatchObject({ signal_key: "BTC_RSI", accuracy: 0.5833, data_points: 12 });
     expect(rsi!.multiplier).toBeLessThan(1);
     expect(nextMultiplier(1, 7 / 12, 12)).toBeGreaterThan(1);
+  }, 60_000);
+});
+
+/**
+ * Live mode: a feed that has not polled yet holds no bars. The trades graded then go against a
+ * coin flip, and are measured at the next cycle once the bars are there, instead of keeping the
+ * coin flip for good.
+ */
+describe("Weights actor over a live feed that has not polled yet", () => {
+  it("grades against a coin flip until the bars are there, then against the measured baseline", async () => {
+    const replay = await sharedReplayFeed();
+    const start = Date.UTC(2024, 5, 1);
+    const clock = new ManualClock(start + 78 * H);
+    const feed = new LiveMarketFeed(clock, new ExchangeStandIn(replay.candles("BTC", "1h", start + 200 * H, 1200), clock), []);
+    const trades = Array.from({ length: 12 }, (_, i) => closedTrade("BTC", start + i * 6 * H, i < 7 ? 5 : -5));
+    const s = await openStore(freshStoreUrl("sqlite", "weightslive"));
+    const h = new LocalActorHost({ store: s.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
+    h.register(WeightsActor, (ctx) => new WeightsActor(ctx, s.ghostLedger, s.signalWeights, () => undefined, feed));
+    await h.start();
+    await s.ghostLedger.saveClosed(trades);
+    const multiplier = async () => {
+      await h.proxy(WeightsActor, WeightsActor.ID).update();
+      return (await s.signalWeights.all()).find((r) => r.signal_key === "BTC_RSI")?.multiplier;
+    };
+    try {
+      // No bars yet: 7 of 12 right looks like skill against a coin flip.
+      expect(feed.candles("BTC", "1h", clock.now(), 10)).toHaveLength(0);
+      const first = await multiplier();
+      expect(first).toBeGreaterThan(1);
+      // The next cycle, after the feed's first poll: against the measured baseline the same
+      // record is below chance, and the multiplier turns down.
+      clock.set(start + 84 * H);
+      expect((await feed.pollCandles("BTC")).ok).toBe(true);
+      expect(await multiplier()).toBeLessThan(first!);
+    } finally {
+      await h.shutdown();
+      await s.close();
+    }
   }, 60_000);
 });

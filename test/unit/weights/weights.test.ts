@@ -3,7 +3,7 @@ import type { ClosedTrade, SignalAtEntry } from "../../../src/domain/ghost/trade
 import type { Regime } from "../../../src/domain/market/vocabulary.js";
 import { updateWeights, weightsView, multiplierFor, type WeightRow } from "../../../src/domain/weights/update-weights.js";
 import { MAX_MULTIPLIER, MIN_MULTIPLIER, nextMultiplier, targetMultiplier, WINDOW_TRADES } from "../../../src/domain/weights/weight-rules.js";
-import { BASELINE_LOOKBACK_MS, COIN_FLIP, exitBaseline, MIN_BASELINE_ENTRIES } from "../../../src/domain/weights/exit-baseline.js";
+import { BASELINE_LOOKBACK_MS, exitBaseline, MIN_BASELINE_ENTRIES } from "../../../src/domain/weights/exit-baseline.js";
 import { MAX_HOLD_MS } from "../../../src/domain/ghost/exit-levels.js";
 import type { EntryOutcome } from "../../../src/domain/ghost/random-entry.js";
 import { D0, DAY, trade } from "../ghost/ledger-fixture.js";
@@ -173,9 +173,9 @@ describe("exit baseline: random entries' win rate with the same exits before the
     expect(exitBaseline(o, E)).toBeCloseTo(0.25, 2);
   });
 
-  it("falls back to a coin flip with too little history", () => {
+  it("measures nothing with too little history (the caller grades against a coin flip and keeps nothing)", () => {
     const few = outcomes(() => true).filter((x) => x.entryTime < E - MAX_HOLD_MS).slice(-(MIN_BASELINE_ENTRIES - 1));
-    expect(exitBaseline(few, E)).toBe(COIN_FLIP);
-    expect(exitBaseline([], E)).toBe(COIN_FLIP);
+    expect(exitBaseline(few, E)).toBeNull();
+    expect(exitBaseline([], E)).toBeNull();
   });
 });
