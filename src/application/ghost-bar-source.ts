@@ -117,7 +117,7 @@ export function councilViewAt(close: number, session: CouncilSession | null, ver
  * near 0.47, so it could never clear 0.65/0.72) by the asset's Judiciary verdict instead. The
  * trade still points at the session that was current, for agent accuracy.
  */
-export function councilView(session: CouncilSession, verdict: StoredVerdict | null): CouncilView | null {
+function councilView(session: CouncilSession, verdict: StoredVerdict | null): CouncilView | null {
   const d = councilGateDecision(session, verdict === null ? null : { ruling: verdict.verdict.ruling, confidence: verdict.verdict.confidence });
   if (d.ruling === null || d.confidence === null) return null;
   return { ruling: d.ruling, confidence: d.confidence, decidedBy: d.decidedBy, sessionId: session.id };

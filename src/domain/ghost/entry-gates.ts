@@ -130,9 +130,10 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
     regimeConfidence: regime?.confidence ?? null,
     regimeFavourable: favourable,
   });
-  const qualityGate = exactTotal(quality) >= rules.minQualityScore;
+  const qualityExact = exactTotal(quality);
+  const qualityGate = qualityExact >= rules.minQualityScore;
   // Truncated, not rounded: a 64.998 reads "64.99 below 65", not "65 below 65".
-  if (!qualityGate) why.set("quality", `quality ${Math.floor(exactTotal(quality) * 100) / 100} below ${rules.minQualityScore}`);
+  if (!qualityGate) why.set("quality", `quality ${Math.floor(qualityExact * 100) / 100} below ${rules.minQualityScore}`);
 
   const momentumGate = indicators.rsi1h !== null && indicators.rsi1h >= rules.minRsi1h;
   if (!momentumGate) why.set("momentum", `RSI(1h) ${fmt(indicators.rsi1h)} below ${rules.minRsi1h}`);

@@ -34,14 +34,15 @@ export function qualityScore(q: QualityInputs): QualityScore {
   const volume = 15 * ramp(q.volumeRatio, 1, 2);
   const confidence = 20 * ramp(q.decisionConfidence, 0, 1);
   const regime = q.regimeFavourable ? 20 * ramp(q.regimeConfidence, 0, 1) : 0;
-  return { trend, momentum, volume, confidence, regime, total: roundTo(trend + momentum + volume + confidence + regime, 1) };
+  const parts = { trend, momentum, volume, confidence, regime };
+  return { ...parts, total: roundTo(exactTotal(parts), 1) };
 }
 
 /**
  * The score the quality gate compares: the unrounded sum. `total` is rounded to one decimal for
  * display, and comparing it would let a 64.95 pass a ">= 65.0" gate.
  */
-export function exactTotal(q: QualityScore): number {
+export function exactTotal(q: Omit<QualityScore, "total">): number {
   return q.trend + q.momentum + q.volume + q.confidence + q.regime;
 }
 
