@@ -39,7 +39,7 @@ export default tseslint.config(
           ],
           patterns: [
             { regex: `^(\\.\\./){${depth}}`, message: "src/domain imports only itself: receive the value as an argument or define a port in the domain." },
-            { regex: "^(?!\\.|node:crypto$|zod$|trading-signals$|wabt$)", message: "src/domain uses only pure packages (a new one is a decision for docs/decisions.md)." },
+            { regex: "^(?!\\.|node:crypto$|zod$|trading-signals$|wabt$|simple-statistics$)", message: "src/domain uses only pure packages (a new one is a decision for docs/decisions.md)." },
           ],
         },
       ],

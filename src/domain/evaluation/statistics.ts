@@ -16,7 +16,7 @@ export function appendTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** How many of `sorted` (ascending) are < x (`strict`) or ≤ x. */
-export function countBelow(sorted: Float64Array, x: number, strict: boolean): number {
+function countBelow(sorted: Float64Array, x: number, strict: boolean): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

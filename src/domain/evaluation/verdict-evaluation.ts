@@ -2,8 +2,9 @@ import type { TaoRuling } from "../market/vocabulary.js";
 import { TAO_RULINGS } from "../market/vocabulary.js";
 import { rulingSide } from "../calibration/calibration-map.js";
 import { SeededRandom } from "../regime/prng.js";
-import { appendTo, countBelow, mean, quantileSorted, spearman } from "./statistics.js";
+import { appendTo, mean, quantileSorted, spearman } from "./statistics.js";
 import { runSteps, type Steps } from "./steps.js";
+import { calibratedGapBand } from "./calibrated-gap-band.js";
 
 const HOUR = 3_600_000;
 
@@ -109,10 +110,11 @@ export interface Reliability {
   /** Brier of always forecasting the span's own up-share, known only in hindsight. */
   readonly brierHindsightBaseRate: number | null;
   /**
-   * The quintile gap a perfectly calibrated forecaster would show on these very calls: outcomes
-   * drawn as hits with probability = the published confidence, from one price move per UTC day
-   * shared by that day's calls (their 24 h horizons overlap, so a day's calls are one outcome, not
-   * 24; its bullish calls hit when the move is up, its bearish ones when it is down).
+   * The quintile gap a perfectly calibrated forecaster would show on these very calls: each call
+   * hits with probability = its published confidence, graded against a simulated hourly price
+   * walk over its own horizon, so calls whose horizons overlap hit or miss together as far as
+   * they overlap (hourly calls with a 24 h horizon are far fewer than 24 independent outcomes a
+   * day), and a bullish and a bearish call over the same hours hit against each other.
    * A measured gap inside this band is what calibration looks like on a span this short.
    */
   readonly quintileGapIfCalibrated: { readonly median: number; readonly p95: number } | null;
@@ -193,6 +195,7 @@ function* reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon
   const sorted = [...calls].sort((a, b) => a.c - b.c);
   yield;
   const bounds = sorted.length >= 5 ? quintileBounds(sorted.map((x) => x.c)) : [];
+  yield;
   const quintiles: ReliabilityBin[] = [];
   for (let q = 0; q + 1 < bounds.length; q++) {
     const part = sorted.slice(bounds[q], bounds[q + 1]);
@@ -200,9 +203,14 @@ function* reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon
   }
   const gaps = quintiles.filter((b) => b.meanConfidence !== null && b.hitRate !== null).map((b) => Math.abs((b.meanConfidence as number) - (b.hitRate as number)));
   const brier = (f: (x: (typeof calls)[number]) => number) => round(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
-  const scores = { brier: brier((x) => x.c), brierBaseRate: brier((x) => x.base), brierHindsightBaseRate: brier((x) => x.hindsight) };
   yield;
-  const ifCalibrated = yield* calibratedGapBand(sorted, bounds);
+  const forecast = brier((x) => x.c);
+  yield;
+  const baseRate = brier((x) => x.base);
+  yield;
+  const scores = { brier: forecast, brierBaseRate: baseRate, brierHindsightBaseRate: brier((x) => x.hindsight) };
+  yield;
+  const ifCalibrated = yield* calibratedGapBand(sorted, bounds, horizon);
   return {
     horizonHours: horizon,
     calls: calls.length,
@@ -246,89 +254,6 @@ export function quintileBounds(sortedConfidences: readonly number[]): number[] {
   }
   bounds.push(n);
   return bounds;
-}
-
-/**
- * Draws of the calibrated-forecaster null (fixed seed: the band is a pure function of the calls).
- * 4,000: with 400 the 95th percentile moved by ±0.003 between seeds (a review's 50 batches of 400
- * ranged 0.0607–0.0672 for TAO), as much as the gaps it is read against.
- */
-const NULL_DRAWS = 4_000;
-const DAY = 24 * HOUR;
-
-/** The calls of one quintile on one UTC day: they all meet that day's one move. */
-interface DayGroup {
-  readonly quintile: number;
-  readonly day: number;
-  /** Bullish calls' confidences, ascending: each hits when the move u < c. */
-  readonly bullish: Float64Array;
-  /** Bearish calls' 1 − c, ascending: each hits when the move u ≥ 1 − c. */
-  readonly bearish: Float64Array;
-}
-
-/**
- * Median and 95th percentile of the quintile gap when each day's outcome is drawn from the
- * published confidences (see `Reliability.quintileGapIfCalibrated`). `sorted` is ordered by
- * confidence, so the quintiles are the same slices in every draw; only the hits change.
- *
- * A day's draw u is its price move: a bullish call at confidence c says P(up) = c and hits when
- * u < c; a bearish one says P(up) = 1 − c and hits when the move is down, u ≥ 1 − c. So each call
- * hits with probability c, and a bullish and a bearish call of one day hit or miss against each
- * other as they do in the market (graded as one coin, both would hit or miss together and the
- * band would be too wide).
- *
- * A draw counts hits per (quintile, day) group by two binary searches over the group's sorted
- * thresholds rather than call by call: about a tenth of the work for hourly calls, so 4,000
- * draws do not hold the event loop of the process that evaluates (a review of a CI run met an
- * HTTP keep-alive race in a test whose service was evaluating).
- */
-function* calibratedGapBand(sorted: readonly { c: number; at: number; bullish: boolean }[], bounds: readonly number[]): Steps<{ median: number; p95: number } | null> {
-  const parts = bounds.length - 1;
-  if (parts < 1) return null;
-  const rng = new SeededRandom(16);
-  // Days are numbered in order of first appearance, and their moves drawn in that order.
-  const days = new Map<number, number>();
-  const dayOf = sorted.map((x) => {
-    const d = Math.floor(x.at / DAY);
-    if (!days.has(d)) days.set(d, days.size);
-    return days.get(d) as number;
-  });
-  yield;
-  const collected = new Map<number, { quintile: number; day: number; bullish: number[]; bearish: number[] }>();
-  for (let q = 0; q < parts; q++) {
-    for (let i = bounds[q] as number; i < (bounds[q + 1] as number); i++) {
-      const call = sorted[i] as { c: number; bullish: boolean };
-      const day = dayOf[i] as number;
-      const key = q * days.size + day;
-      let group = collected.get(key);
-      if (group === undefined) collected.set(key, (group = { quintile: q, day, bullish: [], bearish: [] }));
-      if (call.bullish) group.bullish.push(call.c);
-      else group.bearish.push(1 - call.c);
-    }
-  }
-  yield;
-  const ascending = (xs: number[]) => Float64Array.from(xs).sort();
-  const groups: DayGroup[] = [...collected.values()].map((g) => ({ quintile: g.quintile, day: g.day, bullish: ascending(g.bullish), bearish: ascending(g.bearish) }));
-  const sizes = bounds.slice(0, -1).map((lo, q) => (bounds[q + 1] as number) - lo);
-  const meanC = bounds.slice(0, -1).map((lo, q) => mean(sorted.slice(lo, bounds[q + 1]).map((x) => x.c)) ?? 0);
-  yield;
-  const u = new Float64Array(days.size);
-  const hits = new Float64Array(parts);
-  const draws: number[] = [];
-  for (let k = 0; k < NULL_DRAWS; k++) {
-    for (let d = 0; d < u.length; d++) u[d] = rng.next();
-    hits.fill(0);
-    for (const g of groups) {
-      const move = u[g.day] as number;
-      hits[g.quintile] = (hits[g.quintile] as number) + g.bullish.length - countBelow(g.bullish, move, false) + countBelow(g.bearish, move, false);
-    }
-    let gap = 0;
-    for (let q = 0; q < parts; q++) gap += Math.abs((meanC[q] as number) - (hits[q] as number) / (sizes[q] as number));
-    draws.push(gap / parts);
-    yield;
-  }
-  draws.sort((a, b) => a - b);
-  return { median: round(quantileSorted(draws, 0.5)) ?? 0, p95: round(quantileSorted(draws, 0.95)) ?? 0 };
 }
 
 /**

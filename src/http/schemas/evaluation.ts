@@ -81,7 +81,7 @@ const span = z.object({
       .object({ median: z.number(), p95: z.number() })
       .nullable()
       .describe(
-        "The quintile gap a perfectly calibrated forecaster would show on these calls (one price move drawn per UTC day from the published confidences; a day's bullish calls hit when it is up, its bearish calls when it is down): a measured gap inside this band is consistent with calibration",
+        "The quintile gap a perfectly calibrated forecaster would show on these calls: median and 95th percentile over 4,000 simulated hourly price walks, each call graded over its own horizon from its own hour and hitting with probability equal to its published confidence, so calls with overlapping horizons hit or miss together as far as they overlap. A measured gap inside this band is consistent with calibration",
       ),
   }),
 });

@@ -32,7 +32,7 @@ function target(file: string, spec: string): string {
  * The packages the domain may use: pure computation, no I/O, no framework. A new one is a
  * decision (say why in docs/decisions.md), not an accident.
  */
-const DOMAIN_PACKAGES = new Set(["node:crypto", "zod", "trading-signals", "wabt"]);
+const DOMAIN_PACKAGES = new Set(["node:crypto", "zod", "trading-signals", "wabt", "simple-statistics"]);
 
 /**
  * Folders below the HTTP facade and the actors: application services (key checks, limiters,

@@ -50,14 +50,14 @@ describe("reliability of a ruling stream", () => {
     expect(overconfident.quintileMeanAbsGap!).toBeGreaterThan(overconfident.quintileGapIfCalibrated!.p95);
   });
 
-  it("counts a day's overlapping calls as one outcome: the band is wider than independent hourly outcomes would give", () => {
+  it("counts overlapping calls as far fewer outcomes: the band is wider than independent hourly outcomes would give", () => {
     const r = evaluateSpan("from_2023", stream(1_200, (c) => c)).reliability;
-    // With 24 × 1,200 independent outcomes the quintiles' noise would be ~0.006; one draw per day
-    // (240 days per quintile) leaves ~0.03.
+    // With 24 × 1,200 independent outcomes the quintiles' noise would be ~0.006; hourly calls
+    // whose 24 h windows overlap leave about one outcome a day (240 days per quintile), ~0.03.
     expect(r.quintileGapIfCalibrated!.median).toBeGreaterThan(0.015);
   });
 
-  it("grades a day's bullish and bearish calls against one price move: they hit against each other, which narrows the band", () => {
+  it("grades bullish and bearish calls over the same hours against one price path: they hit against each other, which narrows the band", () => {
     // Every day: 12 BUY and 12 SELL hours, all at 0.6. A calibrated reader of these confidences
     // expects 60 % of each to hit, but never all of a day's calls at once (the market moved one way).
     const mixed: EvaluatedHour[] = [];
@@ -75,6 +75,58 @@ describe("reliability of a ruling stream", () => {
     expect(mixedBand.median).toBeLessThan(oneSidedBand.median / 2);
     expect(mixedBand.median).toBeGreaterThan(0);
   });
+
+  it("ties calls together by how much their 24 h windows overlap, not by the UTC day they fall on", () => {
+    // 600 pairs of BUY calls, three days apart so no two pairs overlap. Within a pair the calls are
+    // 2 h apart (22 h of their 24 h shared), on one day or across midnight; or 24 h apart (none shared).
+    const pairs = (first: number, second: number): EvaluatedHour[] => {
+      const levels = [0.52, 0.56, 0.6, 0.64, 0.68];
+      const rows: EvaluatedHour[] = [];
+      for (let u = 0; u < 600; u++) {
+        for (const h of [first, second]) {
+          rows.push({ at: START + u * 3 * DAY + h * HOUR, ruling: "BUY", score: 40, confidence: levels[u % 5] as number, baseRate: 0.5, forward: { h4: 0.01, h24: 0.01, h72: 0.01 } });
+        }
+      }
+      return rows;
+    };
+    const band = (rows: EvaluatedHour[]) => evaluateSpan("from_2023", rows).reliability.quintileGapIfCalibrated!.median;
+    const sameDay = band(pairs(10, 12));
+    const acrossMidnight = band(pairs(23, 25));
+    const dayApart = band(pairs(10, 34));
+    // Graded by UTC day, the pair across midnight counted as two outcomes, like the pair a day apart.
+    expect(Math.abs(acrossMidnight / sameDay - 1)).toBeLessThan(0.08);
+    expect(acrossMidnight).toBeGreaterThan(1.2 * dayApart);
+  }, 30_000);
+
+  it("covers a calibrated forecaster on a real random walk: its gap exceeds the published 95th percentile about one time in twenty", () => {
+    // One Gaussian price path per trial, graded exactly as the service grades: each hour's call
+    // (BUY or SELL at random, confidence within 0.002 of the walk's true 0.5) against the path's
+    // own 24 h move. Overlapping windows make neighbouring hours' outcomes agree, as in a market.
+    const trials = 40;
+    let above95 = 0;
+    let belowMedian = 0;
+    for (let trial = 0; trial < trials; trial++) {
+      const rng = new SeededRandom(100 + trial);
+      const hours = 90 * 24;
+      const path = [0];
+      for (let t = 1; t <= hours + 24; t++) path.push((path[t - 1] as number) + rng.normal());
+      const rows: EvaluatedHour[] = [];
+      for (let t = 0; t < hours; t++) {
+        const move = (path[t + 24] as number) - (path[t] as number);
+        const confidence = 0.498 + 0.001 * rng.int(5);
+        rows.push({ at: START + t * HOUR, ruling: rng.next() < 0.5 ? "BUY" : "SELL", score: 0, confidence, baseRate: 0.5, forward: { h4: null, h24: move, h72: null } });
+      }
+      const r = evaluateSpan("from_2023", rows).reliability;
+      const band = r.quintileGapIfCalibrated!;
+      if (r.quintileMeanAbsGap! > band.p95) above95++;
+      if (r.quintileMeanAbsGap! < band.median) belowMedian++;
+    }
+    // Binomial(40, 0.05): 7 or more exceedances has probability 0.3 %. Binomial(40, 0.5): outside 10–30, 0.2 %.
+    expect(above95).toBeLessThanOrEqual(6);
+    expect(belowMedian).toBeGreaterThanOrEqual(10);
+    expect(belowMedian).toBeLessThanOrEqual(30);
+    // 40 evaluations of 2,160 calls: about 3 s alone, more beside the rest of the unit suite.
+  }, 30_000);
 
   it("is a pure function of the calls (fixed seed): the same stream gives the same band", () => {
     const a = evaluateSpan("from_2023", stream(300, (c) => c)).reliability.quintileGapIfCalibrated;
