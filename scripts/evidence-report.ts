@@ -110,7 +110,7 @@ function regimeSection(title: string, e: RegimeEvaluation): string[] {
     "|---|---:|---:|---:|---:|",
     ...e.regimes.map((r) => `| ${r.regime} | ${r.hours} | ${f(r.meanForwardReturnPct)} | ${f(r.upShare)} | ${f(r.meanForwardVolPct, 1)} |`),
     "",
-    `R² of log next-24 h volatility on log trailing-24 h volatility: **${f(e.r2TrailingVol)}**; with a level per regime added: **${f(e.r2TrailingVolPlusRegime)}** (the regime adds ${f(e.r2AddedByRegime)}). Kruskal-Wallis of next-24 h returns across regimes on non-overlapping days: H ${f(e.returnsKruskalWallis.h, 2)}, df ${e.returnsKruskalWallis.df}, p ${f(e.returnsKruskalWallis.pValue)} (n ${e.returnsKruskalWallis.samples}).`,
+    `R² of log next-24 h volatility on log trailing-24 h volatility: **${f(e.r2TrailingVol)}**; with a level per regime added: **${f(e.r2TrailingVolPlusRegime)}** (the regime adds ${f(e.r2AddedByRegime)}; by chance, with the regime sequence shifted against the hours, ${e.r2AddedByChance === null ? "n/a" : `median ${f(e.r2AddedByChance.median)}, 95th percentile ${f(e.r2AddedByChance.p95)}, p ${f(e.r2AddedByChance.pValue)}`}). Kruskal-Wallis of next-24 h returns across regimes on non-overlapping days: H ${f(e.returnsKruskalWallis.h, 2)}, df ${e.returnsKruskalWallis.df}, p ${f(e.returnsKruskalWallis.pValue)} (n ${e.returnsKruskalWallis.samples}).`,
     "",
   ];
 }

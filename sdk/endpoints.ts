@@ -112,7 +112,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/evaluation/regime",
     access: "basic",
-    fields: ["evaluated_at", "from", "to", "hours", "regimes", "r2_trailing_vol", "r2_trailing_vol_plus_regime", "r2_added_by_regime", "returns_kruskal_wallis", ...cache],
+    fields: ["evaluated_at", "from", "to", "hours", "regimes", "r2_trailing_vol", "r2_trailing_vol_plus_regime", "r2_added_by_regime", "r2_added_by_chance", "returns_kruskal_wallis", ...cache],
   },
 } as const satisfies Record<string, EndpointInfo>;
 

@@ -588,5 +588,7 @@ export interface RegimeEvaluation extends CacheInfo {
   readonly r2_trailing_vol: number | null;
   readonly r2_trailing_vol_plus_regime: number | null;
   readonly r2_added_by_regime: number | null;
+  /** What regime levels add by chance (the regime sequence shifted circularly against the hours): r2_added_by_regime means something only above p95. */
+  readonly r2_added_by_chance: { readonly median: number; readonly p95: number; readonly p_value: number; readonly shifts: number } | null;
   readonly returns_kruskal_wallis: { readonly h: number | null; readonly df: number; readonly p_value: number | null; readonly samples: number };
 }

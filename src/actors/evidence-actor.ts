@@ -21,7 +21,7 @@ import { regimeHoursFrom } from "../application/regime-hours.js";
 import type { CalibrationHistoryRepository } from "../store/ports/calibration-history.js";
 import type { RecordableHour } from "../application/recorded-rulings.js";
 import { CalibrationRecord } from "../application/calibration-record.js";
-import { evaluateRegimes } from "../domain/evaluation/regime-evaluation.js";
+import { evaluateRegimesSteps } from "../domain/evaluation/regime-evaluation.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -48,11 +48,11 @@ const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
 const SCHEDULE_VERSION = 2;
 /**
  * The shape of the stored evaluation documents. Raised whenever it changes (2: the regime rows'
- * `gradedHours`): an actor whose last evaluation was written in another shape evaluates at its
+ * `gradedHours`; 3: the regime evaluation's `r2AddedByChance`): an actor whose last evaluation was written in another shape evaluates at its
  * next hourly check instead of waiting out the 6-hour period, and the routes meanwhile answer
  * "not computed yet" rather than serve the other shape.
  */
-const EVALUATION_FORMAT = 2;
+export const EVALUATION_FORMAT = 3;
 
 export const calibrationKey = (s: RulingStream): string => `calibration:${streamId(s)}`;
 /** One document per council: its six agents' maps, fitted together (one read per session). */
@@ -331,7 +331,8 @@ export class EvidenceActor extends Actor {
     if (asset === "BTC") {
       const published = await this.deps.regimes.between(now - REGIME_EVALUATION_SPAN_MS, now);
       const regimeRows = regimeHoursFrom(published, prices, now);
-      await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...evaluateRegimes(regimeRows) } });
+      const regimes = await drainSteps(evaluateRegimesSteps(regimeRows), slice);
+      await this.deps.evidence.put({ key: REGIME_EVALUATION_KEY, at: now, body: { evaluatedAt: now, ...regimes } });
     }
     await this.#record?.prune(now);
     this.ctx.state.set("evaluatedAt", now);

@@ -151,6 +151,8 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
             r2_trailing_vol: e.r2TrailingVol,
             r2_trailing_vol_plus_regime: e.r2TrailingVolPlusRegime,
             r2_added_by_regime: e.r2AddedByRegime,
+            // A document from before this field throws here and reads as not computed yet (readStored).
+            r2_added_by_chance: e.r2AddedByChance === null ? null : { median: e.r2AddedByChance.median, p95: e.r2AddedByChance.p95, p_value: e.r2AddedByChance.pValue, shifts: e.r2AddedByChance.shifts },
             returns_kruskal_wallis: { h: e.returnsKruskalWallis.h, df: e.returnsKruskalWallis.df, p_value: e.returnsKruskalWallis.pValue, samples: e.returnsKruskalWallis.samples },
           };
         });

@@ -116,6 +116,17 @@ export const regimeEvaluationSchema = z
     r2_trailing_vol: z.number().nullable().describe("R² of log forward 24 h volatility on log trailing 24 h volatility"),
     r2_trailing_vol_plus_regime: z.number().nullable(),
     r2_added_by_regime: z.number().nullable(),
+    r2_added_by_chance: z
+      .object({
+        median: z.number(),
+        p95: z.number(),
+        p_value: z.number().describe("Share of shifts adding at least r2_added_by_regime: (1 + at least) / (1 + shifts)"),
+        shifts: z.number().int(),
+      })
+      .nullable()
+      .describe(
+        "What regime levels add to R² by chance: the published regime sequence shifted circularly against the hours (every episode's length and every regime's share kept, the alignment broken), at 199 evenly spaced shifts. Persistent levels always add a little; r2_added_by_regime means something only above this band's p95",
+      ),
     returns_kruskal_wallis: z.object({ h: z.number().nullable(), df: z.number().int(), p_value: z.number().nullable(), samples: z.number().int() }),
     ...cacheFields,
   })

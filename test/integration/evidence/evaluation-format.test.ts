@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EvidenceActor, REGIME_EVALUATION_KEY, verdictEvaluationKey } from "../../../src/actors/evidence-actor.js";
+import { EVALUATION_FORMAT, EvidenceActor, REGIME_EVALUATION_KEY, verdictEvaluationKey } from "../../../src/actors/evidence-actor.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
@@ -66,7 +66,7 @@ describe("an EvidenceActor after an upgrade that changed the evaluation's stored
   }, 120_000);
 
   it("waits out its 6-hour period when the last evaluation is in the current format", async () => {
-    await evaluatedAnHourAgo(2);
+    await evaluatedAnHourAgo(EVALUATION_FORMAT);
     await nextHourlyCheck();
     expect(await store.evidence.get(verdictEvaluationKey("BTC"))).toBeNull();
   });

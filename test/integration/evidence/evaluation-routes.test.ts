@@ -89,6 +89,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
       const pending = body.regimes.reduce((s, r) => s + r.hours - r.graded_hours, 0);
       expect(pending).toBeGreaterThan(0);
       expect(pending).toBeLessThanOrEqual(26);
+      // What the regime adds comes with what a regime sequence shifted against the hours adds.
+      expect(body.r2_added_by_regime).not.toBeNull();
+      expect(body.r2_added_by_chance?.shifts).toBe(199);
+      expect(body.r2_added_by_chance!.p_value).toBeGreaterThan(0);
+      expect(body.r2_added_by_chance!.p_value).toBeLessThanOrEqual(1);
     }
     expect(body.returns_kruskal_wallis.df).toBeLessThanOrEqual(Math.max(0, body.regimes.length - 1));
   });

@@ -61,10 +61,11 @@ function regimeBlock(g: RegimeEvaluation): HTMLElement[] {
   const kw = g.returns_kruskal_wallis;
   return [
     el("h4", {}, "Does the regime know anything? (BTC)"),
-    el("p", { class: "muted" }, "R²: the share of the next 24 h's realised volatility explained by the trailing 24 h volatility, alone and with the regime. KW p: Kruskal-Wallis test that forward 24 h returns differ by regime."),
+    el("p", { class: "muted" }, "R²: the share of the next 24 h's realised volatility explained by the trailing 24 h volatility, alone and with the regime. Added by chance: what regime levels add when the same regime sequence is shifted against the hours, so it carries no information. KW p: Kruskal-Wallis test that forward 24 h returns differ by regime."),
     facts([
       ["R², trailing vol", num(g.r2_trailing_vol, 3)],
       ["R², + regime", `${num(g.r2_trailing_vol_plus_regime, 3)} (regime adds ${signed(g.r2_added_by_regime, 3)})`],
+      ["Added by chance", g.r2_added_by_chance === null ? "—" : `${num(g.r2_added_by_chance.median, 3)}, 95% up to ${num(g.r2_added_by_chance.p95, 3)} (p ${num(g.r2_added_by_chance.p_value, 3)})`],
       ["Returns, KW p", `${num(kw.p_value, 3)} over ${kw.samples} samples`],
       ["Span", `${when(g.from)} – ${when(g.to)}`],
     ]),
