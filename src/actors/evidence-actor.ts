@@ -48,9 +48,10 @@ const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
 const SCHEDULE_VERSION = 2;
 /**
  * The shape of the stored evaluation documents. Raised whenever it changes (2: the regime rows'
- * `gradedHours`; 3: the regime evaluation's `r2AddedByChance`): an actor whose last evaluation was written in another shape evaluates at its
- * next hourly check instead of waiting out the 6-hour period, and the routes meanwhile answer
- * "not computed yet" rather than serve the other shape.
+ * `gradedHours`; 3: the regime evaluation's `r2AddedByChance`): an actor whose last evaluation
+ * was written in another shape evaluates at its next hourly check instead of waiting out the
+ * 6-hour period, and the routes meanwhile answer "not computed yet" rather than serve the other
+ * shape.
  */
 export const EVALUATION_FORMAT = 3;
 
