@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { roundTo } from "../numbers/round-to.js";
 import { TAO_RULINGS, type TaoRuling } from "../market/vocabulary.js";
 import { isotonicIncreasing } from "./isotonic.js";
 import type { ScoreHistogram } from "./score-histogram.js";
@@ -85,8 +86,6 @@ export const DEFAULT_CALIBRATION: CalibrationSettings = {
   baseRatePriorOutcomes: 365 * 24,
 };
 
-const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
 /**
  * Fits P(up over the horizon | score) on a histogram of matured outcomes: fine bins pooled to a
  * minimum count, made non-decreasing in the score by pool-adjacent-violators (the engine's
@@ -96,12 +95,12 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 export function fitCalibrationMap(stream: string, histogram: ScoreHistogram, fittedAt: number, settings: CalibrationSettings = DEFAULT_CALIBRATION): CalibrationMap {
   const outcomes = histogram.total();
   const ups = histogram.totalUp();
-  const upShare = outcomes === 0 ? null : round4(ups / outcomes);
+  const upShare = outcomes === 0 ? null : roundTo(ups / outcomes, 4);
   const base = { upShare, stream, horizonHours: settings.horizonHours, fittedAt, windowDays: settings.windowDays, outcomes };
   if (outcomes < settings.minBaseRateOutcomes) return { ...base, kind: "prior", baseRate: 0.5, upShare: null, steps: [] };
   const baseRate = (ups + 0.5 * settings.baseRatePriorOutcomes) / (outcomes + settings.baseRatePriorOutcomes);
   if (outcomes < settings.minFitOutcomes || skillZ(histogram, settings.samplesPerOutcome) < settings.minSkillZ) {
-    return { ...base, kind: "base_rate", baseRate: round4(baseRate), steps: [] };
+    return { ...base, kind: "base_rate", baseRate: roundTo(baseRate, 4), steps: [] };
   }
 
   // Pool fine bins into groups of at least minBinOutcomes, left to right; a short tail joins the last group.
@@ -130,12 +129,12 @@ export function fitCalibrationMap(stream: string, histogram: ScoreHistogram, fit
     for (let g = b.first; g <= b.last; g++) scoreSum += (groups[g] as (typeof groups)[number]).scoreSum;
     return {
       maxScore: (groups[b.last] as (typeof groups)[number]).maxScore,
-      meanScore: round4(scoreSum / b.weight),
-      pUp: round4((ups + m * baseRate) / (b.weight + m)),
+      meanScore: roundTo(scoreSum / b.weight, 4),
+      pUp: roundTo((ups + m * baseRate) / (b.weight + m), 4),
       count: b.weight,
     };
   });
-  return { ...base, kind: "isotonic", baseRate: round4(baseRate), steps };
+  return { ...base, kind: "isotonic", baseRate: roundTo(baseRate, 4), steps };
 }
 
 /**
@@ -179,7 +178,7 @@ export function probabilityUp(map: CalibrationMap, score: number): number {
     if (score <= b.meanScore) {
       const a = steps[i - 1] as CalibrationStep;
       const w = b.meanScore === a.meanScore ? 1 : (score - a.meanScore) / (b.meanScore - a.meanScore);
-      return round4(a.pUp + w * (b.pUp - a.pUp));
+      return roundTo(a.pUp + w * (b.pUp - a.pUp), 4);
     }
   }
   return last.pUp;
@@ -202,5 +201,5 @@ export function calibratedConfidence(map: CalibrationMap, ruling: TaoRuling, sco
   const p = probabilityUp(map, score);
   const side = rulingSide(ruling);
   const c = side === "up" ? p : side === "down" ? 1 - p : Math.max(p, 1 - p);
-  return round4(c);
+  return roundTo(c, 4);
 }

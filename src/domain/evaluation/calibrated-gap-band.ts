@@ -1,4 +1,5 @@
 import { SeededRandom } from "../regime/prng.js";
+import { roundTo } from "../numbers/round-to.js";
 import { normalQuantile } from "./normal-quantile.js";
 import { mean, quantileSorted } from "./statistics.js";
 import type { Steps } from "./steps.js";
@@ -74,7 +75,6 @@ export function* calibratedGapBand(sorted: readonly BandCall[], bounds: readonly
   const hours = Math.round((last - first) / HOUR) + horizonHours + 1;
   const scale = Math.sqrt(horizonHours);
   const kernels: Kernel[] = [];
-  const sizes: number[] = [];
   const meanC: number[] = [];
   // A day's map gives many calls one confidence: each distinct one is converted once.
   const thresholds = new Map<number, number>();
@@ -94,7 +94,6 @@ export function* calibratedGapBand(sorted: readonly BandCall[], bounds: readonly
       threshold[i] = t;
     }
     kernels.push({ plus, minus, threshold });
-    sizes.push(part.length);
     meanC.push(mean(part.map((x) => x.c)) ?? 0);
     yield;
   }
@@ -123,13 +122,14 @@ export function* calibratedGapBand(sorted: readonly BandCall[], bounds: readonly
       const { plus, minus, threshold } = kernels[q] as Kernel;
       let hits = 0;
       for (let i = 0; i < plus.length; i++) hits += Number((walk[plus[i] as number] as number) - (walk[minus[i] as number] as number) < (threshold[i] as number));
-      gap += Math.abs((meanC[q] as number) - hits / (sizes[q] as number));
+      gap += Math.abs((meanC[q] as number) - hits / plus.length);
     }
     draws.push(gap / parts);
     yield;
   }
   draws.sort((a, b) => a - b);
-  return { median: round4(quantileSorted(draws, 0.5)), p95: round4(quantileSorted(draws, 0.95)) };
+  // NULL_DRAWS > 0 draws, so both quantiles exist.
+  return { median: roundTo(quantileSorted(draws, 0.5) as number, 4), p95: roundTo(quantileSorted(draws, 0.95) as number, 4) };
 }
 
 function standardNormalTable(): Float64Array {
@@ -145,5 +145,3 @@ function standardNormalTable(): Float64Array {
   for (let i = 0; i < n; i++) table[i] = (table[i] as number) / sd;
   return table;
 }
-
-const round4 = (x: number | null): number => (x === null || !Number.isFinite(x) ? 0 : Math.round(x * 1e4) / 1e4);

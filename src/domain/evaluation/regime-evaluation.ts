@@ -1,4 +1,5 @@
 import type { Regime } from "../market/vocabulary.js";
+import { roundOrNull } from "../numbers/round-to.js";
 import { appendTo, mean, quantileSorted, ranks } from "./statistics.js";
 import { runSteps, type Steps } from "./steps.js";
 
@@ -47,7 +48,6 @@ export interface RegimeEvaluation {
   readonly returnsKruskalWallis: { readonly h: number | null; readonly df: number; readonly pValue: number | null; readonly samples: number };
 }
 
-const round = (x: number | null, d = 4): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 /** Upper tail of the chi-square distribution (Wilson–Hilferty; accurate to ~1e-3 for df ≥ 1, enough to read a p-value). */
 export function chiSquareSurvival(x: number, df: number): number {
@@ -82,15 +82,19 @@ function kruskalWallis(groups: readonly (readonly number[])[]): { h: number | nu
     offset += g.length;
   }
   const h = (12 / (n * (n + 1))) * sum - 3 * (n + 1);
-  return { h: round(h, 3), df, pValue: round(chiSquareSurvival(h, df)), samples: n };
+  return { h: roundOrNull(h, 3), df, pValue: roundOrNull(chiSquareSurvival(h, df)), samples: n };
 }
 
-/**
- * R² of y on x (OLS with intercept), with a level per group when `groups` is given (a common
- * within-group slope). Row i belongs to group `groups[(i + shift) % n]`: a shift of 0 reads the
- * rows' own groups; any other pairs each row with another row's group (the chance reference).
- */
-function rSquared(xs: Float64Array, ys: Float64Array, groups: { readonly codes: Int32Array; readonly count: number; readonly shift: number } | null): number | null {
+/** What every R² fit over the same rows shares: y's total sum of squares, and a group array to fill. */
+interface R2Rows {
+  readonly xs: Float64Array;
+  readonly ys: Float64Array;
+  readonly sst: number;
+  readonly group: Int32Array;
+}
+
+/** The rows prepared once for all fits (the chance reference fits them 199 times), or null when R² is undefined. */
+function r2Rows(xs: Float64Array, ys: Float64Array): R2Rows | null {
   const n = xs.length;
   if (n < 3) return null;
   let my = 0;
@@ -98,10 +102,20 @@ function rSquared(xs: Float64Array, ys: Float64Array, groups: { readonly codes: 
   my /= n;
   let sst = 0;
   for (let i = 0; i < n; i++) sst += ((ys[i] as number) - my) ** 2;
-  if (sst === 0) return null;
+  return sst === 0 ? null : { xs, ys, sst, group: new Int32Array(n) };
+}
+
+/**
+ * R² of y on x (OLS with intercept), with a level per group when `groups` is given (a common
+ * within-group slope). Row i belongs to group `groups[(i + shift) % n]`: a shift of 0 reads the
+ * rows' own groups; any other pairs each row with another row's group (the chance reference).
+ */
+function rSquared(rows: R2Rows, groups: { readonly codes: Int32Array; readonly count: number; readonly shift: number } | null): number {
+  const { xs, ys, group } = rows;
+  const n = xs.length;
   const k = groups?.count ?? 1;
-  const group = new Int32Array(n);
-  if (groups !== null) for (let i = 0; i < n; i++) group[i] = groups.codes[(i + groups.shift) % n] as number;
+  if (groups === null) group.fill(0);
+  else for (let i = 0; i < n; i++) group[i] = groups.codes[(i + groups.shift) % n] as number;
   const count = new Float64Array(k);
   const sumX = new Float64Array(k);
   const sumY = new Float64Array(k);
@@ -126,7 +140,7 @@ function rSquared(xs: Float64Array, ys: Float64Array, groups: { readonly codes: 
     const fit = (sumY[g] as number) / (count[g] as number) + b * ((xs[i] as number) - (sumX[g] as number) / (count[g] as number));
     ssr += ((ys[i] as number) - fit) ** 2;
   }
-  return 1 - ssr / sst;
+  return 1 - ssr / rows.sst;
 }
 
 /**
@@ -143,24 +157,22 @@ const CHANCE_SHIFTS = 199;
  * hours. Over 90 days seven such levels added a median of 0.017 in a simulation, as much as the
  * figure one would read as "the regime helps".
  */
-function* r2AddedByChance(xs: Float64Array, ys: Float64Array, codes: Int32Array, count: number, r2Alone: number, observed: number): Steps<RegimeEvaluation["r2AddedByChance"]> {
-  const n = xs.length;
+function* r2AddedByChance(rows: R2Rows, codes: Int32Array, count: number, r2Alone: number, observed: number): Steps<RegimeEvaluation["r2AddedByChance"]> {
+  const n = rows.xs.length;
   if (n < 10) return null;
   const added: number[] = [];
   for (let j = 0; j < CHANCE_SHIFTS; j++) {
     const shift = Math.floor(n / 10 + ((j + 0.5) * (0.8 * n)) / CHANCE_SHIFTS);
-    const r2 = rSquared(xs, ys, { codes, count, shift });
-    if (r2 !== null) added.push(r2 - r2Alone);
+    added.push(rSquared(rows, { codes, count, shift }) - r2Alone);
     // A shift over the API's 90 days is about 0.1 ms; over the whole history about 2 ms.
     yield;
   }
-  if (added.length === 0) return null;
   added.sort((a, b) => a - b);
   const atLeast = added.filter((x) => x >= observed).length;
   return {
-    median: round(quantileSorted(added, 0.5)) as number,
-    p95: round(quantileSorted(added, 0.95)) as number,
-    pValue: round((1 + atLeast) / (1 + added.length)) as number,
+    median: roundOrNull(quantileSorted(added, 0.5)) as number,
+    p95: roundOrNull(quantileSorted(added, 0.95)) as number,
+    pValue: roundOrNull((1 + atLeast) / (1 + added.length)) as number,
     shifts: added.length,
   };
 }
@@ -188,9 +200,9 @@ export function* evaluateRegimesSteps(rows: readonly RegimeHour[]): Steps<Regime
         regime,
         hours: rs.length,
         gradedHours: fr.length,
-        meanForwardReturnPct: round(m === null ? null : m * 100),
-        upShare: fr.length === 0 ? null : round(fr.filter((x) => x > 0).length / fr.length),
-        meanForwardVolPct: round(mean(fv), 2),
+        meanForwardReturnPct: roundOrNull(m === null ? null : m * 100),
+        upShare: fr.length === 0 ? null : roundOrNull(fr.filter((x) => x > 0).length / fr.length),
+        meanForwardVolPct: roundOrNull(mean(fv), 2),
       };
     });
   const vol = rows.filter((r) => r.forwardVolPct !== null && r.forwardVolPct > 0 && r.trailingVolPct > 0);
@@ -201,10 +213,11 @@ export function* evaluateRegimesSteps(rows: readonly RegimeHour[]): Steps<Regime
     if (!codeOf.has(r.regime)) codeOf.set(r.regime, codeOf.size);
     return codeOf.get(r.regime) as number;
   });
-  const r2a = rSquared(xs, ys, null);
-  const r2b = rSquared(xs, ys, { codes, count: codeOf.size, shift: 0 });
+  const fitRows = r2Rows(xs, ys);
+  const r2a = fitRows === null ? null : rSquared(fitRows, null);
+  const r2b = fitRows === null ? null : rSquared(fitRows, { codes, count: codeOf.size, shift: 0 });
   yield;
-  const chance = r2a === null || r2b === null ? null : yield* r2AddedByChance(xs, ys, codes, codeOf.size, r2a, r2b - r2a);
+  const chance = fitRows === null || r2a === null || r2b === null ? null : yield* r2AddedByChance(fitRows, codes, codeOf.size, r2a, r2b - r2a);
   // Non-overlapping days for the returns test, so no 24 h outcome counts twice.
   const groups = new Map<Regime, number[]>();
   let next = Number.NEGATIVE_INFINITY;
@@ -218,9 +231,9 @@ export function* evaluateRegimesSteps(rows: readonly RegimeHour[]): Steps<Regime
     to: rows[rows.length - 1]?.at ?? null,
     hours: rows.length,
     regimes,
-    r2TrailingVol: round(r2a),
-    r2TrailingVolPlusRegime: round(r2b),
-    r2AddedByRegime: r2a === null || r2b === null ? null : round(r2b - r2a),
+    r2TrailingVol: roundOrNull(r2a),
+    r2TrailingVolPlusRegime: roundOrNull(r2b),
+    r2AddedByRegime: r2a === null || r2b === null ? null : roundOrNull(r2b - r2a),
     r2AddedByChance: chance,
     returnsKruskalWallis: kruskalWallis([...groups.values()]),
   };

@@ -1,4 +1,5 @@
 import type { TaoRuling } from "../market/vocabulary.js";
+import { roundOrNull } from "../numbers/round-to.js";
 import { TAO_RULINGS } from "../market/vocabulary.js";
 import { rulingSide } from "../calibration/calibration-map.js";
 import { SeededRandom } from "../regime/prng.js";
@@ -132,7 +133,6 @@ export interface SpanEvaluation {
   readonly reliability: Reliability;
 }
 
-const round = (x: number | null, d = 4): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): RankIc {
   // Non-overlapping samples: one every `hours`, so no outcome is counted twice.
@@ -147,7 +147,7 @@ function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): Ran
     next = r.at + hours * HOUR;
   }
   const s = spearman(xs, ys);
-  return { hours, ic: round(s.rho), t: round(s.t, 2), samples: s.n };
+  return { hours, ic: roundOrNull(s.rho), t: roundOrNull(s.t, 2), samples: s.n };
 }
 
 function binOf(rows: readonly { c: number; hit: boolean }[], from: number, to: number): ReliabilityBin {
@@ -156,8 +156,8 @@ function binOf(rows: readonly { c: number; hit: boolean }[], from: number, to: n
     from,
     to,
     count: rows.length,
-    meanConfidence: round(mean(rows.map((r) => r.c))),
-    hitRate: rows.length === 0 ? null : round(hits / rows.length),
+    meanConfidence: roundOrNull(mean(rows.map((r) => r.c))),
+    hitRate: rows.length === 0 ? null : roundOrNull(hits / rows.length),
   };
 }
 
@@ -202,7 +202,7 @@ function* reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon
     if (part.length > 0) quintiles.push(binOf(part, (part[0] as { c: number }).c, (part[part.length - 1] as { c: number }).c));
   }
   const gaps = quintiles.filter((b) => b.meanConfidence !== null && b.hitRate !== null).map((b) => Math.abs((b.meanConfidence as number) - (b.hitRate as number)));
-  const brier = (f: (x: (typeof calls)[number]) => number) => round(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
+  const brier = (f: (x: (typeof calls)[number]) => number) => roundOrNull(mean(calls.map((x) => (f(x) - (x.hit ? 1 : 0)) ** 2)), 5);
   yield;
   const forecast = brier((x) => x.c);
   yield;
@@ -214,10 +214,10 @@ function* reliability(rows: readonly EvaluatedHour[], horizon: EvaluationHorizon
   return {
     horizonHours: horizon,
     calls: calls.length,
-    hitRate: calls.length === 0 ? null : round(calls.filter((x) => x.hit).length / calls.length),
+    hitRate: calls.length === 0 ? null : roundOrNull(calls.filter((x) => x.hit).length / calls.length),
     bins,
     quintiles,
-    quintileMeanAbsGap: round(mean(gaps)),
+    quintileMeanAbsGap: roundOrNull(mean(gaps)),
     ...scores,
     quintileGapIfCalibrated: ifCalibrated,
   };
@@ -304,7 +304,7 @@ function* bootstrapExcess(rows: readonly EvaluatedHour[], horizon: EvaluationHor
     const d = (draws[c] as number[]).sort((a, b) => a - b);
     // An interval only when the ruling appeared in nearly every resample.
     if (d.length < options.bootstrapDraws * 0.9) return;
-    out.set(r, [round(quantileSorted(d, 0.05), 4) as number, round(quantileSorted(d, 0.95), 4) as number]);
+    out.set(r, [roundOrNull(quantileSorted(d, 0.05), 4) as number, roundOrNull(quantileSorted(d, 0.95), 4) as number]);
   });
   return out;
 }
@@ -341,7 +341,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
   const unconditional: { hours: number; meanPct: number | null; upShare: number | null }[] = [];
   for (const h of EVALUATION_HORIZONS) {
     const f = forwardSummary(rows, h);
-    unconditional.push({ hours: h, meanPct: round(f.mean === null ? null : f.mean * 100), upShare: f.graded === 0 ? null : round(f.up / f.graded) });
+    unconditional.push({ hours: h, meanPct: roundOrNull(f.mean === null ? null : f.mean * 100), upShare: f.graded === 0 ? null : roundOrNull(f.up / f.graded) });
     yield;
   }
   const cis = new Map<EvaluationHorizon, Map<TaoRuling, readonly [number, number]>>();
@@ -356,15 +356,15 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
     rulings.push({
       ruling,
       count: mine.length,
-      share: round(mine.length / rows.length) as number,
+      share: roundOrNull(mine.length / rows.length) as number,
       horizons: EVALUATION_HORIZONS.map((h, i) => {
         const { graded, mean: m } = forwardSummary(mine, h);
         const u = unconditional[i]?.meanPct ?? null;
         return {
           hours: h,
           graded,
-          meanPct: round(m === null ? null : m * 100),
-          excessPct: m === null || u === null ? null : round(m * 100 - u),
+          meanPct: roundOrNull(m === null ? null : m * 100),
+          excessPct: m === null || u === null ? null : roundOrNull(m * 100 - u),
           excessCi90: cis.get(h)?.get(ruling) ?? null,
         };
       }),

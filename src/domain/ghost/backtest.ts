@@ -3,7 +3,7 @@ import { ASSET_RULES } from "./asset-rules.js";
 import type { BarInput } from "./bar-input.js";
 import { DEFAULT_COSTS, type CostModel } from "./costs.js";
 import { initialGhostState, stepGhost, type GhostState } from "./ghost-trader.js";
-import { roundTo } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
 import { performanceStats, type PerformanceStats } from "./performance-stats.js";
 import { STARTING_EQUITY_USD } from "./position-sizing.js";
 import { trackRecordStats, type TrackRecordStats } from "./track-record-stats.js";

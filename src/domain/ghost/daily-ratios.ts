@@ -1,4 +1,4 @@
-import { roundTo } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
 
 export interface DailyRatios {
   readonly sharpe: number | null;

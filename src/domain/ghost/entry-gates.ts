@@ -1,7 +1,7 @@
 import type { Regime, TaoRuling } from "../market/vocabulary.js";
 import type { AssetRules } from "./asset-rules.js";
 import type { BarInput, LiquidityStatus, RegimeView } from "./bar-input.js";
-import { roundTo } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
 import { exactTotal, qualityScore, type QualityScore } from "./quality-score.js";
 import { sessionOpen } from "./weekend-session.js";
 

@@ -1,4 +1,5 @@
-import { roundTo, roundUsd } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
+import { roundUsd } from "./money.js";
 import { countedClosed, countedOpen } from "./trade-validity.js";
 import type { ClosedTrade, OpenPosition } from "./trade.js";
 

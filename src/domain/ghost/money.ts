@@ -1,3 +1,5 @@
+import { roundTo } from "../numbers/round-to.js";
+
 /**
  * Rounding of recorded amounts. Arithmetic runs in float64 on unrounded values; a value is rounded
  * once, when it is recorded, so rounding errors never compound across fills:
@@ -18,13 +20,6 @@ export function floorSize(x: number): number {
   const v = finite(x, "size");
   // The epsilon keeps 0.3 × 1e8 = 29999999.999999996 from flooring a whole satoshi away.
   return Math.floor(v * 1e8 + 1e-6) / 1e8;
-}
-
-export function roundTo(x: number, decimals: number): number {
-  const f = 10 ** decimals;
-  const r = Math.sign(x) * Math.round(Math.abs(x) * f + Number.EPSILON * f) / f;
-  // -0 would print as "0" anyway, but strict equality in tests and JSON both prefer +0.
-  return r === 0 ? 0 : r;
 }
 
 export function finite(x: number, what: string): number {

@@ -1,4 +1,4 @@
-import { roundTo } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
 
 /**
  * Entry quality score 0-100 (DECISIONS 7): five parts, each a linear ramp clamped to its range,

@@ -1,5 +1,6 @@
 import type { Regime } from "../market/vocabulary.js";
-import { roundTo, roundUsd } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
+import { roundUsd } from "./money.js";
 import type { ClosedTrade } from "./trade.js";
 
 /** SPEC "Regime stats" item. */

@@ -1,4 +1,5 @@
-import { roundTo, roundUsd } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
+import { roundUsd } from "./money.js";
 import type { ClosedTrade } from "./trade.js";
 
 /** SPEC "Track records" stats (all assets). */

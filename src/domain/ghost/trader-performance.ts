@@ -1,6 +1,7 @@
 import type { Candle } from "../signals/reading.js";
 import { marketBuyPrice, marketSellPrice, type CostModel } from "./costs.js";
-import { roundTo, roundUsd } from "./money.js";
+import { roundTo } from "../numbers/round-to.js";
+import { roundUsd } from "./money.js";
 import { capitalExposure, type Exposure } from "./capital-exposure.js";
 import { dailyRatios } from "./daily-ratios.js";
 import { drawdowns, type DrawdownEpisode } from "./drawdown.js";

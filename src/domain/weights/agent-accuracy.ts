@@ -1,4 +1,4 @@
-import { roundTo } from "../ghost/money.js";
+import { roundTo } from "../numbers/round-to.js";
 import type { ClosedTrade } from "../ghost/trade.js";
 
 /** One agent's vote in a stored council session, as the council records it. */

@@ -1,4 +1,4 @@
-import { roundTo } from "../ghost/money.js";
+import { roundTo } from "../numbers/round-to.js";
 import type { ClosedTrade } from "../ghost/trade.js";
 import type { Regime } from "../market/vocabulary.js";
 import type { SignalKey } from "../signals/signal-keys.js";

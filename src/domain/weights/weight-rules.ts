@@ -1,4 +1,4 @@
-import { roundTo } from "../ghost/money.js";
+import { roundTo } from "../numbers/round-to.js";
 
 /**
  * SPEC "Signal weights" rules and our choices for what it leaves open:
