@@ -1,4 +1,4 @@
-import type { LedgerSnapshot } from "../domain/ghost/ledger-integrity.js";
+import { integrityChecks, type IntegrityCheck, type LedgerSnapshot } from "../domain/ghost/ledger-integrity.js";
 import type { OpenPosition } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
@@ -27,4 +27,26 @@ export async function readLedgerSnapshot(ledger: GhostLedgerRepository, now: num
     cutoffs,
     published,
   };
+}
+
+/** Reads a failed check gets before it is published: a read artefact clears on the next read. */
+const READS_BEFORE_FAILING = 3;
+
+/**
+ * The ledger snapshot with its integrity checks, as `tests_passing` and the TAO sign-off publish
+ * them. This read is several queries, and on MongoDB a trader step writes its status and its
+ * closed trades as two documents (no multi-document transactions: ports/ghost-ledger.ts), so a
+ * step landing between the queries can show one position both open and closed: two checks fail
+ * on rows that are sound. A fault in the stored rows fails every read, so a check is published
+ * as failing only when it fails on consecutive reads; the figures come from the read that is
+ * published, so the stats beside `tests_passing` agree with it.
+ */
+export async function readCheckedLedger(ledger: GhostLedgerRepository, now: number): Promise<{ snapshot: LedgerSnapshot; checks: IntegrityCheck[] }> {
+  let snapshot = await readLedgerSnapshot(ledger, now);
+  let checks = integrityChecks(snapshot);
+  for (let read = 1; read < READS_BEFORE_FAILING && checks.some((c) => !c.passed); read++) {
+    snapshot = await readLedgerSnapshot(ledger, now);
+    checks = integrityChecks(snapshot);
+  }
+  return { snapshot, checks };
 }

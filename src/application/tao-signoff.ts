@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { INTEGRITY_CHECKS, integrityChecks } from "../domain/ghost/ledger-integrity.js";
+import { INTEGRITY_CHECKS } from "../domain/ghost/ledger-integrity.js";
 import { paperTradesValidated } from "../domain/ghost/ghost-stats.js";
 import type { Store } from "../store/store.js";
-import { readLedgerSnapshot } from "./ledger-snapshot.js";
+import { readCheckedLedger } from "./ledger-snapshot.js";
 import { periodMarkFor } from "../domain/ghost/sprints.js";
 
 /**
@@ -71,8 +71,7 @@ export interface SignoffReadiness {
  * behind `tests_passing` (all must hold: a ledger that fails one cannot vouch for the 10).
  */
 export async function signoffReadiness(store: Store, now: number): Promise<SignoffReadiness> {
-  const snapshot = await readLedgerSnapshot(store.ghostLedger, now);
-  const checks = integrityChecks(snapshot);
+  const { snapshot, checks } = await readCheckedLedger(store.ghostLedger, now);
   const sinceMs = snapshot.cutoffs.TAO;
   return {
     paperTradesValidated: paperTradesValidated(snapshot.published.TAO ?? [], sinceMs),

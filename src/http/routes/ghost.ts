@@ -13,7 +13,6 @@ import { ghostPerformanceQuerySchema, ghostPerformanceSchema } from "../schemas/
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import { ghostStatsFigures, PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
 import { initialGhostState } from "../../domain/ghost/ghost-trader.js";
-import { testsPassing } from "../../domain/ghost/ledger-integrity.js";
 import { regimeStats } from "../../domain/ghost/regime-stats.js";
 import { taoStatusView } from "../../domain/ghost/tao-status-view.js";
 import { trackRecordStats } from "../../domain/ghost/track-record-stats.js";
@@ -22,7 +21,7 @@ import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import { countedClosed } from "../../domain/ghost/trade-validity.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
 import { countedUnderSprints, currentSprint, periodMarkFor, sharedCutoff, sinceFor } from "../../domain/ghost/sprints.js";
-import { readLedgerSnapshot } from "../../application/ledger-snapshot.js";
+import { readCheckedLedger } from "../../application/ledger-snapshot.js";
 import { assetPerformance } from "../../application/ghost-performance.js";
 import { readTaoSignoff, signedOffInPeriod } from "../../application/tao-signoff.js";
 import type { CouncilSession } from "../../domain/council/council-types.js";
@@ -171,13 +170,13 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL.ghostStats,
       handler: async () => {
         const now = marketClock.now();
-        const [snapshot, marks] = await Promise.all([readLedgerSnapshot(ledger, now), ledger.sprints()]);
+        const [{ snapshot, checks }, marks] = await Promise.all([readCheckedLedger(ledger, now), ledger.sprints()]);
         const cutoff = sharedCutoff(ASSETS, marks);
         return {
           ...ghostStatsFigures(snapshot.closed, snapshot.open, cutoff),
           since: isoDate(cutoff),
           sprint: currentSprint(marks).sprint,
-          tests_passing: testsPassing(snapshot),
+          tests_passing: checks.filter((c) => c.passed).length,
         };
       },
     }),
