@@ -27,7 +27,7 @@ const BATCH = 500;
  * One asset's live calibration record as its EvidenceActor uses it (live mode only; replay's
  * record is the bundled history): the hourly closes and rulings it calibrates on, read when the
  * actor starts and written as it rules new hours, so a restarted or moved actor fits what the
- * actor before it fitted although the live feed keeps only its newest 1,000 bars.
+ * actor before it fitted although the live feed keeps only its newest 2,400 bars.
  */
 export class CalibrationRecord {
   #seeded = false;

@@ -1,9 +1,10 @@
 import type { Clock } from "../../runtime/clocks/clock.js";
 import { START_OF_LOG, type LiveObservation, type LiveObservationCursor, type LiveObservationLog } from "../../store/ports/live-observations.js";
+import { KEPT_HOURLY_BARS } from "./live-candle-store.js";
 import { decodeObservation, type DecodedObservation } from "./observation-codec.js";
 
 const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
 
 /** How often each process reads what other processes' pollers wrote. */
 export const SYNC_EVERY_MS = 5_000;
@@ -13,8 +14,12 @@ export const SYNC_EVERY_MS = 5_000;
  * missed. Re-read rows change nothing (the caches keep one value per observation time).
  */
 export const CLOCK_SKEW_MS = 5 * MINUTE;
-/** Live state worth reloading after a restart: the reading cache's and AI percentile's 90 days. */
-export const LOG_RETENTION_MS = 90 * DAY;
+/**
+ * Live state worth reloading after a restart: the hourly bars' 100 days (the signal weights'
+ * baseline reads them: live-candle-store.ts), which cover the reading cache's and AI percentile's
+ * 90. Shorter, and a replica started later would hold fewer bars than the one that polled them.
+ */
+export const LOG_RETENTION_MS = KEPT_HOURLY_BARS * HOUR;
 /** Observations kept for a retry while the store refuses writes; beyond that the oldest go. */
 const MAX_UNSENT = 50_000;
 const PAGE = 5_000;

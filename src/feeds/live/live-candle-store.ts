@@ -6,8 +6,14 @@ import type { SignalReading } from "../../domain/signals/reading.js";
 const HOUR = 3_600_000;
 const FOUR_HOURS = 4 * HOUR;
 
-/** Bars kept in memory per interval: enough for the candles endpoint's limit of 1,000. */
-export const KEPT_BARS = 1000;
+/**
+ * Hourly bars kept in memory: 100 days, what the signal weights' no-skill baseline reads (a
+ * trade's 90-day lookback, measured at the first 6-hour cycle after it closes, plus its hold).
+ * The candles endpoint's limit of 1,000 reads the newest of them.
+ */
+export const KEPT_HOURLY_BARS = 2_400;
+/** 4-hour bars kept: the candles endpoint's limit of 1,000 (166 days, more than the hourly bars build). */
+const KEPT_FOUR_HOUR_BARS = 1_000;
 
 /**
  * One asset's live hourly bars, with 4 h bars built as buckets complete and both indicator sets
@@ -38,7 +44,7 @@ export class LiveCandleStore {
       // A bar still forming (close in the future) would be revised later: take closed bars only.
       if ((last !== null && bar.t <= last) || bar.t + HOUR > now) continue;
       this.h1.push(bar);
-      if (this.h1.length > KEPT_BARS) this.h1.shift();
+      if (this.h1.length > KEPT_HOURLY_BARS) this.h1.shift();
       this.last1h = { values: this.ind1h.update(bar), observedAt: bar.t + HOUR };
       out.push(this.last1h);
       this.addToBucket(bar);
@@ -77,7 +83,7 @@ export class LiveCandleStore {
   private closeBucket(): void {
     if (!this.bucket) return;
     this.h4.push(this.bucket);
-    if (this.h4.length > KEPT_BARS) this.h4.shift();
+    if (this.h4.length > KEPT_FOUR_HOUR_BARS) this.h4.shift();
     this.last4h = { values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS };
     this.bucket = null;
   }

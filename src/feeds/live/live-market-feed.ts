@@ -7,7 +7,7 @@ import type { Clock } from "../../runtime/clocks/clock.js";
 import type { NetworkFigure, NetworkFigures } from "../../domain/signals/network-figures.js";
 import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { CandleSource } from "./candle-source.js";
-import { btcTechnicalReadings, KEPT_BARS, LiveCandleStore } from "./live-candle-store.js";
+import { btcTechnicalReadings, KEPT_HOURLY_BARS, LiveCandleStore } from "./live-candle-store.js";
 import { LiveMacroSeriesStore, type DailySeriesKey, type DailySeriesSink, type DailyValue } from "./live-macro-series.js";
 import { FigureCache } from "./figure-cache.js";
 import type { ObservationPublisher, ObservationSink } from "./feed-sync.js";
@@ -18,6 +18,10 @@ import { ReadingCache } from "./reading-cache.js";
 import type { PollResult, ResilientProvider } from "./resilient-provider.js";
 
 const HOUR = 3_600_000;
+/** Bars per request: Binance's klines maximum (ccxt passes it through as `limit`). */
+export const CANDLE_PAGE = 1_000;
+/** Requests per poll: the kept hours in full pages, and one more for the bar still forming. */
+const MAX_PAGES = Math.ceil(KEPT_HOURLY_BARS / CANDLE_PAGE) + 1;
 
 /** A spot price older than this is no longer "live" (candles are polled every minute). */
 export const SPOT_MAX_AGE_MS = 5 * 60_000;
@@ -79,13 +83,19 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     return result;
   }
 
-  /** Fetches bars newer than the last stored one; BTC bars also yield the 5 technical signals. */
+  /**
+   * Fetches the bars newer than the last stored one, from no earlier than the kept span (100
+   * days: the first poll backfills them, as does the first poll after a long outage), in pages
+   * of the exchange's maximum. BTC bars also yield the 5 technical signals.
+   */
   async pollCandles(asset: Asset): Promise<PollResult> {
     const store = this.stores[asset];
     const since = store.lastOpenTime;
     let bars: readonly Candle[];
     try {
-      bars = await this.candleSource.fetchHourly(asset, since === null ? null : since + 1, KEPT_BARS);
+      // From the hour the kept span starts: the bar forming now and the 2,400 closed before it.
+      const keptFrom = Math.floor(this.clock.now() / HOUR) * HOUR - KEPT_HOURLY_BARS * HOUR;
+      bars = await this.fetchSince(asset, Math.max(since === null ? 0 : since + 1, keptFrom));
     } catch (err) {
       const error =
         err instanceof ProviderError ? err : new ProviderError(this.candleSource.id, "network", err instanceof Error ? err.message : "failed");
@@ -105,6 +115,24 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     }
     await this.share(shared);
     return { ok: true, readings };
+  }
+
+  /**
+   * The bars opening at or after `from`, page by page until a page comes back short (caught up)
+   * or MAX_PAGES were read (the rest comes with the next poll). A failed page fails the poll:
+   * nothing of it is kept, and the next poll starts again from the same bar.
+   */
+  private async fetchSince(asset: Asset, from: number): Promise<Candle[]> {
+    const bars: Candle[] = [];
+    let next = from;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const got = await this.candleSource.fetchHourly(asset, next, CANDLE_PAGE);
+      bars.push(...got);
+      const last = got.at(-1);
+      if (got.length < CANDLE_PAGE || last === undefined) break;
+      next = last.t + 1;
+    }
+    return bars;
   }
 
   /**
@@ -155,7 +183,7 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   }
 
   candles(asset: Asset, interval: CandleInterval, at: number, limit: number): readonly Candle[] {
-    // Daily bars are not kept live yet (1,000 hourly bars hold only ~41 days).
+    // Daily bars are not kept live yet (the 2,400 hourly bars hold 100 days).
     return interval === "1d" ? [] : this.stores[asset].candles(interval, at, limit);
   }
 

@@ -21,8 +21,8 @@ export const pricePointSchema = z.object({ t: z.number().int(), close: z.number(
 /**
  * What live mode calibrates on: each stream's hourly rulings and each asset's hourly closes as
  * the service recorded them, kept for the calibration window. A live feed holds only its newest
- * 1,000 bars, so without this an EvidenceActor that was restarted or moved to another replica
- * would fit its maps on ~41 days instead of a year (docs/decisions.md). Replay mode does not use
+ * 2,400 bars, so without this an EvidenceActor that was restarted or moved to another replica
+ * would fit its maps on 100 days instead of a year (docs/decisions.md). Replay mode does not use
  * it: there the streams are a pure function of the bundled history.
  */
 export interface CalibrationHistoryRepository {

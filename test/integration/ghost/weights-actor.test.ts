@@ -7,10 +7,11 @@ import type { Store } from "../../../src/store/store.js";
 import { WeightsActor } from "../../../src/actors/weights-actor.js";
 import { weightItemSchema } from "../../../src/http/schemas/weights.js";
 import { closedTrade } from "../../support/ghost-trades.js";
-import { freshStoreUrl } from "../../support/service.js";
+import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { exitBaselines } from "../../../src/application/exit-baselines.js";
 import { LiveMarketFeed } from "../../../src/feeds/live/live-market-feed.js";
+import { LiveFeedSync, LogPublisher } from "../../../src/feeds/live/feed-sync.js";
 import { ExchangeStandIn } from "../../support/exchange-stand-in.js";
 import { nextMultiplier } from "../../../src/domain/weights/weight-rules.js";
 
@@ -153,6 +154,41 @@ describe("Weights actor over a live feed that has not polled yet", () => {
       expect(await multiplier()).toBeLessThan(first!);
     } finally {
       await h.shutdown();
+      await s.close();
+    }
+  }, 60_000);
+});
+
+/**
+ * Live mode after the first poll: the feed backfilled the 100 days the baseline reads, so a live
+ * service grades a trade against the same baseline as a replay over the bundled history, and so
+ * does a replica that never polled but loaded the bars from the store's observation log.
+ */
+describe.each<StoreKind>(["sqlite", "mongodb"])("Weights baseline over a live feed that has polled, on %s", (kind) => {
+  it("is the replay's baseline for every trade: on the polling process, a replica that synced, and one started after the log was pruned", async () => {
+    const replay = await sharedReplayFeed();
+    const start = Date.UTC(2024, 5, 1);
+    const now = start + 84 * H + 30 * 60_000;
+    const clock = new ManualClock(now);
+    // The exchange has years of bars; the feed asks for what it keeps.
+    const exchange = new ExchangeStandIn(replay.candles("BTC", "1h", start + 200 * H, 5000), clock);
+    const trades = Array.from({ length: 12 }, (_, i) => closedTrade("BTC", start + i * 6 * H, i < 7 ? 5 : -5));
+    const s = await openStore(freshStoreUrl(kind, "weightsbackfill"));
+    try {
+      const polling = new LiveMarketFeed(clock, exchange, [], new LogPublisher(s.liveObservations, clock, () => undefined));
+      expect((await polling.pollCandles("BTC")).ok).toBe(true);
+      const replica = new LiveMarketFeed(clock, new ExchangeStandIn([], clock), []);
+      await new LiveFeedSync(s.liveObservations, replica, clock, () => undefined).pull();
+      // That pull also pruned the log to its retention: a process started after it loads the same.
+      const restarted = new LiveMarketFeed(clock, new ExchangeStandIn([], clock), []);
+      await new LiveFeedSync(s.liveObservations, restarted, clock, () => undefined).pull();
+
+      const expected = exitBaselines(replay, trades);
+      expect(expected.size).toBe(trades.length);
+      expect(exitBaselines(polling, trades)).toEqual(expected);
+      expect(exitBaselines(replica, trades)).toEqual(expected);
+      expect(exitBaselines(restarted, trades)).toEqual(expected);
+    } finally {
       await s.close();
     }
   }, 60_000);

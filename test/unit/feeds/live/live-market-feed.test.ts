@@ -10,6 +10,7 @@ import type { CandleSource } from "../../../../src/feeds/live/candle-source.js";
 import { FredProvider } from "../../../../src/feeds/live/fred.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
+import { ExchangeStandIn } from "../../../support/exchange-stand-in.js";
 import { ResilientProvider } from "../../../../src/feeds/live/resilient-provider.js";
 import { YahooChartProvider } from "../../../../src/feeds/live/yahoo-chart.js";
 import { loadReplayDataset } from "../../../../src/feeds/replay/load-dataset.js";
@@ -65,7 +66,8 @@ describe("LiveMarketFeed streaming candles and indicators", () => {
     expect(live?.values.ema200).toBeCloseTo(batch.fields.ema200[last] ?? Number.NaN, 6);
     expect(live?.values.macdHistogram).toBeCloseTo(batch.fields.macdHistogram[last] ?? Number.NaN, 6);
     expect(live?.values.realizedVolPct).toBeCloseTo(batch.fields.realizedVolPct[last] ?? Number.NaN, 6);
-    expect(feed.candles("BTC", "1h", at, 2000)).toHaveLength(1000);
+    // Every closed bar is kept (fewer than the 2,400 a feed holds), not only the first page's 1,000.
+    expect(feed.candles("BTC", "1h", at, 3000)).toEqual(closedBars);
     expect(feed.technicals("BTC", "4h", at)).not.toBeNull();
 
     const snap = buildSignalsSnapshot({
@@ -77,6 +79,27 @@ describe("LiveMarketFeed streaming candles and indicators", () => {
     const live5 = snap.signals.filter((s) => s.category === "technical" && s.status === "LIVE");
     expect(live5).toHaveLength(5);
     expect(snap.signals.find((s) => s.key === "BTC_RSI")?.value).toBeCloseTo(batch.fields.rsi14[last] ?? Number.NaN, 9);
+  }, 30_000);
+
+  it("backfills 100 days at the first poll in pages of the exchange's 1,000, then asks only for new bars, keeping 2,400", async () => {
+    const from = btc.lastClosedIndex(Date.parse("2024-01-01T00:00:00Z"));
+    const bars = Array.from({ length: 4000 }, (_, k) => btc.at(from + k));
+    const clock = new ManualClock((bars[3000] as Candle).t + 30 * 60_000);
+    const exchange = new ExchangeStandIn(bars, clock);
+    const feed = new LiveMarketFeed(clock, exchange, []);
+    expect((await feed.pollCandles("BTC")).ok).toBe(true);
+    // 2,400 closed bars and the one forming: pages of 1,000, 1,000 and 401.
+    expect(exchange.requests).toBe(3);
+    const held = feed.candles("BTC", "1h", clock.now(), 5000);
+    expect(held).toEqual(bars.slice(600, 3000));
+    expect(feed.spotPrice("BTC", clock.now())?.value).toBe((bars[3000] as Candle).c);
+
+    clock.advance(10 * H);
+    expect((await feed.pollCandles("BTC")).ok).toBe(true);
+    expect(exchange.requests).toBe(4);
+    expect(feed.candles("BTC", "1h", clock.now(), 5000)).toEqual(bars.slice(610, 3010));
+    // The candles endpoint's 1,000 are the newest of them.
+    expect(feed.candles("BTC", "1h", clock.now(), 1000)).toEqual(bars.slice(2010, 3010));
   }, 30_000);
 });
 
