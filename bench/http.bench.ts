@@ -7,6 +7,7 @@ import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
 import { openLoop, quantile } from "./http/open-loop.js";
 import { pacedLoad } from "./http/paced-load.js";
+import type { LoopDelay } from "./http/loop-delay.js";
 import { startFerretDb } from "../test/support/ferretdb.js";
 
 const CONNECTIONS = 50;
@@ -66,6 +67,13 @@ interface OpenLoopFigures {
   readonly samples: number;
   readonly achievedRps: number;
   readonly failed: number;
+  /** The target's longest event-loop block over the measured rounds (its own monitor). */
+  readonly loopMaxMs: number;
+}
+
+async function loopDelay(url: string): Promise<LoopDelay> {
+  const res = await fetch(url);
+  return (await res.json()) as LoopDelay;
 }
 
 /**
@@ -74,7 +82,7 @@ interface OpenLoopFigures {
  * so p99.9 rests on about 30 samples).
  */
 async function openLoopInterleaved(
-  targets: { name: string; url: string; headers: Record<string, string> }[],
+  targets: { name: string; url: string; headers: Record<string, string>; loopUrl: string }[],
   generator: "autocannon" | "paced",
 ): Promise<Map<string, OpenLoopFigures>> {
   const runOnce = async (t: { url: string; headers: Record<string, string> }, seconds: number) => {
@@ -87,13 +95,17 @@ async function openLoopInterleaved(
   };
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const failed = new Map<string, number>(targets.map((t) => [t.name, 0]));
+  const loopMax = new Map<string, number>(targets.map((t) => [t.name, 0]));
   // Warm-up at the same rate (JIT, connections), not counted.
   for (const t of targets) await runOnce(t, 2);
   for (let r = 0; r < ROUNDS; r++) {
     for (const t of targets) {
+      await loopDelay(t.loopUrl);
       const run = await runOnce(t, OPEN_SECONDS);
+      const delay = await loopDelay(t.loopUrl);
       samples.get(t.name)?.push(...run.latenciesMs);
       failed.set(t.name, (failed.get(t.name) ?? 0) + run.failed);
+      loopMax.set(t.name, Math.max(loopMax.get(t.name) ?? 0, delay.max_ms));
     }
   }
   const out = new Map<string, OpenLoopFigures>();
@@ -107,6 +119,7 @@ async function openLoopInterleaved(
       samples: arr.length,
       achievedRps: arr.length / (ROUNDS * OPEN_SECONDS),
       failed: failed.get(name) ?? 0,
+      loopMaxMs: loopMax.get(name) ?? 0,
     });
   }
   return out;
@@ -169,8 +182,8 @@ export async function run(): Promise<BenchResult[]> {
     await ferret.stop();
     ferretStopped = true;
     const openTargets = [
-      { name: "express", url: at(expressT, "/v1/bench/cached"), headers: {} },
-      { name: "keyed", url: at(sqliteT, "/v1/bench/cached"), headers: keyed(sqliteT) },
+      { name: "express", url: at(expressT, "/v1/bench/cached"), headers: {}, loopUrl: at(expressT, "/v1/bench/loop-delay") },
+      { name: "keyed", url: at(sqliteT, "/v1/bench/cached"), headers: keyed(sqliteT), loopUrl: at(sqliteT, "/v1/bench/loop-delay") },
     ];
     open = await openLoopInterleaved(openTargets, "autocannon");
     paced = await openLoopInterleaved(openTargets, "paced");
@@ -186,7 +199,7 @@ export async function run(): Promise<BenchResult[]> {
   for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo]] as const) {
     process.stderr.write(`${line(n, l)}\n`);
   }
-  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0 };
+  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loopMaxMs: Number.NaN };
   const [openExpress, openKeyed] = [open.get("express") ?? none, open.get("keyed") ?? none];
   const [pacedExpress, pacedKeyed] = [paced.get("express") ?? none, paced.get("keyed") ?? none];
   for (const [n, o] of [
@@ -196,7 +209,7 @@ export async function run(): Promise<BenchResult[]> {
     ["paced, d keyed cached (SQLite)", pacedKeyed],
   ] as const) {
     process.stderr.write(
-      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed\n`,
+      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms\n`,
     );
   }
   const openAt = `at ${OPEN_RATE} req/s offered (open loop)`;
@@ -239,6 +252,8 @@ export async function run(): Promise<BenchResult[]> {
       openExpress.p99,
     ),
     report(`http.open_loop.keyed_cached_sqlite_p99_9 ${openAt}`, openKeyed.p999, "ms", openExpress.p999),
+    // The target's own longest event-loop block during the measured rounds, against Express's.
+    report(`http.open_loop.keyed_cached_sqlite_loop_block_max ${openAt}`, openKeyed.loopMaxMs, "ms", openExpress.loopMaxMs),
     result(`http.open_loop.keyed_cached_sqlite_failed ${openAt}`, openKeyed.failed, "requests", "0 (every request 2xx)", openKeyed.failed === 0),
     report(`http.paced.express_p50 ${pacedAt}`, pacedExpress.p50, "ms"),
     report(`http.paced.express_p99 ${pacedAt}`, pacedExpress.p99, "ms"),
@@ -254,6 +269,7 @@ export async function run(): Promise<BenchResult[]> {
       pacedExpress.p99,
     ),
     report(`http.paced.keyed_cached_sqlite_p99_9 ${pacedAt}`, pacedKeyed.p999, "ms", pacedExpress.p999),
+    report(`http.paced.keyed_cached_sqlite_loop_block_max ${pacedAt}`, pacedKeyed.loopMaxMs, "ms", pacedExpress.loopMaxMs),
     result(`http.paced.keyed_cached_sqlite_failed ${pacedAt}`, pacedKeyed.failed, "requests", "0 (every request 2xx)", pacedKeyed.failed === 0),
   ];
 }

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { defineRoute, type Route } from "../../src/http/route.js";
+import { loopDelayProbe } from "./loop-delay.js";
 
 /** The body every target answers, so the four measure the same bytes on the wire. */
 export const SAMPLE = { ruling: "HOLD", confidence: 0.62, score: 0.11, session_at: "2026-11-22T12:00:00.000Z" };
 
 /** A keyed (Pro), cached route: authentication, quota counting and a cache hit per request. */
 export function benchRoutes(): Route[] {
+  const loopDelay = loopDelayProbe();
   return [
     defineRoute({
       method: "get",
@@ -23,6 +25,15 @@ export function benchRoutes(): Route[] {
         cache_ttl_seconds: z.number().int(),
       }),
       handler: async () => SAMPLE,
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/bench/loop-delay",
+      summary: "benchmark: this process's event-loop delay since the last read",
+      tags: ["bench"],
+      access: { kind: "public" },
+      response: z.object({ max_ms: z.number(), p99_ms: z.number() }),
+      handler: async () => loopDelay(),
     }),
   ];
 }

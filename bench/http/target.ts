@@ -4,6 +4,7 @@ import express from "express";
 import { loadConfig } from "../../src/config/env.js";
 import { buildService } from "../../src/composition/build-service.js";
 import { benchRoutes, SAMPLE } from "./cached-route.js";
+import { loopDelayProbe } from "./loop-delay.js";
 import { calibrationKey, verdictEvaluationKey } from "../../src/actors/evidence-actor.js";
 import { ASSETS } from "../../src/domain/signals/signal-keys.js";
 import { COUNCIL_ASSETS } from "../../src/actors/council-actor.js";
@@ -30,6 +31,10 @@ if (kind === "node-http") {
   const app = express();
   app.get("/v1/bench/cached", (_req, res) => {
     res.type("application/json").send(bytes);
+  });
+  const loopDelay = loopDelayProbe();
+  app.get("/v1/bench/loop-delay", (_req, res) => {
+    res.json(loopDelay());
   });
   const server = app.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port));
 } else if (kind === "service") {
