@@ -82,8 +82,8 @@ export interface EvidenceActorDeps {
   readonly warmUpEndsAt?: () => number | null;
   /**
    * Live mode's record of the streams' hourly rulings and the asset's closes: what a restarted
-   * or moved actor calibrates on, since the live feed keeps only its newest 2,400 bars (100 days). Replay
-   * mode neither reads nor writes it (the bundled history is the record there).
+   * or moved actor calibrates on, since the live feed keeps only its newest 2,400 bars (100
+   * days). Replay mode neither reads nor writes it (the bundled history is the record there).
    */
   readonly history: CalibrationHistoryRepository;
 }

@@ -48,7 +48,6 @@ export interface RegimeEvaluation {
   readonly returnsKruskalWallis: { readonly h: number | null; readonly df: number; readonly pValue: number | null; readonly samples: number };
 }
 
-
 /** Upper tail of the chi-square distribution (Wilson–Hilferty; accurate to ~1e-3 for df ≥ 1, enough to read a p-value). */
 export function chiSquareSurvival(x: number, df: number): number {
   if (x <= 0) return 1;

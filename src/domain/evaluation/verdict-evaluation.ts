@@ -133,7 +133,6 @@ export interface SpanEvaluation {
   readonly reliability: Reliability;
 }
 
-
 function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): RankIc {
   // Non-overlapping samples: one every `hours`, so no outcome is counted twice.
   const xs: number[] = [];
