@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INTEGRITY_CHECKS } from "../domain/ghost/ledger-integrity.js";
+import { INTEGRITY_CHECKS, passedCount } from "../domain/ghost/ledger-integrity.js";
 import { paperTradesValidated } from "../domain/ghost/ghost-stats.js";
 import type { Store } from "../store/store.js";
 import { readCheckedLedger } from "./ledger-snapshot.js";
@@ -75,7 +75,7 @@ export async function signoffReadiness(store: Store, now: number): Promise<Signo
   const sinceMs = snapshot.cutoffs.TAO;
   return {
     paperTradesValidated: paperTradesValidated(snapshot.published.TAO ?? [], sinceMs),
-    testsPassing: checks.filter((c) => c.passed).length,
+    testsPassing: passedCount(checks),
     testsTotal: INTEGRITY_CHECKS.length,
     failing: checks.filter((c) => !c.passed).map((c) => c.name),
     sinceMs,

@@ -213,10 +213,15 @@ export function* evaluateRegimesSteps(rows: readonly RegimeHour[]): Steps<Regime
     return codeOf.get(r.regime) as number;
   });
   const fitRows = r2Rows(xs, ys);
-  const r2a = fitRows === null ? null : rSquared(fitRows, null);
-  const r2b = fitRows === null ? null : rSquared(fitRows, { codes, count: codeOf.size, shift: 0 });
-  yield;
-  const chance = fitRows === null || r2a === null || r2b === null ? null : yield* r2AddedByChance(fitRows, codes, codeOf.size, r2a, r2b - r2a);
+  let r2a: number | null = null;
+  let r2b: number | null = null;
+  let chance: RegimeEvaluation["r2AddedByChance"] = null;
+  if (fitRows !== null) {
+    r2a = rSquared(fitRows, null);
+    r2b = rSquared(fitRows, { codes, count: codeOf.size, shift: 0 });
+    yield;
+    chance = yield* r2AddedByChance(fitRows, codes, codeOf.size, r2a, r2b - r2a);
+  }
   // Non-overlapping days for the returns test, so no 24 h outcome counts twice.
   const groups = new Map<Regime, number[]>();
   let next = Number.NEGATIVE_INFINITY;

@@ -108,7 +108,12 @@ export function integrityChecks(ledger: LedgerSnapshot): IntegrityCheck[] {
 }
 
 export function testsPassing(ledger: LedgerSnapshot): number {
-  return integrityChecks(ledger).filter((c) => c.passed).length;
+  return passedCount(integrityChecks(ledger));
+}
+
+/** `tests_passing` from checks already run (the caller read the ledger until they settled). */
+export function passedCount(checks: readonly IntegrityCheck[]): number {
+  return checks.filter((c) => c.passed).length;
 }
 
 /** A check that throws on a malformed row counts as failed, never as an error response. */

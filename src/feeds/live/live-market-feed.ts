@@ -19,7 +19,7 @@ import type { PollResult, ResilientProvider } from "./resilient-provider.js";
 
 const HOUR = 3_600_000;
 /** Bars per request: Binance's klines maximum (ccxt passes it through as `limit`). */
-export const CANDLE_PAGE = 1_000;
+const CANDLE_PAGE = 1_000;
 /** Requests per poll: the kept hours in full pages, and one more for the bar still forming. */
 const MAX_PAGES = Math.ceil(KEPT_HOURLY_BARS / CANDLE_PAGE) + 1;
 

@@ -13,6 +13,7 @@ import { ghostPerformanceQuerySchema, ghostPerformanceSchema } from "../schemas/
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
 import { ghostStatsFigures, PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
 import { initialGhostState } from "../../domain/ghost/ghost-trader.js";
+import { passedCount } from "../../domain/ghost/ledger-integrity.js";
 import { regimeStats } from "../../domain/ghost/regime-stats.js";
 import { taoStatusView } from "../../domain/ghost/tao-status-view.js";
 import { trackRecordStats } from "../../domain/ghost/track-record-stats.js";
@@ -176,7 +177,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           ...ghostStatsFigures(snapshot.closed, snapshot.open, cutoff),
           since: isoDate(cutoff),
           sprint: currentSprint(marks).sprint,
-          tests_passing: checks.filter((c) => c.passed).length,
+          tests_passing: passedCount(checks),
         };
       },
     }),
