@@ -312,16 +312,17 @@ export class EvidenceActor extends Actor {
     await this.deps.evidence.put({ key: calibrationKey(stream), at: map.fittedAt, body: map });
     const prices = state.prices;
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
-    const graded = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated), slice);
+    // Live mode evaluates the trailing year, whose rows' maps the record covers too
+    // (`recordSpanMs`), so an actor that has lived for years and one restarted today publish the
+    // same figures; older rows are dropped here, so what the actor keeps and regrades stays a
+    // year's worth however long it runs. Replay evaluates the bundled span from 2023 whole.
+    const from = this.#record === null ? Number.NEGATIVE_INFINITY : now - DEFAULT_CALIBRATION.windowDays * DAY;
+    const graded = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated, from), slice);
     // The graded rows carry everything a later regrading needs: the calibrated ones are done with.
     state.evaluated = graded;
     state.rows = [];
-    // As objects only while this evaluation reads them (columns are what the actor keeps). Live
-    // mode evaluates the trailing year, whose rows' maps the record covers too (`recordSpanMs`),
-    // so an actor that has lived for years and one restarted today publish the same figures.
-    const all = await drainSteps(graded.rowsSteps(), slice);
-    const liveFrom = now - DEFAULT_CALIBRATION.windowDays * DAY;
-    const rows = this.#record === null ? all : all.filter((r) => r.at >= liveFrom);
+    // As objects only while this evaluation reads them (columns are what the actor keeps).
+    const rows = await drainSteps(graded.rowsSteps(), slice);
     // Named for what it covers: a live caller reading "from_2023" over the last year only would be misled.
     const span = await drainSteps(evaluateSpanSteps(this.#record === null ? "from_2023" : "trailing_365d", rows, DEFAULT_EVALUATION), slice);
     await this.deps.evidence.put({

@@ -49,6 +49,11 @@ export class GradedHours {
     return this.#length === 0 ? null : (this.#at[this.#length - 1] as number);
   }
 
+  /** The publication time of row `i`. */
+  at(i: number): number {
+    return this.#at[i] as number;
+  }
+
   /** True when every horizon of row `i` has an outcome: later knowledge cannot change it. */
   settled(i: number): boolean {
     return !Number.isNaN(this.#h4[i]) && !Number.isNaN(this.#h24[i]) && !Number.isNaN(this.#h72[i]);

@@ -23,8 +23,16 @@ export function withOutcomes(rows: readonly CalibratedHour[], prices: PricePath,
  * fields, so a recomputation every few hours grades only the rows of the last few days; and the
  * caller need not keep the calibrated rows it has already handed over (a second copy of every
  * row, for the process's life, that the collector would mark on every full collection).
+ * Rows published before `from` are left out, of `previous` as of `rows`: a caller that evaluates
+ * a trailing window passes its start, so what it keeps and regrades does not grow with uptime.
  */
-export function* withOutcomesSteps(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number, previous = new GradedHours()): Steps<GradedHours> {
+export function* withOutcomesSteps(
+  rows: readonly CalibratedHour[],
+  prices: PricePath,
+  knownAt: number,
+  previous = new GradedHours(),
+  from = Number.NEGATIVE_INFINITY,
+): Steps<GradedHours> {
   const last = previous.lastAt();
   if (last !== null && rows[0] !== undefined && rows[0].at <= last) throw new Error("rows must follow the previous result's last row");
   const out = new GradedHours(previous.length + rows.length);
@@ -36,12 +44,14 @@ export function* withOutcomesSteps(rows: readonly CalibratedHour[], prices: Pric
     return true;
   };
   for (let i = 0; i < previous.length; i++) {
+    if (previous.at(i) < from) continue;
     const keep = previous.settled(i);
     if (keep) out.pushFrom(previous, i);
     else out.push(graded(previous.row(i), prices, knownAt));
     if (step(keep ? 1 : ROWS_VISITED_PER_STEP / ROWS_PER_STEP)) yield;
   }
   for (const r of rows) {
+    if (r.at < from) continue;
     out.push(graded(r, prices, knownAt));
     if (step(ROWS_VISITED_PER_STEP / ROWS_PER_STEP)) yield;
   }

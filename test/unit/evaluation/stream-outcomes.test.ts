@@ -38,6 +38,21 @@ describe("outcomes of published rows", () => {
     expect(earlier.row(earlier.length - 1).forward.h72).toBeNull();
   });
 
+  it("leaves out rows before `from`, of the earlier result as of the new rows, and grades the rest as from scratch", () => {
+    const earlierAt = START + 20 * 24 * HOUR;
+    const earlier = runSteps(withOutcomesSteps(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt));
+    const now = START + 29 * 24 * HOUR;
+    const fresh = withOutcomes(rows, upTo(now), now);
+    // A window starting inside the earlier result, then one starting after it (every kept row new).
+    for (const from of [START + 5 * 24 * HOUR + 30 * 60_000, START + 22 * 24 * HOUR]) {
+      const windowed = runSteps(withOutcomesSteps(rows.slice(earlier.length), upTo(now), now, earlier, from));
+      const kept = runSteps(windowed.rowsSteps());
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.length).toBeLessThan(fresh.length);
+      expect(kept).toEqual(fresh.filter((r) => r.at >= from));
+    }
+  });
+
   it("refuses rows that do not follow the earlier result (a row graded twice would count twice)", () => {
     const earlierAt = START + 20 * 24 * HOUR;
     const earlier = runSteps(withOutcomesSteps(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt));
