@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
 import { openLoop, quantile } from "./http/open-loop.js";
 import { pacedLoad } from "./http/paced-load.js";
-import type { LoopDelay } from "./http/loop-delay.js";
+import { mergeLoopDelays, type LoopDelay } from "./http/loop-delay.js";
 import { startFerretDb } from "../test/support/ferretdb.js";
 
 const CONNECTIONS = 50;
@@ -69,6 +69,8 @@ interface OpenLoopFigures {
   readonly failed: number;
   /** The target's longest event-loop block over the measured rounds (its own monitor). */
   readonly loopMaxMs: number;
+  /** Its blocks of 10 ms or more over the measured rounds, and what GC had to do with them. */
+  readonly loop: LoopDelay;
 }
 
 async function loopDelay(url: string): Promise<LoopDelay> {
@@ -95,7 +97,7 @@ async function openLoopInterleaved(
   };
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
   const failed = new Map<string, number>(targets.map((t) => [t.name, 0]));
-  const loopMax = new Map<string, number>(targets.map((t) => [t.name, 0]));
+  const loopReads = new Map<string, LoopDelay[]>(targets.map((t) => [t.name, []]));
   // Warm-up at the same rate (JIT, connections), not counted.
   for (const t of targets) await runOnce(t, 2);
   for (let r = 0; r < ROUNDS; r++) {
@@ -105,11 +107,12 @@ async function openLoopInterleaved(
       const delay = await loopDelay(t.loopUrl);
       samples.get(t.name)?.push(...run.latenciesMs);
       failed.set(t.name, (failed.get(t.name) ?? 0) + run.failed);
-      loopMax.set(t.name, Math.max(loopMax.get(t.name) ?? 0, delay.max_ms));
+      loopReads.get(t.name)?.push(delay);
     }
   }
   const out = new Map<string, OpenLoopFigures>();
   for (const [name, xs] of samples) {
+    const loop = mergeLoopDelays(loopReads.get(name) ?? []);
     const sorted = Float64Array.from(xs).sort();
     const arr = Array.from(sorted);
     out.set(name, {
@@ -119,10 +122,16 @@ async function openLoopInterleaved(
       samples: arr.length,
       achievedRps: arr.length / (ROUNDS * OPEN_SECONDS),
       failed: failed.get(name) ?? 0,
-      loopMaxMs: loopMax.get(name) ?? 0,
+      loopMaxMs: loop.max_ms,
+      loop,
     });
   }
   return out;
+}
+
+/** The share of the longest block that GC pauses covered, in %. */
+function share(l: LoopDelay): number {
+  return l.longest_block_ms > 0 ? (100 * l.longest_block_gc_ms) / l.longest_block_ms : 0;
 }
 
 function median(xs: number[]): number {
@@ -199,7 +208,7 @@ export async function run(): Promise<BenchResult[]> {
   for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo]] as const) {
     process.stderr.write(`${line(n, l)}\n`);
   }
-  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loopMaxMs: Number.NaN };
+  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loopMaxMs: Number.NaN, loop: mergeLoopDelays([]) };
   const [openExpress, openKeyed] = [open.get("express") ?? none, open.get("keyed") ?? none];
   const [pacedExpress, pacedKeyed] = [paced.get("express") ?? none, paced.get("keyed") ?? none];
   for (const [n, o] of [
@@ -209,7 +218,7 @@ export async function run(): Promise<BenchResult[]> {
     ["paced, d keyed cached (SQLite)", pacedKeyed],
   ] as const) {
     process.stderr.write(
-      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms\n`,
+      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms; ${o.loop.blocks} blocks >= 10 ms (${o.loop.blocks_mostly_gc} mostly GC), the longest ${o.loop.longest_block_ms.toFixed(1)} ms with ${o.loop.longest_block_gc_ms.toFixed(1)} ms of GC in it; longest GC pause ${o.loop.gc_max_ms.toFixed(1)} ms, ${o.loop.gc_major} full GCs\n`,
     );
   }
   const openAt = `at ${OPEN_RATE} req/s offered (open loop)`;
@@ -254,6 +263,12 @@ export async function run(): Promise<BenchResult[]> {
     report(`http.open_loop.keyed_cached_sqlite_p99_9 ${openAt}`, openKeyed.p999, "ms", openExpress.p999),
     // The target's own longest event-loop block during the measured rounds, against Express's.
     report(`http.open_loop.keyed_cached_sqlite_loop_block_max ${openAt}`, openKeyed.loopMaxMs, "ms", openExpress.loopMaxMs),
+    // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
+    // laid over each block), and the longest GC pause, each against bare Express's.
+    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_10ms ${openAt}`, openKeyed.loop.blocks, "blocks", openExpress.loop.blocks),
+    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_mostly_gc ${openAt}`, openKeyed.loop.blocks_mostly_gc, "blocks", openExpress.loop.blocks_mostly_gc),
+    report(`http.open_loop.keyed_cached_sqlite_longest_block_gc_share ${openAt}`, share(openKeyed.loop), "%", share(openExpress.loop)),
+    report(`http.open_loop.keyed_cached_sqlite_gc_pause_max ${openAt}`, openKeyed.loop.gc_max_ms, "ms", openExpress.loop.gc_max_ms),
     result(`http.open_loop.keyed_cached_sqlite_failed ${openAt}`, openKeyed.failed, "requests", "0 (every request 2xx)", openKeyed.failed === 0),
     report(`http.paced.express_p50 ${pacedAt}`, pacedExpress.p50, "ms"),
     report(`http.paced.express_p99 ${pacedAt}`, pacedExpress.p99, "ms"),
@@ -270,6 +285,12 @@ export async function run(): Promise<BenchResult[]> {
     ),
     report(`http.paced.keyed_cached_sqlite_p99_9 ${pacedAt}`, pacedKeyed.p999, "ms", pacedExpress.p999),
     report(`http.paced.keyed_cached_sqlite_loop_block_max ${pacedAt}`, pacedKeyed.loopMaxMs, "ms", pacedExpress.loopMaxMs),
+    // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
+    // laid over each block), and the longest GC pause, each against bare Express's.
+    report(`http.paced.keyed_cached_sqlite_loop_blocks_10ms ${pacedAt}`, pacedKeyed.loop.blocks, "blocks", pacedExpress.loop.blocks),
+    report(`http.paced.keyed_cached_sqlite_loop_blocks_mostly_gc ${pacedAt}`, pacedKeyed.loop.blocks_mostly_gc, "blocks", pacedExpress.loop.blocks_mostly_gc),
+    report(`http.paced.keyed_cached_sqlite_longest_block_gc_share ${pacedAt}`, share(pacedKeyed.loop), "%", share(pacedExpress.loop)),
+    report(`http.paced.keyed_cached_sqlite_gc_pause_max ${pacedAt}`, pacedKeyed.loop.gc_max_ms, "ms", pacedExpress.loop.gc_max_ms),
     result(`http.paced.keyed_cached_sqlite_failed ${pacedAt}`, pacedKeyed.failed, "requests", "0 (every request 2xx)", pacedKeyed.failed === 0),
   ];
 }

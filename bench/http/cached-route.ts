@@ -32,7 +32,16 @@ export function benchRoutes(): Route[] {
       summary: "benchmark: this process's event-loop delay since the last read",
       tags: ["bench"],
       access: { kind: "public" },
-      response: z.object({ max_ms: z.number(), p99_ms: z.number() }),
+      response: z.object({
+        max_ms: z.number(),
+        p99_ms: z.number(),
+        blocks: z.number().int(),
+        blocks_mostly_gc: z.number().int(),
+        longest_block_ms: z.number(),
+        longest_block_gc_ms: z.number(),
+        gc_max_ms: z.number(),
+        gc_major: z.number().int(),
+      }),
       handler: async () => loopDelay(),
     }),
   ];

@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openLoop, quantile } from "./open-loop.js";
+import { parseCpuProfile, summarise, type Activity, type ProfileSummary } from "./cpu-profile.js";
+
+/**
+ * Where a target's time goes under the HTTP bench's open-loop load: each target (bare Express,
+ * then the keyed cached route of the service on SQLite) runs under `node --cpu-prof` while it is
+ * offered 1,000 req/s as in the bench's open-loop phase, and its main thread's profile is summed
+ * by activity (see cpu-profile.ts). Answers what the bench's long event-loop blocks are made of:
+ * request handling, GC, or an actor's turn. Not part of `npm run bench`: the profiler itself
+ * costs CPU, so these figures explain the bench's, they do not replace them.
+ *
+ *   npx tsx bench/http/profile.ts
+ */
+const RATE = 1_000;
+const ROUNDS = 3;
+const SECONDS = 10;
+const CONNECTIONS = 20;
+/** Samples every 250 µs (the default is 1 ms), so a 10 ms block holds some forty of them. */
+const INTERVAL_US = 250;
+
+async function profileTarget(kind: "express" | "service"): Promise<{ summary: ProfileSummary; p99: number; p999: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-profile-"));
+  try {
+    const storeArgs = kind === "service" ? [`sqlite:${join(dir, "mis.sqlite")}`] : [];
+    const child = spawn(
+      process.execPath,
+      ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval", String(INTERVAL_US), "--import", "tsx", "bench/http/target.ts", kind, ...storeArgs],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const line = await new Promise<string>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`target ${kind} exited ${String(code)}`)));
+      createInterface({ input: child.stdout! }).once("line", resolve);
+    });
+    const { port, key } = JSON.parse(line) as { port: number; key?: string };
+    const url = `http://127.0.0.1:${port}/v1/bench/cached`;
+    const headers: Record<string, string> = key === undefined ? {} : { "x-api-key": key };
+    await openLoop(url, headers, RATE, 2, CONNECTIONS);
+    const latencies: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) latencies.push(...(await openLoop(url, headers, RATE, SECONDS, CONNECTIONS)).latenciesMs);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread.
+    const main = readdirSync(dir).find((f) => f.endsWith(".cpuprofile") && f.split(".")[4] === "0");
+    if (main === undefined) throw new Error(`no main-thread profile from ${kind}`);
+    // The load ends when the target is told to stop; its shutdown is a fraction of a second.
+    const summary = summarise(parseCpuProfile(readFileSync(join(dir, main), "utf8")), ROUNDS * SECONDS * 1000);
+    const sorted = latencies.sort((a, b) => a - b);
+    return { summary, p99: quantile(sorted, 0.99), p999: quantile(sorted, 0.999) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ACTIVITIES: readonly Activity[] = ["http", "keys and quotas", "actors and domain", "gc", "other", "idle"];
+const express = await profileTarget("express");
+const service = await profileTarget("service");
+const row = (label: string, f: (s: ProfileSummary) => number, digits = 0) =>
+  `| ${label} | ${f(express.summary).toFixed(digits)} | ${f(service.summary).toFixed(digits)} |`;
+const lines = [
+  `Open loop at ${RATE} req/s, ${ROUNDS} rounds of ${SECONDS} s, under the profiler (main thread, ms in the last ${ROUNDS * SECONDS} s):`,
+  "",
+  "| | bare Express | service, keyed cached (SQLite) |",
+  "|---|---|---|",
+  ...ACTIVITIES.map((a) => row(a, (s) => s.msBy[a])),
+  row("busy (all but idle)", (s) => ACTIVITIES.reduce((sum, a) => (a === "idle" ? sum : sum + s.msBy[a]), 0)),
+  // Not one event-loop block: under a burst, back-to-back loop turns never wait for I/O.
+  row("longest run without an idle sample, ms", (s) => s.longestBusyMs, 1),
+  ...ACTIVITIES.filter((a) => a !== "idle").map((a) => row(`  of which ${a}`, (s) => s.longestBusyBy[a], 1)),
+  `| p99 / p99.9 latency, ms | ${express.p99.toFixed(1)} / ${express.p999.toFixed(1)} | ${service.p99.toFixed(1)} / ${service.p999.toFixed(1)} |`,
+];
+process.stdout.write(`${lines.join("\n")}\n`);
