@@ -2,7 +2,7 @@ import { integrityChecks, type IntegrityCheck, type LedgerSnapshot } from "../do
 import type { OpenPosition } from "../domain/ghost/trade.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
-import { countedUnderSprints, sinceFor } from "../domain/ghost/sprints.js";
+import { countedUnderSprints, sinceFor, type SprintMark } from "../domain/ghost/sprints.js";
 
 /**
  * The ledger as of market time `now`, read the way the routes read it, for the integrity checks
@@ -11,6 +11,11 @@ import { countedUnderSprints, sinceFor } from "../domain/ghost/sprints.js";
  * per-asset read, counted under its own cutoff).
  */
 export async function readLedgerSnapshot(ledger: GhostLedgerRepository, now: number): Promise<LedgerSnapshot> {
+  return (await readLedger(ledger, now)).snapshot;
+}
+
+/** One read of the ledger: the snapshot, and the sprint marks its cutoffs came from. */
+async function readLedger(ledger: GhostLedgerRepository, now: number): Promise<{ snapshot: LedgerSnapshot; marks: SprintMark[] }> {
   const [all, marks, snaps, ...perAsset] = await Promise.all([
     ledger.closed(),
     ledger.sprints(),
@@ -21,12 +26,24 @@ export async function readLedgerSnapshot(ledger: GhostLedgerRepository, now: num
   const published = Object.fromEntries(
     ASSETS.map((a, i) => [a, countedUnderSprints((perAsset[i] ?? []).filter((t) => t.exitTime <= now), marks)]),
   ) as Record<Asset, ReturnType<typeof countedUnderSprints>>;
-  return {
+  const snapshot = {
     closed: all.filter((t) => t.exitTime <= now),
     open: snaps.map((s) => s.position).filter((p): p is OpenPosition => p !== null),
     cutoffs,
     published,
   };
+  return { snapshot, marks };
+}
+
+/**
+ * A read with its checks, and the sprint marks of that same read: a caller publishing `since`
+ * or the sprint number beside the figures takes them from here, not from a read of its own
+ * that a `ghost restart` could land between.
+ */
+export interface CheckedLedger {
+  readonly snapshot: LedgerSnapshot;
+  readonly checks: IntegrityCheck[];
+  readonly marks: SprintMark[];
 }
 
 /** Reads a failed check gets before it is published: a read artefact clears on the next read. */
@@ -41,12 +58,12 @@ const READS_BEFORE_FAILING = 3;
  * as failing only when it fails on consecutive reads; the figures come from the read that is
  * published, so the stats beside `tests_passing` agree with it.
  */
-export async function readCheckedLedger(ledger: GhostLedgerRepository, now: number): Promise<{ snapshot: LedgerSnapshot; checks: IntegrityCheck[] }> {
-  let snapshot = await readLedgerSnapshot(ledger, now);
-  let checks = integrityChecks(snapshot);
-  for (let read = 1; read < READS_BEFORE_FAILING && checks.some((c) => !c.passed); read++) {
-    snapshot = await readLedgerSnapshot(ledger, now);
-    checks = integrityChecks(snapshot);
+export async function readCheckedLedger(ledger: GhostLedgerRepository, now: number): Promise<CheckedLedger> {
+  let read = await readLedger(ledger, now);
+  let checks = integrityChecks(read.snapshot);
+  for (let n = 1; n < READS_BEFORE_FAILING && checks.some((c) => !c.passed); n++) {
+    read = await readLedger(ledger, now);
+    checks = integrityChecks(read.snapshot);
   }
-  return { snapshot, checks };
+  return { ...read, checks };
 }

@@ -171,7 +171,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
       cacheTtlSeconds: TTL.ghostStats,
       handler: async () => {
         const now = marketClock.now();
-        const [{ snapshot, checks }, marks] = await Promise.all([readCheckedLedger(ledger, now), ledger.sprints()]);
+        const { snapshot, checks, marks } = await readCheckedLedger(ledger, now);
         const cutoff = sharedCutoff(ASSETS, marks);
         return {
           ...ghostStatsFigures(snapshot.closed, snapshot.open, cutoff),
