@@ -17,17 +17,18 @@ export async function readLedgerSnapshot(ledger: GhostLedgerRepository, now: num
 /** One read of the ledger: the snapshot, and the sprint marks its cutoffs came from. */
 async function readLedger(ledger: GhostLedgerRepository, now: number): Promise<{ snapshot: LedgerSnapshot; marks: SprintMark[] }> {
   const [all, marks, snaps, ...perAsset] = await Promise.all([
-    ledger.closed(),
+    ledger.closedChecked(),
     ledger.sprints(),
     ledger.snapshots(),
-    ...ASSETS.map((a) => ledger.closed(a)),
+    ...ASSETS.map((a) => ledger.closedChecked(a)),
   ]);
   const cutoffs = Object.fromEntries(ASSETS.map((a) => [a, sinceFor(a, marks)])) as Record<Asset, number>;
   const published = Object.fromEntries(
-    ASSETS.map((a, i) => [a, countedUnderSprints((perAsset[i] ?? []).filter((t) => t.exitTime <= now), marks)]),
+    ASSETS.map((a, i) => [a, countedUnderSprints((perAsset[i]?.trades ?? []).filter((t) => t.exitTime <= now), marks)]),
   ) as Record<Asset, ReturnType<typeof countedUnderSprints>>;
   const snapshot = {
-    closed: all.filter((t) => t.exitTime <= now),
+    closed: all.trades.filter((t) => t.exitTime <= now),
+    unreadable: all.unreadable,
     open: snaps.map((s) => s.position).filter((p): p is OpenPosition => p !== null),
     cutoffs,
     published,

@@ -13,6 +13,8 @@ import type { ClosedTrade, OpenPosition } from "./trade.js";
 export interface LedgerSnapshot {
   /** Every stored closed trade (all assets, all sprints) closed by now. */
   readonly closed: readonly ClosedTrade[];
+  /** Stored trade rows that did not read back as trades (left out of `closed`). */
+  readonly unreadable: number;
   readonly open: readonly OpenPosition[];
   /** Each asset's own track-record cutoff (DECISIONS 7 "Track-record restart"). */
   readonly cutoffs: Readonly<Record<Asset, number>>;
@@ -49,8 +51,11 @@ export const INTEGRITY_CHECKS: readonly { name: string; holds: (l: LedgerSnapsho
     holds: (l) => l.closed.every((t) => Math.abs(roundPct((t.pnlUsd / (t.entryPrice * t.size)) * 100) - t.pnlPct) < 1e-3),
   },
   {
-    name: "every amount is a finite number and prices are positive",
+    // A row the store keeps with a non-finite amount or a price of 0 does not read back as a
+    // trade (the ledger schema refuses it), so this check counts such rows as well.
+    name: "every stored trade reads back, its amounts finite and prices positive",
     holds: (l) =>
+      l.unreadable === 0 &&
       l.closed.every(
         (t) =>
           [t.pnlUsd, t.pnlPct, t.size, t.entryFeeUsd].every(Number.isFinite) && t.entryPrice > 0 && t.exitPrice > 0 && t.size > 0,

@@ -72,6 +72,23 @@ export function closedTradeFromJson(json: unknown): ClosedTrade {
   return closedTradeJsonSchema.parse(json);
 }
 
+/** Stored trade rows read one by one: those that read back as trades, and how many did not. */
+export interface CheckedTrades {
+  readonly trades: ClosedTrade[];
+  readonly unreadable: number;
+}
+
+export function closedTradesChecked(jsons: readonly unknown[]): CheckedTrades {
+  const trades: ClosedTrade[] = [];
+  let unreadable = 0;
+  for (const json of jsons) {
+    const parsed = closedTradeJsonSchema.safeParse(json);
+    if (parsed.success) trades.push(parsed.data);
+    else unreadable++;
+  }
+  return { trades, unreadable };
+}
+
 export const liquidityViewJsonSchema = z.object({ status: z.enum(LIQUIDITY_STATUSES), depthUsd: z.number().nullable(), live: z.boolean() });
 
 export const gateReportJsonSchema = z.object({

@@ -1,7 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
 import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
-import { closedTradeFromJson } from "../../domain/ghost/ledger-json.js";
+import { closedTradeFromJson, closedTradesChecked, type CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 import { isDuplicateKeyError } from "./database.js";
@@ -62,11 +62,18 @@ export class MongoGhostLedger implements GhostLedgerRepository {
   }
 
   async closed(asset?: Asset): Promise<ClosedTrade[]> {
-    const docs = await this.trades
+    return (await this.#tradeDocs(asset)).map((d) => closedTradeFromJson(d.trade));
+  }
+
+  async closedChecked(asset?: Asset): Promise<CheckedTrades> {
+    return closedTradesChecked((await this.#tradeDocs(asset)).map((d) => d.trade));
+  }
+
+  #tradeDocs(asset: Asset | undefined): Promise<TradeDoc[]> {
+    return this.trades
       .find(asset === undefined ? {} : { asset })
       .sort({ exitTime: 1, entryTime: 1, _id: 1 })
       .toArray();
-    return docs.map((d) => closedTradeFromJson(d.trade));
   }
 
   async saveSnapshot(s: GhostSnapshot): Promise<void> {

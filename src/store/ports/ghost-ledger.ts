@@ -4,6 +4,7 @@ import type { GhostStatus } from "../../domain/ghost/ghost-trader.js";
 import type { LiquidityView } from "../../domain/ghost/bar-input.js";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
 import type { ClosedTrade, OpenPosition } from "../../domain/ghost/trade.js";
+import type { CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { Regime } from "../../domain/market/vocabulary.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
 import { REGIMES } from "../../domain/market/vocabulary.js";
@@ -53,8 +54,16 @@ export function ghostSnapshotFromJson(json: unknown): GhostSnapshot {
 export interface GhostLedgerRepository {
   /** Upserts by trade id: a retried actor turn writes the same trade again without duplicating it. */
   saveClosed(trades: readonly ClosedTrade[]): Promise<void>;
-  /** Closed trades (of one asset, or all), oldest exit first. */
+  /**
+   * Closed trades (of one asset, or all), oldest exit first. A stored row that does not read
+   * back as a trade fails the read: no route publishes a track record with a row left out.
+   */
   closed(asset?: Asset): Promise<ClosedTrade[]>;
+  /**
+   * The same for the integrity checks: a row that does not read back is left out and counted, so
+   * `tests_passing` reports it (ledger-integrity.ts) instead of the stats route failing with it.
+   */
+  closedChecked(asset?: Asset): Promise<CheckedTrades>;
   saveSnapshot(snapshot: GhostSnapshot): Promise<void>;
   /**
    * One trader step: the trades it closed and its new status, written so that no reader sees a

@@ -2,7 +2,7 @@ import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
 import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
-import { closedTradeFromJson } from "../../domain/ghost/ledger-json.js";
+import { closedTradeFromJson, closedTradesChecked, type CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
 
@@ -79,8 +79,15 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
   }
 
   async closed(asset?: Asset): Promise<ClosedTrade[]> {
-    const rows = asset === undefined ? this.allTrades.all() : this.assetTrades.all(asset);
-    return rows.map((r) => closedTradeFromJson(JSON.parse(r.body)));
+    return this.#tradeRows(asset).map((r) => closedTradeFromJson(JSON.parse(r.body)));
+  }
+
+  async closedChecked(asset?: Asset): Promise<CheckedTrades> {
+    return closedTradesChecked(this.#tradeRows(asset).map((r) => jsonOrUndefined(r.body)));
+  }
+
+  #tradeRows(asset: Asset | undefined): { body: string }[] {
+    return asset === undefined ? this.allTrades.all() : this.assetTrades.all(asset);
   }
 
   async saveSnapshot(s: GhostSnapshot): Promise<void> {
@@ -121,5 +128,14 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
 
   async sprints(): Promise<SprintMark[]> {
     return this.allSprints.all().map((r) => ({ id: r.id, scope: r.scope as SprintMark["scope"], at: r.at, reason: r.reason, recordedAt: r.recorded_at }));
+  }
+}
+
+/** A body that is not JSON reads as nothing, which no schema accepts. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

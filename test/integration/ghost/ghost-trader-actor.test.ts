@@ -57,6 +57,7 @@ function landingThenFailing(inner: GhostLedgerRepository, failing: () => boolean
   return {
     saveClosed: (trades) => inner.saveClosed(trades),
     closed: (asset) => inner.closed(asset),
+    closedChecked: (asset) => inner.closedChecked(asset),
     saveSnapshot: (snapshot) => inner.saveSnapshot(snapshot),
     saveStep: async (trades, snapshot) => {
       await inner.saveStep(trades, snapshot);

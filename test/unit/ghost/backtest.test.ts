@@ -31,7 +31,7 @@ describe("backtest over real BTC 2024 hourly bars", () => {
   });
 
   it("its ledger passes every integrity check and has no NaN", () => {
-    const checks = integrityChecks({ closed: report.trades, open: [], cutoffs: { BTC: 0, ETH: 0, SOL: 0, TAO: 0 }, published: {} });
+    const checks = integrityChecks({ closed: report.trades, unreadable: 0, open: [], cutoffs: { BTC: 0, ETH: 0, SOL: 0, TAO: 0 }, published: {} });
     expect(checks.filter((c) => !c.passed)).toEqual([]);
     expect(checks).toHaveLength(INTEGRITY_CHECKS.length);
     expect(JSON.stringify(report.stats)).not.toMatch(/NaN|Infinity/);
