@@ -314,7 +314,7 @@ export class EvidenceActor extends Actor {
     const slice = new EventLoopSlice({ signal: this.ctx.stopping });
     // Live mode evaluates the trailing year, whose rows' maps the record covers too
     // (`recordSpanMs`), so an actor that has lived for years and one restarted today publish the
-    // same figures; older rows are dropped here, so what the actor keeps and regrades stays a
+    // same figures; older rows are dropped here, so what the actor keeps and copies stays a
     // year's worth however long it runs. Replay evaluates the bundled span from 2023 whole.
     const from = this.#record === null ? Number.NEGATIVE_INFINITY : now - DEFAULT_CALIBRATION.windowDays * DAY;
     const graded = await drainSteps(withOutcomesSteps(state.rows, prices, now, state.evaluated, from), slice);

@@ -24,7 +24,7 @@ export function withOutcomes(rows: readonly CalibratedHour[], prices: PricePath,
  * caller need not keep the calibrated rows it has already handed over (a second copy of every
  * row, for the process's life, that the collector would mark on every full collection).
  * Rows published before `from` are left out, of `previous` as of `rows`: a caller that evaluates
- * a trailing window passes its start, so what it keeps and regrades does not grow with uptime.
+ * a trailing window passes its start, so what it keeps and copies does not grow with uptime.
  */
 export function* withOutcomesSteps(
   rows: readonly CalibratedHour[],
