@@ -218,7 +218,7 @@ export async function run(): Promise<BenchResult[]> {
     ["paced, d keyed cached (SQLite)", pacedKeyed],
   ] as const) {
     process.stderr.write(
-      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms; ${o.loop.blocks} blocks >= 10 ms (${o.loop.blocks_mostly_gc} mostly GC), the longest ${o.loop.longest_block_ms.toFixed(1)} ms with ${o.loop.longest_block_gc_ms.toFixed(1)} ms of GC in it; longest GC pause ${o.loop.gc_max_ms.toFixed(1)} ms, ${o.loop.gc_major} full GCs\n`,
+      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms; ${o.loop.blocks} blocks >= 10 ms (${o.loop.blocks_mostly_gc} mostly GC, ${o.loop.blocks_descheduled} waiting for a core), the longest ${o.loop.longest_block_ms.toFixed(1)} ms with ${o.loop.longest_block_gc_ms.toFixed(1)} ms of GC in it; longest GC pause ${o.loop.gc_max_ms.toFixed(1)} ms, ${o.loop.gc_major} full GCs\n`,
     );
   }
   const openAt = `at ${OPEN_RATE} req/s offered (open loop)`;
@@ -264,9 +264,11 @@ export async function run(): Promise<BenchResult[]> {
     // The target's own longest event-loop block during the measured rounds, against Express's.
     report(`http.open_loop.keyed_cached_sqlite_loop_block_max ${openAt}`, openKeyed.loopMaxMs, "ms", openExpress.loopMaxMs),
     // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
-    // laid over each block), and the longest GC pause, each against bare Express's.
+    // laid over each block), how many the process spent waiting for a core (CPU time under half
+    // the block), and the longest GC pause, each against bare Express's.
     report(`http.open_loop.keyed_cached_sqlite_loop_blocks_10ms ${openAt}`, openKeyed.loop.blocks, "blocks", openExpress.loop.blocks),
     report(`http.open_loop.keyed_cached_sqlite_loop_blocks_mostly_gc ${openAt}`, openKeyed.loop.blocks_mostly_gc, "blocks", openExpress.loop.blocks_mostly_gc),
+    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_descheduled ${openAt}`, openKeyed.loop.blocks_descheduled, "blocks", openExpress.loop.blocks_descheduled),
     report(`http.open_loop.keyed_cached_sqlite_longest_block_gc_share ${openAt}`, share(openKeyed.loop), "%", share(openExpress.loop)),
     report(`http.open_loop.keyed_cached_sqlite_gc_pause_max ${openAt}`, openKeyed.loop.gc_max_ms, "ms", openExpress.loop.gc_max_ms),
     result(`http.open_loop.keyed_cached_sqlite_failed ${openAt}`, openKeyed.failed, "requests", "0 (every request 2xx)", openKeyed.failed === 0),
@@ -286,9 +288,11 @@ export async function run(): Promise<BenchResult[]> {
     report(`http.paced.keyed_cached_sqlite_p99_9 ${pacedAt}`, pacedKeyed.p999, "ms", pacedExpress.p999),
     report(`http.paced.keyed_cached_sqlite_loop_block_max ${pacedAt}`, pacedKeyed.loopMaxMs, "ms", pacedExpress.loopMaxMs),
     // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
-    // laid over each block), and the longest GC pause, each against bare Express's.
+    // laid over each block), how many the process spent waiting for a core (CPU time under half
+    // the block), and the longest GC pause, each against bare Express's.
     report(`http.paced.keyed_cached_sqlite_loop_blocks_10ms ${pacedAt}`, pacedKeyed.loop.blocks, "blocks", pacedExpress.loop.blocks),
     report(`http.paced.keyed_cached_sqlite_loop_blocks_mostly_gc ${pacedAt}`, pacedKeyed.loop.blocks_mostly_gc, "blocks", pacedExpress.loop.blocks_mostly_gc),
+    report(`http.paced.keyed_cached_sqlite_loop_blocks_descheduled ${pacedAt}`, pacedKeyed.loop.blocks_descheduled, "blocks", pacedExpress.loop.blocks_descheduled),
     report(`http.paced.keyed_cached_sqlite_longest_block_gc_share ${pacedAt}`, share(pacedKeyed.loop), "%", share(pacedExpress.loop)),
     report(`http.paced.keyed_cached_sqlite_gc_pause_max ${pacedAt}`, pacedKeyed.loop.gc_max_ms, "ms", pacedExpress.loop.gc_max_ms),
     result(`http.paced.keyed_cached_sqlite_failed ${pacedAt}`, pacedKeyed.failed, "requests", "0 (every request 2xx)", pacedKeyed.failed === 0),

@@ -37,6 +37,7 @@ export function benchRoutes(): Route[] {
         p99_ms: z.number(),
         blocks: z.number().int(),
         blocks_mostly_gc: z.number().int(),
+        blocks_descheduled: z.number().int(),
         longest_block_ms: z.number(),
         longest_block_gc_ms: z.number(),
         gc_max_ms: z.number(),

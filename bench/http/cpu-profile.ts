@@ -50,6 +50,15 @@ export interface ProfileSummary {
   /** The longest run of busy samples (no idle sample between) and what filled it, ms by activity. */
   readonly longestBusyMs: number;
   readonly longestBusyBy: Readonly<Record<Activity, number>>;
+  /** Busy runs of at least LONG_RUN_MS, counted by the activity that filled most of each. */
+  readonly longRunsBy: Readonly<Record<Activity, number>>;
+}
+
+/** A run this long holds a request for as long as the p99 target allows (10 ms). */
+const LONG_RUN_MS = 10;
+
+function dominant(by: Readonly<Record<Activity, number>>): Activity {
+  return (Object.entries(by) as [Activity, number][]).reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
 const none = (): Record<Activity, number> => ({ idle: 0, gc: 0, "actors and domain": 0, "keys and quotas": 0, http: 0, other: 0 });
@@ -69,8 +78,13 @@ export function summarise(profile: CpuProfile, windowMs: number): ProfileSummary
   };
   const from = profile.endTime - windowMs * 1000;
   const msBy = none();
+  const longRunsBy = none();
   let run = { ms: 0, by: none() };
   let longest = run;
+  const endRun = () => {
+    if (run.ms >= LONG_RUN_MS) longRunsBy[dominant(run.by)] += 1;
+    run = { ms: 0, by: none() };
+  };
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i] ?? 0;
@@ -80,12 +94,13 @@ export function summarise(profile: CpuProfile, windowMs: number): ProfileSummary
     const activity = activityOf(stackOf(profile.samples[i] ?? -1));
     msBy[activity] += ms;
     if (activity === "idle") {
-      run = { ms: 0, by: none() };
+      endRun();
       continue;
     }
     run.ms += ms;
     run.by[activity] += ms;
     if (run.ms > longest.ms) longest = run;
   }
-  return { windowMs, msBy, longestBusyMs: longest.ms, longestBusyBy: { ...longest.by } };
+  endRun();
+  return { windowMs, msBy, longestBusyMs: longest.ms, longestBusyBy: { ...longest.by }, longRunsBy };
 }

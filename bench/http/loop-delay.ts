@@ -7,6 +7,11 @@ export interface LoopDelay {
   /** Blocks of at least BLOCK_MS seen by the tick watcher, and how many of them GC explains. */
   readonly blocks: number;
   readonly blocks_mostly_gc: number;
+  /**
+   * Blocks in which the process used under half the block's time in CPU (all its threads): it
+   * was waiting for a core, not working, so the machine made them, not the code.
+   */
+  readonly blocks_descheduled: number;
   /** The longest block the watcher saw, and the GC pause time inside it. */
   readonly longest_block_ms: number;
   readonly longest_block_gc_ms: number;
@@ -22,6 +27,11 @@ const TICK_MS = 5;
 interface Span {
   readonly start: number;
   readonly end: number;
+}
+
+interface Block extends Span {
+  /** CPU time (user + system, every thread of the process) spent during the block, ms. */
+  readonly cpuMs: number;
 }
 
 function overlapMs(a: Span, spans: readonly Span[]): number {
@@ -52,25 +62,32 @@ export function loopDelayProbe(): () => LoopDelay {
       if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gcMajor += 1;
     }
   }).observe({ entryTypes: ["gc"] });
-  let blocks: Span[] = [];
+  let blocks: Block[] = [];
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   setInterval(() => {
     const now = performance.now();
-    if (now - last - TICK_MS >= BLOCK_MS) blocks.push({ start: last + TICK_MS, end: now });
+    const cpu = process.cpuUsage(lastCpu);
+    if (now - last - TICK_MS >= BLOCK_MS) blocks.push({ start: last + TICK_MS, end: now, cpuMs: (cpu.user + cpu.system) / 1000 });
     last = now;
+    lastCpu = process.cpuUsage();
   }, TICK_MS).unref();
   return () => {
     let longest: Span = { start: 0, end: 0 };
     let mostlyGc = 0;
+    let descheduled = 0;
     for (const b of blocks) {
       if (b.end - b.start > longest.end - longest.start) longest = b;
       if (overlapMs(b, gcs) >= (b.end - b.start) / 2) mostlyGc += 1;
+      // The CPU delta spans the tick interval that held the block (TICK_MS longer than it).
+      if (b.cpuMs < (b.end - b.start + TICK_MS) / 2) descheduled += 1;
     }
     const out: LoopDelay = {
       max_ms: histogram.max / 1e6,
       p99_ms: histogram.percentile(99) / 1e6,
       blocks: blocks.length,
       blocks_mostly_gc: mostlyGc,
+      blocks_descheduled: descheduled,
       longest_block_ms: longest.end - longest.start,
       longest_block_gc_ms: overlapMs(longest, gcs),
       gc_max_ms: gcMax,
@@ -95,6 +112,7 @@ export function mergeLoopDelays(reads: readonly LoopDelay[]): LoopDelay {
     p99_ms: max((r) => r.p99_ms),
     blocks: sum((r) => r.blocks),
     blocks_mostly_gc: sum((r) => r.blocks_mostly_gc),
+    blocks_descheduled: sum((r) => r.blocks_descheduled),
     longest_block_ms: longest?.longest_block_ms ?? 0,
     longest_block_gc_ms: longest?.longest_block_gc_ms ?? 0,
     gc_max_ms: max((r) => r.gc_max_ms),

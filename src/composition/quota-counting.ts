@@ -14,8 +14,8 @@ export interface QuotaCounting {
 
 /**
  * SQLite counts every request in the store: the file is on this machine, a hit costs
- * microseconds inside a group-committed transaction, and the count is exact at every instant
- * across processes. MongoDB pays a network round trip per operation, so its processes lease
+ * microseconds inside a group-committed transaction (24 µs of CPU alone, 2 µs in a burst:
+ * bench/quota.bench.ts), and the count is exact at every instant across processes. MongoDB pays a network round trip per operation, so its processes lease
  * blocks of calls (docs/decisions.md, "Quotas across processes").
  */
 export function openQuotaCounting(store: Store, clock: Clock, logger: Logger): QuotaCounting {
