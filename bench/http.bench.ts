@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
 import { openLoop, quantile } from "./http/open-loop.js";
 import { pacedLoad } from "./http/paced-load.js";
-import { mergeLoopDelays, type LoopDelay } from "./http/loop-delay.js";
+import { loopDelaySchema, mergeLoopDelays, type LoopDelay } from "./http/loop-delay.js";
 import { startFerretDb } from "../test/support/ferretdb.js";
 
 const CONNECTIONS = 50;
@@ -75,7 +75,7 @@ interface OpenLoopFigures {
 
 async function loopDelay(url: string): Promise<LoopDelay> {
   const res = await fetch(url);
-  return (await res.json()) as LoopDelay;
+  return loopDelaySchema.parse(await res.json());
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute, type Route } from "../../src/http/route.js";
-import { loopDelayProbe } from "./loop-delay.js";
+import { loopDelayProbe, loopDelaySchema } from "./loop-delay.js";
 
 /** The body every target answers, so the four measure the same bytes on the wire. */
 export const SAMPLE = { ruling: "HOLD", confidence: 0.62, score: 0.11, session_at: "2026-11-22T12:00:00.000Z" };
@@ -32,17 +32,7 @@ export function benchRoutes(): Route[] {
       summary: "benchmark: this process's event-loop delay since the last read",
       tags: ["bench"],
       access: { kind: "public" },
-      response: z.object({
-        max_ms: z.number(),
-        p99_ms: z.number(),
-        blocks: z.number().int(),
-        blocks_mostly_gc: z.number().int(),
-        blocks_descheduled: z.number().int(),
-        longest_block_ms: z.number(),
-        longest_block_gc_ms: z.number(),
-        gc_max_ms: z.number(),
-        gc_major: z.number().int(),
-      }),
+      response: loopDelaySchema,
       handler: async () => loopDelay(),
     }),
   ];

@@ -1,24 +1,26 @@
+import { z } from "zod";
 import { PerformanceObserver, constants, monitorEventLoopDelay, performance, type PerformanceEntry } from "node:perf_hooks";
 
 /** How long the target's event loop was held up since the last read (the read resets it). */
-export interface LoopDelay {
-  readonly max_ms: number;
-  readonly p99_ms: number;
+export const loopDelaySchema = z.object({
+  max_ms: z.number(),
+  p99_ms: z.number(),
   /** Blocks of at least BLOCK_MS seen by the tick watcher, and how many of them GC explains. */
-  readonly blocks: number;
-  readonly blocks_mostly_gc: number;
+  blocks: z.number().int(),
+  blocks_mostly_gc: z.number().int(),
   /**
    * Blocks in which the process used under half the block's time in CPU (all its threads): it
    * was waiting for a core, not working, so the machine made them, not the code.
    */
-  readonly blocks_descheduled: number;
+  blocks_descheduled: z.number().int(),
   /** The longest block the watcher saw, and the GC pause time inside it. */
-  readonly longest_block_ms: number;
-  readonly longest_block_gc_ms: number;
+  longest_block_ms: z.number(),
+  longest_block_gc_ms: z.number(),
   /** The longest single GC pause, and how many full (mark-sweep-compact) collections ran. */
-  readonly gc_max_ms: number;
-  readonly gc_major: number;
-}
+  gc_max_ms: z.number(),
+  gc_major: z.number().int(),
+});
+export type LoopDelay = z.infer<typeof loopDelaySchema>;
 
 /** A block this long or longer is one the p99 target (10 ms) notices. */
 const BLOCK_MS = 10;
