@@ -54,9 +54,14 @@ function withStepLandingMidRead(ledger: GhostLedgerRepository, step: () => Promi
       }
       return read;
     },
+    // The integrity read's whole-ledger read (`closedChecked`; `closed` as the routes read it).
     closed: async (asset?: Asset) => {
       if (asset === undefined) await stepLanded;
       return ledger.closed(asset);
+    },
+    closedChecked: async (asset?: Asset) => {
+      if (asset === undefined) await stepLanded;
+      return ledger.closedChecked(asset);
     },
   });
 }
