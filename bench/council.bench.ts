@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
+import { startChildTarget, stopChildTarget, type ChildTarget } from "./child-target.js";
 import { LLAMA_MODEL, startLlamaServer } from "../test/support/llama-server.js";
 
 /**
@@ -14,20 +13,15 @@ const RATE = Number(process.env.BENCH_COUNCIL_RATE ?? 200);
 const CONNECTIONS = 10;
 const LOAD_S = Number(process.env.BENCH_COUNCIL_LOAD_SECONDS ?? 15);
 
-interface Target {
-  readonly child: ChildProcess;
-  readonly port: number;
+interface Target extends ChildTarget {
   readonly key: string;
 }
 
+/** The council target always creates a key for its keyed route. */
 async function startTarget(args: string[]): Promise<Target> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/council/target.ts", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  const line = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`council target exited ${String(code)}`)));
-    createInterface({ input: child.stdout! }).once("line", resolve);
-  });
-  const { port, key } = JSON.parse(line) as { port: number; key: string };
-  return { child, port, key };
+  const t = await startChildTarget("bench/council/target.ts", args);
+  if (t.key === undefined) throw new Error("the council target announced no API key");
+  return { ...t, key: t.key };
 }
 
 interface Load {
@@ -104,11 +98,7 @@ export async function run(): Promise<BenchResult[]> {
       result("council.keyed_cached_2xx_share_during_session", busy.okShare * 100, "%", ">= 99 %", busy.okShare >= 0.99),
     ];
   } finally {
-    if (target) {
-      const exited = new Promise((r) => target?.child.once("exit", r));
-      target.child.kill("SIGTERM");
-      await exited;
-    }
+    if (target) await stopChildTarget(target);
     await llama.stop();
   }
 }

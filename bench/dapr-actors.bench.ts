@@ -7,6 +7,7 @@ import { startControlPlane, startDaprd, startReplica } from "../test/integration
 import { waitUntil } from "../test/integration/runtime/support/processes.js";
 import { freePort } from "../test/support/free-port.js";
 import { result, type BenchResult } from "./result.js";
+import { median } from "./stats.js";
 
 /** Our adapter: read n, write n + 1, one transactional state request at the end of the turn. */
 class OursCounter extends Actor {
@@ -77,7 +78,6 @@ export async function run(): Promise<BenchResult[]> {
       oursRates.push(await round(() => mine.add()));
       plainRates.push(await round(() => plain.add()));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1] as number;
     const oursRate = median(oursRates);
     const plainRate = median(plainRates);
     return [

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { report, result, type BenchResult } from "./result.js";
+import { startChildTarget, stopChildTarget as stopTarget, type ChildTarget } from "./child-target.js";
+import { median } from "./stats.js";
 import { openLoop, quantile } from "./http/open-loop.js";
 import { pacedLoad } from "./http/paced-load.js";
 import { loopDelaySchema, mergeLoopDelays, type LoopDelay } from "./http/loop-delay.js";
@@ -13,28 +13,8 @@ import { startFerretDb } from "../test/support/ferretdb.js";
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 
-interface Target {
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly key?: string;
-}
-
-async function startTarget(kind: string, storeUrl?: string): Promise<Target> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/http/target.ts", kind, ...(storeUrl ? [storeUrl] : [])], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`target ${kind} exited ${String(code)}`)));
-    createInterface({ input: child.stdout! }).once("line", resolve);
-  });
-  const { port, key } = JSON.parse(line) as { port: number; key?: string };
-  return { child, port, key };
-}
-
-async function stopTarget(t: Target): Promise<void> {
-  const exited = new Promise((r) => t.child.once("exit", r));
-  t.child.kill("SIGTERM");
-  await exited;
+function startTarget(kind: string, storeUrl?: string): Promise<ChildTarget> {
+  return startChildTarget("bench/http/target.ts", [kind, ...(storeUrl ? [storeUrl] : [])]);
 }
 
 interface Load {
@@ -67,8 +47,6 @@ interface OpenLoopFigures {
   readonly samples: number;
   readonly achievedRps: number;
   readonly failed: number;
-  /** The target's longest event-loop block over the measured rounds (its own monitor). */
-  readonly loopMaxMs: number;
   /** Its blocks of 10 ms or more over the measured rounds, and what GC had to do with them. */
   readonly loop: LoopDelay;
 }
@@ -122,7 +100,6 @@ async function openLoopInterleaved(
       samples: arr.length,
       achievedRps: arr.length / (ROUNDS * OPEN_SECONDS),
       failed: failed.get(name) ?? 0,
-      loopMaxMs: loop.max_ms,
       loop,
     });
   }
@@ -132,11 +109,6 @@ async function openLoopInterleaved(
 /** The share of the longest block that GC pauses covered, in %. */
 function share(l: LoopDelay): number {
   return l.longest_block_ms > 0 ? (100 * l.longest_block_gc_ms) / l.longest_block_ms : 0;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 /**
@@ -158,9 +130,27 @@ async function interleaved(targets: { name: string; url: string; headers: Record
   return out;
 }
 
+/**
+ * The keyed service's event-loop blocks in one latency phase, each against bare Express's: its
+ * longest block; how many of 10 ms or more; how many were mostly GC pauses (V8's own report laid
+ * over each block); how many the process spent waiting for a core (CPU time under half the
+ * block); the GC share of the longest block; and the longest GC pause.
+ */
+function blockReports(phase: string, at: string, keyed: LoopDelay, express: LoopDelay): BenchResult[] {
+  const name = (figure: string) => `${phase}.keyed_cached_sqlite_${figure} ${at}`;
+  return [
+    report(name("loop_block_max"), keyed.max_ms, "ms", express.max_ms),
+    report(name("loop_blocks_10ms"), keyed.blocks, "blocks", express.blocks),
+    report(name("loop_blocks_mostly_gc"), keyed.blocks_mostly_gc, "blocks", express.blocks_mostly_gc),
+    report(name("loop_blocks_descheduled"), keyed.blocks_descheduled, "blocks", express.blocks_descheduled),
+    report(name("longest_block_gc_share"), share(keyed), "%", share(express)),
+    report(name("gc_pause_max"), keyed.gc_max_ms, "ms", express.gc_max_ms),
+  ];
+}
+
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "bench-http-"));
-  const started: Target[] = [];
+  const started: ChildTarget[] = [];
   const ferret = await startFerretDb();
   let ferretStopped = false;
   let results: Map<string, Load>;
@@ -172,8 +162,8 @@ export async function run(): Promise<BenchResult[]> {
     const sqliteT = await startTarget("service", `sqlite:${join(dir, "mis.sqlite")}`);
     const mongoT = await startTarget("service", `${ferret.url.replace(/\/?$/, "")}/bench_http`);
     started.push(bareT, expressT, sqliteT, mongoT);
-    const at = (t: Target, path: string) => `http://127.0.0.1:${t.port}${path}`;
-    const keyed = (t: Target) => ({ "x-api-key": t.key ?? "" });
+    const at = (t: ChildTarget, path: string) => `http://127.0.0.1:${t.port}${path}`;
+    const keyed = (t: ChildTarget) => ({ "x-api-key": t.key ?? "" });
     // FerretDB in the same rounds as SQLite: its target is a ratio to SQLite under the same load.
     results = await interleaved([
       { name: "bare", url: at(bareT, "/v1/bench/cached"), headers: {} },
@@ -208,7 +198,7 @@ export async function run(): Promise<BenchResult[]> {
   for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo]] as const) {
     process.stderr.write(`${line(n, l)}\n`);
   }
-  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loopMaxMs: Number.NaN, loop: mergeLoopDelays([]) };
+  const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loop: mergeLoopDelays([]) };
   const [openExpress, openKeyed] = [open.get("express") ?? none, open.get("keyed") ?? none];
   const [pacedExpress, pacedKeyed] = [paced.get("express") ?? none, paced.get("keyed") ?? none];
   for (const [n, o] of [
@@ -218,7 +208,7 @@ export async function run(): Promise<BenchResult[]> {
     ["paced, d keyed cached (SQLite)", pacedKeyed],
   ] as const) {
     process.stderr.write(
-      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loopMaxMs.toFixed(1)} ms; ${o.loop.blocks} blocks >= 10 ms (${o.loop.blocks_mostly_gc} mostly GC, ${o.loop.blocks_descheduled} waiting for a core), the longest ${o.loop.longest_block_ms.toFixed(1)} ms with ${o.loop.longest_block_gc_ms.toFixed(1)} ms of GC in it; longest GC pause ${o.loop.gc_max_ms.toFixed(1)} ms, ${o.loop.gc_major} full GCs\n`,
+      `open loop ${OPEN_RATE} req/s, ${n}: p50 ${o.p50.toFixed(3)} ms, p99 ${o.p99.toFixed(3)} ms, p99.9 ${o.p999.toFixed(3)} ms, ${o.samples} samples (${Math.round(o.achievedRps)} req/s answered), ${o.failed} failed, longest loop block ${o.loop.max_ms.toFixed(1)} ms; ${o.loop.blocks} blocks >= 10 ms (${o.loop.blocks_mostly_gc} mostly GC, ${o.loop.blocks_descheduled} waiting for a core), the longest ${o.loop.longest_block_ms.toFixed(1)} ms with ${o.loop.longest_block_gc_ms.toFixed(1)} ms of GC in it; longest GC pause ${o.loop.gc_max_ms.toFixed(1)} ms, ${o.loop.gc_major} full GCs\n`,
     );
   }
   const openAt = `at ${OPEN_RATE} req/s offered (open loop)`;
@@ -261,16 +251,7 @@ export async function run(): Promise<BenchResult[]> {
       openExpress.p99,
     ),
     report(`http.open_loop.keyed_cached_sqlite_p99_9 ${openAt}`, openKeyed.p999, "ms", openExpress.p999),
-    // The target's own longest event-loop block during the measured rounds, against Express's.
-    report(`http.open_loop.keyed_cached_sqlite_loop_block_max ${openAt}`, openKeyed.loopMaxMs, "ms", openExpress.loopMaxMs),
-    // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
-    // laid over each block), how many the process spent waiting for a core (CPU time under half
-    // the block), and the longest GC pause, each against bare Express's.
-    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_10ms ${openAt}`, openKeyed.loop.blocks, "blocks", openExpress.loop.blocks),
-    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_mostly_gc ${openAt}`, openKeyed.loop.blocks_mostly_gc, "blocks", openExpress.loop.blocks_mostly_gc),
-    report(`http.open_loop.keyed_cached_sqlite_loop_blocks_descheduled ${openAt}`, openKeyed.loop.blocks_descheduled, "blocks", openExpress.loop.blocks_descheduled),
-    report(`http.open_loop.keyed_cached_sqlite_longest_block_gc_share ${openAt}`, share(openKeyed.loop), "%", share(openExpress.loop)),
-    report(`http.open_loop.keyed_cached_sqlite_gc_pause_max ${openAt}`, openKeyed.loop.gc_max_ms, "ms", openExpress.loop.gc_max_ms),
+    ...blockReports("http.open_loop", openAt, openKeyed.loop, openExpress.loop),
     result(`http.open_loop.keyed_cached_sqlite_failed ${openAt}`, openKeyed.failed, "requests", "0 (every request 2xx)", openKeyed.failed === 0),
     report(`http.paced.express_p50 ${pacedAt}`, pacedExpress.p50, "ms"),
     report(`http.paced.express_p99 ${pacedAt}`, pacedExpress.p99, "ms"),
@@ -286,15 +267,7 @@ export async function run(): Promise<BenchResult[]> {
       pacedExpress.p99,
     ),
     report(`http.paced.keyed_cached_sqlite_p99_9 ${pacedAt}`, pacedKeyed.p999, "ms", pacedExpress.p999),
-    report(`http.paced.keyed_cached_sqlite_loop_block_max ${pacedAt}`, pacedKeyed.loopMaxMs, "ms", pacedExpress.loopMaxMs),
-    // What the blocks were: how many of 10 ms or more, how many mostly GC pauses (V8's own report
-    // laid over each block), how many the process spent waiting for a core (CPU time under half
-    // the block), and the longest GC pause, each against bare Express's.
-    report(`http.paced.keyed_cached_sqlite_loop_blocks_10ms ${pacedAt}`, pacedKeyed.loop.blocks, "blocks", pacedExpress.loop.blocks),
-    report(`http.paced.keyed_cached_sqlite_loop_blocks_mostly_gc ${pacedAt}`, pacedKeyed.loop.blocks_mostly_gc, "blocks", pacedExpress.loop.blocks_mostly_gc),
-    report(`http.paced.keyed_cached_sqlite_loop_blocks_descheduled ${pacedAt}`, pacedKeyed.loop.blocks_descheduled, "blocks", pacedExpress.loop.blocks_descheduled),
-    report(`http.paced.keyed_cached_sqlite_longest_block_gc_share ${pacedAt}`, share(pacedKeyed.loop), "%", share(pacedExpress.loop)),
-    report(`http.paced.keyed_cached_sqlite_gc_pause_max ${pacedAt}`, pacedKeyed.loop.gc_max_ms, "ms", pacedExpress.loop.gc_max_ms),
+    ...blockReports("http.paced", pacedAt, pacedKeyed.loop, pacedExpress.loop),
     result(`http.paced.keyed_cached_sqlite_failed ${pacedAt}`, pacedKeyed.failed, "requests", "0 (every request 2xx)", pacedKeyed.failed === 0),
   ];
 }

@@ -5,6 +5,7 @@ import { evaluateJudiciary } from "../src/domain/judiciary/evaluate.js";
 import type { FeatureReading, JudiciaryInput } from "../src/domain/judiciary/feature-reading.js";
 import { SIGNAL_KEYS } from "../src/domain/signals/signal-keys.js";
 import { report, result, type BenchResult } from "./result.js";
+import { median } from "./stats.js";
 
 /**
  * Issue 7 targets: one Judiciary evaluation ≤ 50 µs; one council session in judiciary mode
@@ -36,11 +37,6 @@ function councilInputFor(asset: CouncilAsset, i: number): CouncilInput {
     snapshotSignals: {},
     ...(asset === "TAO" ? { tao: { liquidityStatus: "UNKNOWN" as const, lastHourRangePct: 1, volumeRatio: 1, aiSentiment: null } } : {}),
   };
-}
-
-function median(xs: number[]): number {
-  xs.sort((a, b) => a - b);
-  return xs[Math.floor(xs.length / 2)] as number;
 }
 
 /**

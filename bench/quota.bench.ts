@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { report, type BenchResult } from "./result.js";
+import { median } from "./stats.js";
 import { openStore } from "../src/store/open-store.js";
 import { QuotaLeases } from "../src/application/quota-leases.js";
 import { wallClock } from "../src/runtime/clocks/clock.js";
@@ -30,11 +31,6 @@ async function cpuPerRequest(counter: WindowCounter, together: number, key: stri
   }
   const used = process.cpuUsage(before);
   return (used.user + used.system) / REQUESTS;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? Number.NaN;
 }
 
 /**

@@ -6,6 +6,7 @@ import { buildFeatures } from "../src/domain/regime/features.js";
 import { fitStandardizer, standardize } from "../src/domain/regime/standardizer.js";
 import { loadHourlyCandles } from "../test/support/csv-loader.js";
 import { report, result, type BenchResult } from "./result.js";
+import { median } from "./stats.js";
 
 const STATES = 8;
 const BARS = 8760;
@@ -48,11 +49,6 @@ function cpuOfProcessTree(command: string, args: string[]): Promise<number> {
       else resolve((seconds[0] as number) + (seconds[1] as number));
     });
   });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
 }
 
 /**

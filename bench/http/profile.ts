@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLoop, quantile } from "./open-loop.js";
 import { pacedLoad } from "./paced-load.js";
+import { startChildTarget, stopChildTarget } from "../child-target.js";
 import { parseCpuProfile, summarise, type Activity, type ProfileSummary } from "./cpu-profile.js";
 
 /**
@@ -36,24 +35,14 @@ async function profileTarget(kind: "express" | "service", generator: Generator):
   const dir = mkdtempSync(join(tmpdir(), "bench-profile-"));
   try {
     const storeArgs = kind === "service" ? [`sqlite:${join(dir, "mis.sqlite")}`] : [];
-    const child = spawn(
-      process.execPath,
-      ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval", String(INTERVAL_US), "--import", "tsx", "bench/http/target.ts", kind, ...storeArgs],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const line = await new Promise<string>((resolve, reject) => {
-      child.once("exit", (code) => reject(new Error(`target ${kind} exited ${String(code)}`)));
-      createInterface({ input: child.stdout! }).once("line", resolve);
-    });
-    const { port, key } = JSON.parse(line) as { port: number; key?: string };
+    const target = await startChildTarget("bench/http/target.ts", [kind, ...storeArgs], ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval", String(INTERVAL_US)]);
+    const { port, key } = target;
     const url = `http://127.0.0.1:${port}/v1/bench/cached`;
     const headers: Record<string, string> = key === undefined ? {} : { "x-api-key": key };
     await offer(generator, url, headers, 2);
     const latencies: number[] = [];
     for (let r = 0; r < ROUNDS; r++) latencies.push(...(await offer(generator, url, headers, SECONDS)));
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    await stopChildTarget(target);
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread.
     const main = readdirSync(dir).find((f) => f.endsWith(".cpuprofile") && f.split(".")[4] === "0");
     if (main === undefined) throw new Error(`no main-thread profile from ${kind}`);
