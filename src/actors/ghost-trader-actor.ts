@@ -142,7 +142,10 @@ export class GhostTraderActor extends Actor {
     if (todo.length === 0) return { applied: 0, status: ghostStatus(state) };
     // Read before this turn writes: bars the stored step already covers were applied by a turn
     // that stored them and then failed to commit (store or sidecar lost between the two writes).
-    const storedUpTo = (await this.deps.ledger.snapshot(asset))?.barT ?? null;
+    // A stored status that does not read back must not stop the trader: this turn rewrites it.
+    const stored = await this.deps.ledger.snapshotsChecked(asset);
+    if (stored.unreadable.length > 0) this.ctx.logger.warn({ asset }, "stored Ghost Trader status does not read back; this turn rewrites it");
+    const storedUpTo = stored.snapshots[0]?.barT ?? null;
 
     // Ledger first, then the events: a reader told of an EXIT finds the trade already stored.
     // Trades and status go together, so no reader sees a closed trade beside its open position.

@@ -19,7 +19,7 @@ async function readLedger(ledger: GhostLedgerRepository, now: number): Promise<{
   const [all, marks, snaps, ...perAsset] = await Promise.all([
     ledger.closedChecked(),
     ledger.sprints(),
-    ledger.snapshots(),
+    ledger.snapshotsChecked(),
     ...ASSETS.map((a) => ledger.closedChecked(a)),
   ]);
   const cutoffs = Object.fromEntries(ASSETS.map((a) => [a, sinceFor(a, marks)])) as Record<Asset, number>;
@@ -28,8 +28,8 @@ async function readLedger(ledger: GhostLedgerRepository, now: number): Promise<{
   ) as Record<Asset, ReturnType<typeof countedUnderSprints>>;
   const snapshot = {
     closed: all.trades.filter((t) => t.exitTime <= now),
-    unreadable: all.unreadable,
-    open: snaps.map((s) => s.position).filter((p): p is OpenPosition => p !== null),
+    unreadable: all.unreadable + snaps.unreadable.length,
+    open: snaps.snapshots.map((s) => s.position).filter((p): p is OpenPosition => p !== null),
     cutoffs,
     published,
   };

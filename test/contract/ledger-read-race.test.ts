@@ -44,9 +44,9 @@ function withStepLandingMidRead(ledger: GhostLedgerRepository, step: () => Promi
   let landed: () => void = () => undefined;
   const stepLanded = new Promise<void>((resolve) => (landed = resolve));
   let stepped = false;
-  return Object.assign(Object.create(ledger) as GhostLedgerRepository, {
-    snapshots: async () => {
-      const read = await ledger.snapshots();
+  const overrides: Partial<GhostLedgerRepository> = {
+    snapshotsChecked: async (asset?: Asset) => {
+      const read = await ledger.snapshotsChecked(asset);
       if (!stepped) {
         stepped = true;
         await step();
@@ -62,6 +62,15 @@ function withStepLandingMidRead(ledger: GhostLedgerRepository, step: () => Promi
     closedChecked: async (asset?: Asset) => {
       if (asset === undefined) await stepLanded;
       return ledger.closedChecked(asset);
+    },
+  };
+  // Every other method runs on the adapter itself: its private fields refuse any other receiver.
+  return new Proxy(ledger, {
+    get(target, name) {
+      const own = (overrides as Record<PropertyKey, unknown>)[name];
+      if (own !== undefined) return own;
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

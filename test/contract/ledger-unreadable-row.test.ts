@@ -5,13 +5,15 @@ import { openMongo } from "../../src/store/mongo/database.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openSqlite } from "../../src/store/sqlite/database.js";
 import type { Store } from "../../src/store/store.js";
+import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
+import type { Asset } from "../../src/domain/signals/signal-keys.js";
 import { closedTrade } from "../support/ghost-trades.js";
 import { freshStoreUrl, startService, type RunningService, type StoreKind } from "../support/service.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2020, 0, 6);
 const NOW = T0 + 30 * 24 * H;
-const READS_BACK = "every stored trade reads back, its amounts finite and prices positive";
+const READS_BACK = "every stored trade and trader status reads back, its amounts finite and prices positive";
 
 const sound = closedTrade("BTC", T0, 4.5);
 const spoilt = closedTrade("BTC", T0 + 24 * H, -2);
@@ -39,6 +41,42 @@ async function spoilRow(kind: StoreKind, url: string, id: string): Promise<void>
   } finally {
     await client.close();
   }
+}
+
+/** Stores a trader status of a shape this build does not read (an unknown status word). */
+async function spoilStatus(kind: StoreKind, url: string, asset: string): Promise<void> {
+  if (kind === "sqlite") {
+    const db = openSqlite(url.slice("sqlite:".length));
+    try {
+      expect(db.prepare("UPDATE ghost_snapshots SET body = json_set(body, '$.status', 'PAUSED') WHERE asset = ?").run(asset).changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const { client, db } = await openMongo(url);
+  try {
+    const r = await db.collection<{ _id: string }>("ghost_snapshots").updateOne({ _id: asset }, { $set: { "snapshot.status": "PAUSED" } });
+    expect(r.modifiedCount).toBe(1);
+  } finally {
+    await client.close();
+  }
+}
+
+function statusOf(asset: Asset, at: number): GhostSnapshot {
+  return {
+    asset,
+    at,
+    barT: at - H,
+    status: "WAITING",
+    position: null,
+    gates: null,
+    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
+    price: 1000,
+    rsi1h: 50,
+    ema200: 990,
+    regime: "RISK_ON",
+  };
 }
 
 const failing = (checks: readonly { name: string; passed: boolean }[]) => checks.filter((c) => !c.passed).map((c) => c.name);
@@ -69,6 +107,35 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a stored trade that does not re
     expect(snapshot.closed.map((t) => t.id)).toEqual([sound.id, other.id]);
     expect(failing(checks)).toEqual([READS_BACK]);
     expect(checks).toHaveLength(INTEGRITY_CHECKS.length);
+  });
+});
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("a stored trader status that does not read back, on %s", (kind) => {
+  const url = freshStoreUrl(kind, "unreadable-status");
+  let store: Store;
+
+  beforeAll(async () => {
+    store = await openStore(url);
+    await store.ghostLedger.saveClosed([sound, other]);
+    for (const asset of ["BTC", "SOL"] as const) await store.ghostLedger.saveSnapshot(statusOf(asset, NOW - H));
+    await spoilStatus(kind, url, "BTC");
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("fails the status routes' strict read and is named by the checked one", async () => {
+    await expect(store.ghostLedger.snapshot("BTC")).rejects.toThrow(/status/);
+    await expect(store.ghostLedger.snapshots()).rejects.toThrow(/status/);
+    expect(await store.ghostLedger.snapshotsChecked()).toEqual({ snapshots: [statusOf("SOL", NOW - H)], unreadable: ["BTC"] });
+    expect(await store.ghostLedger.snapshotsChecked("BTC")).toEqual({ snapshots: [], unreadable: ["BTC"] });
+    expect(await store.ghostLedger.snapshotsChecked("SOL")).toEqual({ snapshots: [statusOf("SOL", NOW - H)], unreadable: [] });
+    expect(await store.ghostLedger.snapshotsChecked("ETH")).toEqual({ snapshots: [], unreadable: [] });
+  });
+
+  it("fails the reads-back check and no other", async () => {
+    const { checks } = await readCheckedLedger(store.ghostLedger, NOW);
+    expect(failing(checks)).toEqual([READS_BACK]);
   });
 });
 

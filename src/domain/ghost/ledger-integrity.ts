@@ -13,7 +13,10 @@ import type { ClosedTrade, OpenPosition } from "./trade.js";
 export interface LedgerSnapshot {
   /** Every stored closed trade (all assets, all sprints) closed by now. */
   readonly closed: readonly ClosedTrade[];
-  /** Stored trade rows that did not read back as trades (left out of `closed`). */
+  /**
+   * Stored rows that did not read back: trades (left out of `closed`) and trader statuses (whose
+   * open position, if any, is then missing from `open`).
+   */
   readonly unreadable: number;
   readonly open: readonly OpenPosition[];
   /** Each asset's own track-record cutoff (DECISIONS 7 "Track-record restart"). */
@@ -52,8 +55,9 @@ export const INTEGRITY_CHECKS: readonly { name: string; holds: (l: LedgerSnapsho
   },
   {
     // A row the store keeps with a non-finite amount or a price of 0 does not read back as a
-    // trade (the ledger schema refuses it), so this check counts such rows as well.
-    name: "every stored trade reads back, its amounts finite and prices positive",
+    // trade (the ledger schema refuses it), so this check counts such rows as well, and a trader
+    // status that does not read back (its open position is then unknown to the other checks).
+    name: "every stored trade and trader status reads back, its amounts finite and prices positive",
     holds: (l) =>
       l.unreadable === 0 &&
       l.closed.every(

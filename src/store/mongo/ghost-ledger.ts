@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
-import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
+import { ghostSnapshotFromJson, ghostSnapshotsChecked, type CheckedSnapshots, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
 import { closedTradeFromJson, closedTradesChecked, type CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
@@ -92,6 +92,11 @@ export class MongoGhostLedger implements GhostLedgerRepository {
 
   async snapshots(): Promise<GhostSnapshot[]> {
     return (await this.snaps.find({}).sort({ _id: 1 }).toArray()).map((d) => ghostSnapshotFromJson(d.snapshot));
+  }
+
+  async snapshotsChecked(asset?: Asset): Promise<CheckedSnapshots> {
+    const docs = await this.snaps.find(asset === undefined ? {} : { _id: asset }).sort({ _id: 1 }).toArray();
+    return ghostSnapshotsChecked(docs.map((d) => ({ key: d._id, json: d.snapshot })));
   }
 
   async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {

@@ -50,6 +50,25 @@ export function ghostSnapshotFromJson(json: unknown): GhostSnapshot {
   return ghostSnapshotJsonSchema.parse(json);
 }
 
+/** Trader statuses read row by row: the ones that read back, and the keys of those that do not. */
+export interface CheckedSnapshots {
+  readonly snapshots: GhostSnapshot[];
+  /** The stored key (the asset) of each status row the schema refuses. */
+  readonly unreadable: string[];
+}
+
+/** Sorts stored status rows into those that read back and those that do not (by their key). */
+export function ghostSnapshotsChecked(rows: readonly { readonly key: string; readonly json: unknown }[]): CheckedSnapshots {
+  const snapshots: GhostSnapshot[] = [];
+  const unreadable: string[] = [];
+  for (const row of rows) {
+    const parsed = ghostSnapshotJsonSchema.safeParse(row.json);
+    if (parsed.success) snapshots.push(parsed.data);
+    else unreadable.push(row.key);
+  }
+  return { snapshots, unreadable };
+}
+
 /** The Ghost Traders' ledger: closed trades, the latest status per asset, and the sprint marks. */
 export interface GhostLedgerRepository {
   /** Upserts by trade id: a retried actor turn writes the same trade again without duplicating it. */
@@ -73,8 +92,15 @@ export interface GhostLedgerRepository {
    * turn (upserts by id) rather than a position shown twice.
    */
   saveStep(closed: readonly ClosedTrade[], snapshot: GhostSnapshot): Promise<void>;
+  /** A status row that does not read back fails these reads (the TAO status and charting routes). */
   snapshot(asset: Asset): Promise<GhostSnapshot | null>;
   snapshots(): Promise<GhostSnapshot[]>;
+  /**
+   * The statuses (of one asset, or all) with a row that does not read back named instead of
+   * thrown: the integrity read counts it (check 5), and the trader's own turn, which rewrites
+   * its status, is not stopped by it.
+   */
+  snapshotsChecked(asset?: Asset): Promise<CheckedSnapshots>;
   /** Writes the launch mark once (later calls change nothing). */
   ensureFirstSprint(at: number, recordedAt: string): Promise<void>;
   addSprint(mark: SprintMark): Promise<void>;

@@ -1,7 +1,7 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
 import type { SprintMark } from "../../domain/ghost/sprints.js";
-import { ghostSnapshotFromJson, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
+import { ghostSnapshotFromJson, ghostSnapshotsChecked, type CheckedSnapshots, type GhostLedgerRepository, type GhostSnapshot } from "../ports/ghost-ledger.js";
 import { closedTradeFromJson, closedTradesChecked, type CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { ClosedTrade } from "../../domain/ghost/trade.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
@@ -64,8 +64,8 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
     this.upsertSnapshot = db.prepare(
       "INSERT INTO ghost_snapshots (asset, at, body) VALUES (?, ?, ?) ON CONFLICT (asset) DO UPDATE SET at = excluded.at, body = excluded.body",
     );
-    this.oneSnapshot = db.prepare<[string], { body: string }>("SELECT body FROM ghost_snapshots WHERE asset = ?");
-    this.allSnapshots = db.prepare<[], { body: string }>("SELECT body FROM ghost_snapshots ORDER BY asset");
+    this.oneSnapshot = db.prepare<[string], { asset: string; body: string }>("SELECT asset, body FROM ghost_snapshots WHERE asset = ?");
+    this.allSnapshots = db.prepare<[], { asset: string; body: string }>("SELECT asset, body FROM ghost_snapshots ORDER BY asset");
     this.insertSprint = db.prepare(
       "INSERT INTO ghost_sprints (id, scope, at, reason, recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
@@ -116,6 +116,11 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
 
   async snapshots(): Promise<GhostSnapshot[]> {
     return this.allSnapshots.all().map((r) => ghostSnapshotFromJson(JSON.parse(r.body)));
+  }
+
+  async snapshotsChecked(asset?: Asset): Promise<CheckedSnapshots> {
+    const rows = asset === undefined ? this.allSnapshots.all() : [this.oneSnapshot.get(asset)].filter((r) => r !== undefined);
+    return ghostSnapshotsChecked(rows.map((r) => ({ key: r.asset, json: jsonOrUndefined(r.body) })));
   }
 
   async ensureFirstSprint(at: number, recordedAt: string): Promise<void> {

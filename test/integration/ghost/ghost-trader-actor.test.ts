@@ -19,6 +19,7 @@ import type { GhostLedgerRepository } from "../../../src/store/ports/ghost-ledge
 import { ghostSignalDataSchema } from "../../../src/http/schemas/ghost.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
 import { freshStoreUrl } from "../../support/service.js";
+import { openSqlite } from "../../../src/store/sqlite/database.js";
 import { waitFor } from "../../support/wait-for.js";
 
 const H = 3_600_000;
@@ -65,6 +66,7 @@ function landingThenFailing(inner: GhostLedgerRepository, failing: () => boolean
     },
     snapshot: (asset) => inner.snapshot(asset),
     snapshots: () => inner.snapshots(),
+    snapshotsChecked: (asset) => inner.snapshotsChecked(asset),
     ensureFirstSprint: (at, recordedAt) => inner.ensureFirstSprint(at, recordedAt),
     addSprint: (mark) => inner.addSprint(mark),
     sprints: () => inner.sprints(),
@@ -81,10 +83,12 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
   let persistedBeforeEvent: boolean[];
   /** Set by a test: the next step lands in the ledger, then the turn fails (and is rolled back). */
   let nextStepLandsThenFails: boolean;
+  let storeUrl: string;
 
   beforeEach(async () => {
     nextStepLandsThenFails = false;
-    store = await openStore(freshStoreUrl("sqlite", "ghostactor"));
+    storeUrl = freshStoreUrl("sqlite", "ghostactor");
+    store = await openStore(storeUrl);
     clock = new ManualClock(START);
     source = new CandleSource(candles);
     events = [];
@@ -185,6 +189,32 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(ledger.map((t) => [t.entryTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.pnlUsd]));
     expect(source.failOnce.size).toBe(0);
   }, 60_000);
+  it("a stored status that does not read back does not stop the trader: its next turn rewrites it and trades on", async () => {
+    const expected = expectedTrades();
+    const fillBar = expected[0]?.entryTime ?? 0;
+    await runUntil(fillBar + H);
+    expect((await store.ghostLedger.snapshot("ETH"))?.position?.entryTime).toBe(fillBar);
+    // A status of a shape this build does not read, as an older build or a hand edit leaves it.
+    const db = openSqlite(storeUrl.slice("sqlite:".length));
+    try {
+      expect(db.prepare("UPDATE ghost_snapshots SET body = json_set(body, '$.status', 'PAUSED') WHERE asset = 'ETH'").run().changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    await expect(store.ghostLedger.snapshot("ETH")).rejects.toThrow(/status/);
+    expect(await store.ghostLedger.snapshotsChecked("ETH")).toEqual({ snapshots: [], unreadable: ["ETH"] });
+
+    for (let t = fillBar + H + STEP; t <= END; t += STEP) {
+      clock.set(t);
+      await host.runDue();
+    }
+    const snap = await store.ghostLedger.snapshot("ETH");
+    expect(snap?.barT).toBe(END - H);
+    const ledger = await store.ghostLedger.closed("ETH");
+    expect(ledger.map((t) => [t.entryTime, t.exitTime, t.pnlUsd])).toEqual(expected.map((t) => [t.entryTime, t.exitTime, t.pnlUsd]));
+    await waitFor(async () => events.length >= expected.length * 2, 5_000, "ghost.signal deliveries");
+  }, 60_000);
+
   it("a turn whose step landed but which failed to commit: its signals go out with the next turn, stamped at their bar's close", async () => {
     const expected = expectedTrades();
     const fillBar = expected[0]?.entryTime ?? 0;

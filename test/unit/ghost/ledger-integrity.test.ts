@@ -53,7 +53,7 @@ describe("ledger integrity: tests_passing", () => {
     ["fills sell exactly the size bought", () => snapshotOf(replaced(0, { ...first, fills: [{ ...first.fills[0]!, size: first.size / 2 }] }))],
     ["result is WIN exactly when P&L > 0", () => snapshotOf(replaced(0, { ...first, result: "LOSS" }))],
     ["pnlPct is P&L over position cost", () => snapshotOf(replaced(0, { ...first, pnlPct: first.pnlPct + 1 }))],
-    ["every stored trade reads back, its amounts finite and prices positive", () => snapshotOf(replaced(0, { ...first, entryFeeUsd: Number.NaN }))],
+    ["every stored trade and trader status reads back, its amounts finite and prices positive", () => snapshotOf(replaced(0, { ...first, entryFeeUsd: Number.NaN }))],
     ["exit is not before entry", () => snapshotOf(replaced(0, { ...first, exitTime: first.entryTime - 1 }))],
     ["one position at a time per asset", () => snapshotOf(ledger, [openFrom(first, ledger[3]!.entryTime + 3_600_000, "overlapping")])],
     ["trade ids are unique", () => snapshotOf(replaced(1, { ...ledger[1]!, id: first.id }))],
@@ -72,7 +72,7 @@ describe("ledger integrity: tests_passing", () => {
   });
 
   it("a stored row that does not read back as a trade fails the same check, the rest reading clean", () => {
-    expect(failing({ ...snapshotOf(ledger), unreadable: 1 })).toEqual(["every stored trade reads back, its amounts finite and prices positive"]);
+    expect(failing({ ...snapshotOf(ledger), unreadable: 1 })).toEqual(["every stored trade and trader status reads back, its amounts finite and prices positive"]);
   });
 
   it("one position at a time: two open positions of one asset fail, overlapping closed trades fail", () => {
