@@ -3,7 +3,7 @@ import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
 import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
 import type { WeightRow } from "../../src/domain/weights/update-weights.js";
-import { closedTrade as trade } from "../support/ghost-trades.js";
+import { closedTrade as trade, traderStatus } from "../support/ghost-trades.js";
 import { CachedMultipliers } from "../../src/store/signal-multipliers.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
 import { openSqlite } from "../../src/store/sqlite/database.js";
@@ -13,22 +13,6 @@ import { openMongo } from "../../src/store/mongo/database.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 3, 1);
-
-function snapshot(asset: GhostSnapshot["asset"], at: number): GhostSnapshot {
-  return {
-    asset,
-    at,
-    barT: at - H,
-    status: "WAITING",
-    position: null,
-    gates: null,
-    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
-    price: 123.45,
-    rsi1h: 51.2,
-    ema200: 120,
-    regime: "RISK_ON",
-  };
-}
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights on %s", (kind) => {
   let store: Store;
@@ -66,9 +50,9 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
   });
 
   it("keeps one status snapshot per asset, the latest written", async () => {
-    await store.ghostLedger.saveSnapshot(snapshot("TAO", T0));
-    await store.ghostLedger.saveSnapshot(snapshot("BTC", T0));
-    const later = { ...snapshot("TAO", T0 + H), status: "READY" as const };
+    await store.ghostLedger.saveSnapshot(traderStatus("TAO", T0));
+    await store.ghostLedger.saveSnapshot(traderStatus("BTC", T0));
+    const later = { ...traderStatus("TAO", T0 + H), status: "READY" as const };
     await store.ghostLedger.saveSnapshot(later);
     expect(await store.ghostLedger.snapshot("TAO")).toEqual(later);
     expect((await store.ghostLedger.snapshots()).map((s) => [s.asset, s.at])).toEqual([
@@ -79,7 +63,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
 
   it("writes a step's closed trades and status together, and a step that closed nothing", async () => {
     const exit = trade("SOL", T0 + 2 * H, 4);
-    const flat = { ...snapshot("SOL", T0 + 3 * H), position: null };
+    const flat = { ...traderStatus("SOL", T0 + 3 * H), position: null };
     await store.ghostLedger.saveStep([exit], flat);
     expect((await store.ghostLedger.closed("SOL")).map((t) => t.id)).toEqual([exit.id]);
     expect(await store.ghostLedger.snapshot("SOL")).toEqual(flat);
@@ -94,7 +78,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
   it("reads back a trader in position whole: its open position, fills and gate board", async () => {
     const { exitTime: _exitTime, exitPrice: _exitPrice, exitReason: _exitReason, pnlUsd: _pnlUsd, pnlPct: _pnlPct, tp1PnlUsd: _tp1, result: _result, valid: _valid, ...entry } = trade("ETH", T0 + 20 * H, 2);
     const inPosition: GhostSnapshot = {
-      ...snapshot("ETH", T0 + 22 * H),
+      ...traderStatus("ETH", T0 + 22 * H),
       status: "IN_POSITION",
       position: { ...entry, remaining: entry.size / 2, stopLoss: 985.5, tp1Hit: true, hwm: 1031.25, fills: [{ t: T0 + 21 * H, price: 1020, size: entry.size / 2, reason: "TP1", feeUsd: 0.05, pnlUsd: 0.9 }] },
       gates: {
@@ -126,7 +110,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
       const odd = { ...trade("TAO", T0 + 30 * H, 1), exitReason: "MARGIN_CALL" } as unknown as ReturnType<typeof trade>;
       await other.ghostLedger.saveClosed([odd]);
       await expect(other.ghostLedger.closed("TAO")).rejects.toThrow(/exitReason/);
-      await other.ghostLedger.saveSnapshot({ ...snapshot("TAO", T0 + 31 * H), liquidity: { status: "UNKNOWN", depthUsd: null } as unknown as GhostSnapshot["liquidity"] });
+      await other.ghostLedger.saveSnapshot({ ...traderStatus("TAO", T0 + 31 * H), liquidity: { status: "UNKNOWN", depthUsd: null } as unknown as GhostSnapshot["liquidity"] });
       await expect(other.ghostLedger.snapshot("TAO")).rejects.toThrow(/live/);
       const outOfBounds = { signal_key: "BTC_RSI" as const, regime: "RISK_ON" as const, multiplier: 5, accuracy: 0.5, data_points: 12, last_updated: "2026-04-01T06:00:00.000Z" };
       await other.signalWeights.saveCycle({ cycleAt: 1, before: [], rows: [outOfBounds] });

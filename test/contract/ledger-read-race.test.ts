@@ -4,30 +4,14 @@ import { INTEGRITY_CHECKS, integrityChecks } from "../../src/domain/ghost/ledger
 import type { ClosedTrade, OpenPosition } from "../../src/domain/ghost/trade.js";
 import type { Asset } from "../../src/domain/signals/signal-keys.js";
 import { openStore } from "../../src/store/open-store.js";
-import type { GhostLedgerRepository, GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
+import type { GhostLedgerRepository } from "../../src/store/ports/ghost-ledger.js";
 import type { Store } from "../../src/store/store.js";
-import { closedTrade } from "../support/ghost-trades.js";
+import { closedTrade, traderStatus } from "../support/ghost-trades.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 3, 1);
 const NOW = T0 + 30 * H;
-
-function status(asset: Asset, at: number, position: OpenPosition | null): GhostSnapshot {
-  return {
-    asset,
-    at,
-    barT: at - H,
-    status: position === null ? "WAITING" : "IN_POSITION",
-    position,
-    gates: null,
-    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
-    price: 1000,
-    rsi1h: 50,
-    ema200: 990,
-    regime: "RISK_ON",
-  };
-}
 
 function openPart(t: ClosedTrade): OpenPosition {
   const { exitTime: _e, exitPrice: _p, exitReason: _r, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, fills: _f, ...entry } = t;
@@ -84,7 +68,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("tests_passing while a trader st
   let store: Store;
   const earlier = closedTrade("BTC", T0, 4.5);
   const closing = closedTrade("BTC", T0 + 10 * H, -2);
-  const step = () => store.ghostLedger.saveStep([closing], status("BTC", T0 + 16 * H, null));
+  const step = () => store.ghostLedger.saveStep([closing], traderStatus("BTC", T0 + 16 * H, null));
 
   beforeAll(async () => {
     store = await openStore(freshStoreUrl(kind, "ledgerrace"));
@@ -94,7 +78,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("tests_passing while a trader st
   });
 
   it("a single read sees the position both open and closed: the race is real", async () => {
-    await store.ghostLedger.saveStep([earlier], status("BTC", T0 + 12 * H, openPart(closing)));
+    await store.ghostLedger.saveStep([earlier], traderStatus("BTC", T0 + 12 * H, openPart(closing)));
     const snapshot = await readLedgerSnapshot(withStepLandingMidRead(store.ghostLedger, step), NOW);
     expect(snapshot.open.map((p) => p.id)).toEqual([closing.id]);
     expect(snapshot.closed.map((t) => t.id)).toContain(closing.id);
@@ -107,7 +91,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("tests_passing while a trader st
     // Back to the moment before the step: BTC in position, its trade not yet closed.
     await store.close();
     store = await openStore(freshStoreUrl(kind, "ledgerrace2"));
-    await store.ghostLedger.saveStep([earlier], status("BTC", T0 + 12 * H, openPart(closing)));
+    await store.ghostLedger.saveStep([earlier], traderStatus("BTC", T0 + 12 * H, openPart(closing)));
     const { snapshot, checks } = await readCheckedLedger(withStepLandingMidRead(store.ghostLedger, step), NOW);
     expect(failing(checks)).toEqual([]);
     expect(checks).toHaveLength(INTEGRITY_CHECKS.length);
@@ -117,7 +101,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("tests_passing while a trader st
 
   it("a fault in the stored rows still fails: reading again hides nothing", async () => {
     // A position stored open although its trade is closed: every read shows it twice.
-    await store.ghostLedger.saveSnapshot(status("BTC", T0 + 17 * H, openPart(closing)));
+    await store.ghostLedger.saveSnapshot(traderStatus("BTC", T0 + 17 * H, openPart(closing)));
     const { checks } = await readCheckedLedger(store.ghostLedger, NOW);
     expect(failing(checks)).toEqual(["one position at a time per asset", "trade ids are unique"]);
   });

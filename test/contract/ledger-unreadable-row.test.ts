@@ -5,9 +5,7 @@ import { openMongo } from "../../src/store/mongo/database.js";
 import { openStore } from "../../src/store/open-store.js";
 import { openSqlite } from "../../src/store/sqlite/database.js";
 import type { Store } from "../../src/store/store.js";
-import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
-import type { Asset } from "../../src/domain/signals/signal-keys.js";
-import { closedTrade } from "../support/ghost-trades.js";
+import { closedTrade, traderStatus } from "../support/ghost-trades.js";
 import { freshStoreUrl, startService, type RunningService, type StoreKind } from "../support/service.js";
 
 const H = 3_600_000;
@@ -63,22 +61,6 @@ async function spoilStatus(kind: StoreKind, url: string, asset: string): Promise
   }
 }
 
-function statusOf(asset: Asset, at: number): GhostSnapshot {
-  return {
-    asset,
-    at,
-    barT: at - H,
-    status: "WAITING",
-    position: null,
-    gates: null,
-    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
-    price: 1000,
-    rsi1h: 50,
-    ema200: 990,
-    regime: "RISK_ON",
-  };
-}
-
 const failing = (checks: readonly { name: string; passed: boolean }[]) => checks.filter((c) => !c.passed).map((c) => c.name);
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("a stored trade that does not read back, on %s", (kind) => {
@@ -117,7 +99,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a stored trader status that doe
   beforeAll(async () => {
     store = await openStore(url);
     await store.ghostLedger.saveClosed([sound, other]);
-    for (const asset of ["BTC", "SOL"] as const) await store.ghostLedger.saveSnapshot(statusOf(asset, NOW - H));
+    for (const asset of ["BTC", "SOL"] as const) await store.ghostLedger.saveSnapshot(traderStatus(asset, NOW - H));
     await spoilStatus(kind, url, "BTC");
   });
   afterAll(async () => {
@@ -127,9 +109,9 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a stored trader status that doe
   it("fails the status routes' strict read and is named by the checked one", async () => {
     await expect(store.ghostLedger.snapshot("BTC")).rejects.toThrow(/status/);
     await expect(store.ghostLedger.snapshots()).rejects.toThrow(/status/);
-    expect(await store.ghostLedger.snapshotsChecked()).toEqual({ snapshots: [statusOf("SOL", NOW - H)], unreadable: ["BTC"] });
+    expect(await store.ghostLedger.snapshotsChecked()).toEqual({ snapshots: [traderStatus("SOL", NOW - H)], unreadable: ["BTC"] });
     expect(await store.ghostLedger.snapshotsChecked("BTC")).toEqual({ snapshots: [], unreadable: ["BTC"] });
-    expect(await store.ghostLedger.snapshotsChecked("SOL")).toEqual({ snapshots: [statusOf("SOL", NOW - H)], unreadable: [] });
+    expect(await store.ghostLedger.snapshotsChecked("SOL")).toEqual({ snapshots: [traderStatus("SOL", NOW - H)], unreadable: [] });
     expect(await store.ghostLedger.snapshotsChecked("ETH")).toEqual({ snapshots: [], unreadable: [] });
   });
 

@@ -1,4 +1,5 @@
-import type { ClosedTrade } from "../../src/domain/ghost/trade.js";
+import type { ClosedTrade, OpenPosition } from "../../src/domain/ghost/trade.js";
+import type { GhostSnapshot } from "../../src/store/ports/ghost-ledger.js";
 import { tradeId } from "../../src/domain/ghost/trade-id.js";
 
 const H = 3_600_000;
@@ -33,3 +34,19 @@ export function closedTrade(asset: ClosedTrade["asset"], entryTime: number, pnlU
   };
 }
 
+/** A trader's stored status after a turn at `at`: waiting, or holding `position`. */
+export function traderStatus(asset: GhostSnapshot["asset"], at: number, position: OpenPosition | null = null): GhostSnapshot {
+  return {
+    asset,
+    at,
+    barT: at - H,
+    status: position === null ? "WAITING" : "IN_POSITION",
+    position,
+    gates: null,
+    liquidity: { status: "UNKNOWN", depthUsd: null, live: false },
+    price: 1000,
+    rsi1h: 50,
+    ema200: 990,
+    regime: "RISK_ON",
+  };
+}
