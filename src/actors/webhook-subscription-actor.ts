@@ -172,11 +172,13 @@ export class WebhookSubscriptionActor extends Actor {
       next = machine.disableForKey(state, now);
       this.ctx.logger.warn({ webhook_id: this.ctx.id }, "webhook subscription disabled: its key was deactivated");
     } else if (due.length > 0) {
-      const outcomes = await Promise.all(due.map((d) => this.deps.deliver(buildDeliveryRequest(state.subscription, d, now))));
-      const sent = due.flatMap((d, i) => {
-        const outcome = outcomes[i];
-        return outcome === undefined ? [] : [{ deliveryId: d.deliveryId, outcome }];
-      });
+      // Each attempt is stamped when it settles: its retry counts from its own answer, not the slowest one's.
+      const sent = await Promise.all(
+        due.map(async (d) => {
+          const outcome = await this.deps.deliver(buildDeliveryRequest(state.subscription, d, now));
+          return { deliveryId: d.deliveryId, outcome, sentAt: now, settledAt: this.deps.wall.now() };
+        }),
+      );
       const applied = machine.applyOutcomes(next, sent, this.deps.wall.now());
       next = applied.state;
       if (applied.disabled) {

@@ -133,7 +133,7 @@ export function applyOutcome(
   outcome: DeliveryOutcome,
   now: number,
 ): AppliedOutcome {
-  const recorded = recordOutcome(state, deliveryId, outcome, now);
+  const recorded = recordOutcome(state, { deliveryId, outcome, sentAt: now }, now);
   const disabled = state.subscription.isActive && !recorded.state.subscription.isActive;
   return { state: disabled ? cancelPending(recorded.state, now) : recorded.state, step: recorded.step, disabled };
 }
@@ -142,6 +142,13 @@ export function applyOutcome(
 export interface SentAttempt {
   readonly deliveryId: string;
   readonly outcome: DeliveryOutcome;
+  /** When it was sent: its `webhook-timestamp` header and its `attempted_at` in the log. */
+  readonly sentAt: number;
+  /**
+   * When its answer (or failure) came. Its retry delay counts from here, not from the end of the
+   * turn: a fast 500 sent beside a delivery that times out is retried 5 s after its own answer.
+   */
+  readonly settledAt: number;
 }
 
 /**
@@ -153,7 +160,9 @@ export interface SentAttempt {
  */
 export function applyOutcomes(state: SubscriptionState, attempts: readonly SentAttempt[], now: number): { readonly state: SubscriptionState; readonly disabled: boolean } {
   let next = state;
-  for (const attempt of attempts) next = recordOutcome(next, attempt.deliveryId, attempt.outcome, now).state;
+  // In the order the answers came, so the failure count and the log read as the receiver saw them.
+  const bySettling = [...attempts].sort((a, b) => a.settledAt - b.settledAt);
+  for (const attempt of bySettling) next = recordOutcome(next, attempt, attempt.settledAt).state;
   const disabled = state.subscription.isActive && !next.subscription.isActive;
   return { state: disabled ? cancelPending(next, now) : next, disabled };
 }
@@ -161,8 +170,7 @@ export function applyOutcomes(state: SubscriptionState, attempts: readonly SentA
 /** Counts one attempt and schedules what follows it; cancels nothing. */
 function recordOutcome(
   state: SubscriptionState,
-  deliveryId: string,
-  outcome: DeliveryOutcome,
+  { deliveryId, outcome, sentAt }: Omit<SentAttempt, "settledAt">,
   now: number,
 ): { readonly state: SubscriptionState; readonly step: NextStep | null } {
   const delivery = state.pending.find((p) => p.deliveryId === deliveryId);
@@ -178,7 +186,7 @@ function recordOutcome(
     statusCode: outcome.statusCode,
     error: outcome.kind === "failure" ? outcome.error : null,
     durationMs: outcome.durationMs,
-    at: now,
+    at: sentAt,
     next: step.kind,
   };
   const others = state.pending.filter((p) => p.deliveryId !== deliveryId);

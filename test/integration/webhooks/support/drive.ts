@@ -16,7 +16,7 @@ export async function runDue(
   const outcomes = await Promise.all(due.map((d) => deliver(buildDeliveryRequest(state.subscription, d, now))));
   const sent = due.flatMap((d, i) => {
     const outcome = outcomes[i];
-    return outcome === undefined ? [] : [{ deliveryId: d.deliveryId, outcome }];
+    return outcome === undefined ? [] : [{ deliveryId: d.deliveryId, outcome, sentAt: now, settledAt: now }];
   });
   return { state: applyOutcomes(state, sent, now).state, outcomes };
 }
