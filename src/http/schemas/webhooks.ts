@@ -24,9 +24,16 @@ export const createWebhookBody = z.strictObject({
 /** PATCH `{is_active}` re-enables (resetting failures_since_success) or pauses. */
 export const updateWebhookBody = z.strictObject({ is_active: z.boolean() });
 
-export const testWebhookBody = z.strictObject({ webhook_id: z.string().min(1).max(100).optional() });
+/**
+ * Any non-empty id is a question the ownership check answers: an id no subscription of the key
+ * has (however long) is `webhook_not_found` (DECISIONS 5), not a validation error. Its length is
+ * bounded by the request line and body limits, and it reaches the store only as a bound parameter.
+ */
+const webhookId = z.string().min(1);
 
-export const webhookIdParams = z.strictObject({ id: z.string().min(1).max(100) });
+export const testWebhookBody = z.strictObject({ webhook_id: webhookId.optional() });
+
+export const webhookIdParams = z.strictObject({ id: webhookId });
 
 // ---- Responses ----
 

@@ -286,6 +286,13 @@ describe("webhooks in the running service", () => {
     expect(await call(svc, "POST", `/v1/webhooks/${s.id}/rotate-secret`, keyB)).toEqual(notFound);
     expect(await call(svc, "GET", `/v1/webhooks/${s.id}/deliveries`, keyB)).toEqual(notFound);
     expect(await call(svc, "DELETE", "/v1/webhooks/wh_missing", keyA)).toEqual(notFound);
+    // An id longer than any the service issues is still just an id this key does not own.
+    const long = `wh_${"x".repeat(300)}`;
+    expect(await call(svc, "DELETE", `/v1/webhooks/${long}`, keyA)).toEqual(notFound);
+    expect(await call(svc, "PATCH", `/v1/webhooks/${long}`, keyA, { is_active: false })).toEqual(notFound);
+    expect(await call(svc, "POST", `/v1/webhooks/${long}/rotate-secret`, keyA)).toEqual(notFound);
+    expect(await call(svc, "GET", `/v1/webhooks/${long}/deliveries`, keyA)).toEqual(notFound);
+    expect(await call(svc, "POST", "/v1/webhooks/test", keyA, { webhook_id: long })).toEqual(notFound);
     expect((await call(svc, "GET", "/v1/webhooks", keyA)).body).toMatchObject({ count: 1 });
     await call(svc, "DELETE", `/v1/webhooks/${s.id}`, keyA);
   });
