@@ -55,7 +55,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     const later = { ...traderStatus("TAO", T0 + H), status: "READY" as const };
     await store.ghostLedger.saveSnapshot(later);
     expect(await store.ghostLedger.snapshot("TAO")).toEqual(later);
-    expect((await store.ghostLedger.snapshots()).map((s) => [s.asset, s.at])).toEqual([
+    expect((await store.ghostLedger.snapshotsChecked()).snapshots.map((s) => [s.asset, s.at])).toEqual([
       ["BTC", T0],
       ["TAO", T0 + H],
     ]);

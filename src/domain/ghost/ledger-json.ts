@@ -78,15 +78,24 @@ export interface CheckedTrades {
   readonly unreadable: number;
 }
 
-export function closedTradesChecked(jsons: readonly unknown[]): CheckedTrades {
-  const trades: ClosedTrade[] = [];
-  let unreadable = 0;
-  for (const json of jsons) {
-    const parsed = closedTradeJsonSchema.safeParse(json);
-    if (parsed.success) trades.push(parsed.data);
-    else unreadable++;
+/**
+ * Stored rows read one by one through a schema: what reads back, and the rows that do not (kept
+ * whole, so each caller names or counts them as it reports them). One bad row never hides the rest.
+ */
+export function readEachRow<S extends z.ZodType, R>(schema: S, rows: readonly R[], json: (row: R) => unknown): { readonly read: z.output<S>[]; readonly refused: R[] } {
+  const read: z.output<S>[] = [];
+  const refused: R[] = [];
+  for (const row of rows) {
+    const parsed = schema.safeParse(json(row));
+    if (parsed.success) read.push(parsed.data);
+    else refused.push(row);
   }
-  return { trades, unreadable };
+  return { read, refused };
+}
+
+export function closedTradesChecked(jsons: readonly unknown[]): CheckedTrades {
+  const { read, refused } = readEachRow(closedTradeJsonSchema, jsons, (json) => json);
+  return { trades: read, unreadable: refused.length };
 }
 
 export const liquidityViewJsonSchema = z.object({ status: z.enum(LIQUIDITY_STATUSES), depthUsd: z.number().nullable(), live: z.boolean() });

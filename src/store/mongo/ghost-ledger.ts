@@ -90,10 +90,6 @@ export class MongoGhostLedger implements GhostLedgerRepository {
     return doc === null ? null : ghostSnapshotFromJson(doc.snapshot);
   }
 
-  async snapshots(): Promise<GhostSnapshot[]> {
-    return (await this.snaps.find({}).sort({ _id: 1 }).toArray()).map((d) => ghostSnapshotFromJson(d.snapshot));
-  }
-
   async snapshotsChecked(asset?: Asset): Promise<CheckedSnapshots> {
     const docs = await this.snaps.find(asset === undefined ? {} : { _id: asset }).sort({ _id: 1 }).toArray();
     return ghostSnapshotsChecked(docs.map((d) => ({ key: d._id, json: d.snapshot })));

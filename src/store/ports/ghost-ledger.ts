@@ -8,7 +8,7 @@ import type { CheckedTrades } from "../../domain/ghost/ledger-json.js";
 import type { Regime } from "../../domain/market/vocabulary.js";
 import { ASSETS, type Asset } from "../../domain/signals/signal-keys.js";
 import { REGIMES } from "../../domain/market/vocabulary.js";
-import { gateReportJsonSchema, liquidityViewJsonSchema, openPositionJsonSchema } from "../../domain/ghost/ledger-json.js";
+import { gateReportJsonSchema, liquidityViewJsonSchema, openPositionJsonSchema, readEachRow } from "../../domain/ghost/ledger-json.js";
 
 /**
  * What one Ghost Trader looked like after its latest turn. The actor writes it every turn so the
@@ -59,14 +59,8 @@ export interface CheckedSnapshots {
 
 /** Sorts stored status rows into those that read back and those that do not (by their key). */
 export function ghostSnapshotsChecked(rows: readonly { readonly key: string; readonly json: unknown }[]): CheckedSnapshots {
-  const snapshots: GhostSnapshot[] = [];
-  const unreadable: string[] = [];
-  for (const row of rows) {
-    const parsed = ghostSnapshotJsonSchema.safeParse(row.json);
-    if (parsed.success) snapshots.push(parsed.data);
-    else unreadable.push(row.key);
-  }
-  return { snapshots, unreadable };
+  const { read, refused } = readEachRow(ghostSnapshotJsonSchema, rows, (row) => row.json);
+  return { snapshots: read, unreadable: refused.map((row) => row.key) };
 }
 
 /** The Ghost Traders' ledger: closed trades, the latest status per asset, and the sprint marks. */
@@ -92,9 +86,8 @@ export interface GhostLedgerRepository {
    * turn (upserts by id) rather than a position shown twice.
    */
   saveStep(closed: readonly ClosedTrade[], snapshot: GhostSnapshot): Promise<void>;
-  /** A status row that does not read back fails these reads (the TAO status and charting routes). */
+  /** A status row that does not read back fails this read (the TAO status and charting routes). */
   snapshot(asset: Asset): Promise<GhostSnapshot | null>;
-  snapshots(): Promise<GhostSnapshot[]>;
   /**
    * The statuses (of one asset, or all) with a row that does not read back named instead of
    * thrown: the integrity read counts it (check 5), and the trader's own turn, which rewrites

@@ -114,10 +114,6 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
     return row === undefined ? null : ghostSnapshotFromJson(JSON.parse(row.body));
   }
 
-  async snapshots(): Promise<GhostSnapshot[]> {
-    return this.allSnapshots.all().map((r) => ghostSnapshotFromJson(JSON.parse(r.body)));
-  }
-
   async snapshotsChecked(asset?: Asset): Promise<CheckedSnapshots> {
     const rows = asset === undefined ? this.allSnapshots.all() : [this.oneSnapshot.get(asset)].filter((r) => r !== undefined);
     return ghostSnapshotsChecked(rows.map((r) => ({ key: r.asset, json: jsonOrUndefined(r.body) })));

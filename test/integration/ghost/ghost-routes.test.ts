@@ -46,7 +46,7 @@ describe("Ghost Trader routes after a 14-day warm-up", () => {
   }
 
   it("has every trader's status snapshot after the warm-up, one per asset", async () => {
-    const snaps = await svc.service.deps.store.ghostLedger.snapshots();
+    const snaps = (await svc.service.deps.store.ghostLedger.snapshotsChecked()).snapshots;
     expect(snaps.map((s) => s.asset).sort()).toEqual([...ASSETS].sort());
     for (const s of snaps) expect(s.barT).not.toBeNull();
     console.info(`[ghost] warm-up to ready: ${warmupMs} ms`);
@@ -90,7 +90,7 @@ describe("Ghost Trader routes after a 14-day warm-up", () => {
     expect(stats.since).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(stats.tests_passing).toBe(10);
     const closed = (await svc.service.deps.store.ghostLedger.closed()).length;
-    const open = (await svc.service.deps.store.ghostLedger.snapshots()).filter((s) => s.position !== null).length;
+    const open = (await svc.service.deps.store.ghostLedger.snapshotsChecked()).snapshots.filter((s) => s.position !== null).length;
     expect(stats.validated_trades).toBe(closed + open);
   });
 

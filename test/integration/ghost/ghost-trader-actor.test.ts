@@ -65,7 +65,6 @@ function landingThenFailing(inner: GhostLedgerRepository, failing: () => boolean
       if (failing()) throw new Error("store did not answer in time");
     },
     snapshot: (asset) => inner.snapshot(asset),
-    snapshots: () => inner.snapshots(),
     snapshotsChecked: (asset) => inner.snapshotsChecked(asset),
     ensureFirstSprint: (at, recordedAt) => inner.ensureFirstSprint(at, recordedAt),
     addSprint: (mark) => inner.addSprint(mark),
