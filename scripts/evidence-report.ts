@@ -1,7 +1,7 @@
 import { writeReport } from "./write-report.js";
 import { ReplayMarketFeed } from "../src/feeds/replay/replay-feed.js";
 import { calibratedStream, pricePath, streamId, type RulingStream } from "../src/application/ruling-streams.js";
-import { withOutcomes } from "../src/domain/evaluation/stream-outcomes.js";
+import { withOutcomesBySpan } from "../src/domain/evaluation/stream-outcomes.js";
 import { regimeHoursFrom } from "../src/application/regime-hours.js";
 import { regimeTimeline } from "../src/backtest/engine-backtest.js";
 import { evaluateStream, HELD_OUT_FROM, type SpanEvaluation } from "../src/domain/evaluation/verdict-evaluation.js";
@@ -87,7 +87,7 @@ async function agentSection(asset: CouncilAsset, from: number, to: number, price
   ];
   for (const agent of ROSTERS[asset].agents) {
     const run = await calibratedStream(feed, { kind: "agent", asset, agent: agent.name }, from, to);
-    const spans = evaluateStream(withOutcomes(run.rows, prices, to));
+    const spans = evaluateStream(withOutcomesBySpan(run.rows, prices, to));
     if (spans.length === 0) lines.push(`| ${agent.name} | all | 0 | abstains throughout: the bundled history has no data for its inputs | | | | | |`);
     for (const s of spans) {
       const r = s.reliability;
@@ -127,7 +127,7 @@ for (const stream of streams) {
   const prices = pricePath(feed, stream.asset, Number.MAX_SAFE_INTEGER);
   const to = prices.timeAt(prices.length - 1);
   const run = await calibratedStream(feed, stream, prices.timeAt(0), to);
-  const spans = evaluateStream(withOutcomes(run.rows, prices, to));
+  const spans = evaluateStream(withOutcomesBySpan(run.rows, prices, to));
   md.push(`### ${streamId(stream)}`, "");
   for (const s of spans) md.push(...spanSection(s));
   if (stream.kind === "council") md.push(...(await agentSection(stream.asset, prices.timeAt(0), to, prices)));
@@ -140,10 +140,12 @@ const last = btc.timeAt(btc.length - 1);
 const tr = performance.now();
 const timeline = regimeTimeline(feed, first, last);
 const published: StoredRegime[] = [...timeline.entries()].map(([t, v]) => ({ at: t + 3_600_000, report: { regime: v.regime } as RegimeReport }));
-const hours = regimeHoursFrom(published, btc, last);
+// The in-sample hours are graded as known at 2023-01-01: none reads a held-out price (DECISIONS 7).
+const inSampleHours = regimeHoursFrom(published.filter((p) => p.at < HELD_OUT_FROM), btc, HELD_OUT_FROM);
+const heldOutHours = regimeHoursFrom(published.filter((p) => p.at >= HELD_OUT_FROM), btc, last);
 md.push("### Regime (BTC)", "");
-md.push(...regimeSection("In-sample: to 2022-12-31", evaluateRegimes(hours.filter((h) => h.at < HELD_OUT_FROM))));
-md.push(...regimeSection("Held out: 2023-01-01 onward", evaluateRegimes(hours.filter((h) => h.at >= HELD_OUT_FROM))));
+md.push(...regimeSection("In-sample: to 2022-12-31", evaluateRegimes(inSampleHours)));
+md.push(...regimeSection("Held out: 2023-01-01 onward", evaluateRegimes(heldOutHours)));
 timings.push(`regime ${((performance.now() - tr) / 1000).toFixed(1)} s`);
 md.push(`_Run time: ${((performance.now() - t0) / 1000).toFixed(0)} s (${timings.join(", ")})._`, "");
 writeReport(out, md.join("\n"));

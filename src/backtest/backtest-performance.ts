@@ -4,14 +4,10 @@ import { STARTING_EQUITY_USD } from "../domain/ghost/position-sizing.js";
 import { traderPerformance, type TraderPerformance } from "../domain/ghost/trader-performance.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
 import { barsBetween } from "./engine-backtest.js";
+import { HELD_OUT_FROM } from "../domain/evaluation/verdict-evaluation.js";
 
 const HOUR = 3_600_000;
 
-/**
- * DECISIONS 7 "Evaluation protocol": rules are chosen on data up to 2022-12-31 and 2023-01-01
- * onward is held out, so every evaluation reports the two spans apart.
- */
-export const HELD_OUT_FROM = Date.UTC(2023, 0, 1);
 
 export type SpanName = "whole" | "to 2022-12-31" | "from 2023-01-01";
 

@@ -1,6 +1,6 @@
 import type { CalibratedHour } from "../calibration/walk-forward-calibrator.js";
 import { forwardReturn, type PricePath } from "../calibration/price-path.js";
-import type { EvaluatedHour } from "./verdict-evaluation.js";
+import { HELD_OUT_FROM, type EvaluatedHour } from "./verdict-evaluation.js";
 import { GradedHours } from "./graded-hours.js";
 import { runSteps, type Steps } from "./steps.js";
 
@@ -9,6 +9,17 @@ const HOUR = 3_600_000;
 const ROWS_PER_STEP = 250;
 /** Rows looked at per step when an earlier result settles them (a check each, no search). */
 const ROWS_VISITED_PER_STEP = 4_000;
+
+/**
+ * `withOutcomes` for the evaluation protocol's two spans (DECISIONS 7): rows up to 2022-12-31 are
+ * graded as known at 2023-01-01, so no in-sample figure reads a price of the held-out span (a
+ * 72 h outcome of a ruling on 2022-12-31 would end in January 2023; it is left ungraded).
+ */
+export function withOutcomesBySpan(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number): EvaluatedHour[] {
+  const before = rows.filter((r) => r.at < HELD_OUT_FROM);
+  const after = rows.filter((r) => r.at >= HELD_OUT_FROM);
+  return [...withOutcomes(before, prices, Math.min(knownAt, HELD_OUT_FROM)), ...withOutcomes(after, prices, knownAt)];
+}
 
 /** Attaches to each published row the returns that followed it, as known at `knownAt`. */
 export function withOutcomes(rows: readonly CalibratedHour[], prices: PricePath, knownAt: number): EvaluatedHour[] {

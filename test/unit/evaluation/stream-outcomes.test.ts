@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withOutcomes, withOutcomesSteps } from "../../../src/domain/evaluation/stream-outcomes.js";
+import { withOutcomes, withOutcomesBySpan, withOutcomesSteps } from "../../../src/domain/evaluation/stream-outcomes.js";
 import { runSteps } from "../../../src/domain/evaluation/steps.js";
 import type { CalibratedHour } from "../../../src/domain/calibration/walk-forward-calibrator.js";
 import { PricePath, type PricePoint } from "../../../src/domain/calibration/price-path.js";
@@ -58,5 +58,42 @@ describe("outcomes of published rows", () => {
     const earlier = runSteps(withOutcomesSteps(rows.filter((r) => r.at <= earlierAt), upTo(earlierAt), earlierAt));
     const now = START + 29 * 24 * HOUR;
     expect(() => runSteps(withOutcomesSteps(rows, upTo(now), now, earlier))).toThrow(/must follow/);
+  });
+});
+
+describe("outcomes by protocol span", () => {
+  const HELD_OUT = Date.UTC(2023, 0, 1);
+  const from = HELD_OUT - 10 * 24 * HOUR;
+  const closes: PricePoint[] = Array.from({ length: 20 * 24 }, (_, i) => ({ t: from + i * HOUR, close: 100 + 5 * Math.sin(i / 7) + i / 40 }));
+  const published: CalibratedHour[] = closes.slice(0, 16 * 24).map((p, i) => ({
+    at: p.t,
+    ruling: i % 2 === 0 ? "BUY" : "SELL",
+    score: 10,
+    confidence: 0.55,
+    pUp: 0.55,
+    calibration: "base_rate",
+    baseRate: 0.52,
+  }));
+  const path = PricePath.of(closes);
+  const now = closes[closes.length - 1]!.t;
+
+  it("grades no in-sample row on a held-out price and every held-out row as usual", () => {
+    const bySpan = withOutcomesBySpan(published, path, now);
+    const plain = withOutcomes(published, path, now);
+    expect(bySpan.map((r) => r.at)).toEqual(plain.map((r) => r.at));
+    const at = (t: number) => bySpan.find((r) => r.at === t)!;
+    // 2022-12-31 20:00: its 4 h ends exactly at 2023-01-01 00:00 (the year's last close), graded;
+    // its 24 h and 72 h end in 2023 and are left ungraded.
+    expect(at(HELD_OUT - 4 * HOUR).forward.h4).not.toBeNull();
+    expect(at(HELD_OUT - 4 * HOUR).forward.h24).toBeNull();
+    expect(at(HELD_OUT - 3 * HOUR).forward.h4).toBeNull();
+    // Graded without the purge, the same rows read January's prices.
+    expect(plain.find((r) => r.at === HELD_OUT - 3 * HOUR)!.forward.h4).not.toBeNull();
+    // Every row of either span whose horizons ended inside its own span is graded as before.
+    const inOwnSpan = (r: (typeof plain)[number], h: number) => r.at >= HELD_OUT || r.at + h * HOUR <= HELD_OUT;
+    for (const [i, r] of plain.entries()) {
+      expect(bySpan[i]!.forward.h4).toBe(inOwnSpan(r, 4) ? r.forward.h4 : null);
+      expect(bySpan[i]!.forward.h72).toBe(inOwnSpan(r, 72) ? r.forward.h72 : null);
+    }
   });
 });
