@@ -195,12 +195,14 @@ export function* evaluateRegimesSteps(rows: readonly RegimeHour[]): Steps<Regime
       const fr = rs.map((r) => r.forwardReturn).filter((x): x is number => x !== null);
       const fv = rs.map((r) => r.forwardVolPct).filter((x): x is number => x !== null);
       const m = mean(fr);
+      // A flat day is neither up nor down, as calibration and the reliability table grade outcomes.
+      const moved = fr.filter((x) => x !== 0);
       return {
         regime,
         hours: rs.length,
         gradedHours: fr.length,
         meanForwardReturnPct: roundOrNull(m === null ? null : m * 100),
-        upShare: fr.length === 0 ? null : roundOrNull(fr.filter((x) => x > 0).length / fr.length),
+        upShare: moved.length === 0 ? null : roundOrNull(moved.filter((x) => x > 0).length / moved.length),
         meanForwardVolPct: roundOrNull(mean(fv), 2),
       };
     });

@@ -319,18 +319,20 @@ function* bootstrapExcess(rows: readonly EvaluatedHour[], horizon: EvaluationHor
  * figures as `mean` over the list), without building the list: a span's evaluation runs in the
  * service's process, where every array of tens of thousands of rows is garbage-collector work.
  */
-function forwardSummary(rows: readonly EvaluatedHour[], h: EvaluationHorizon): { graded: number; mean: number | null; up: number } {
+function forwardSummary(rows: readonly EvaluatedHour[], h: EvaluationHorizon): { graded: number; mean: number | null; up: number; moved: number } {
   let graded = 0;
   let sum = 0;
   let up = 0;
+  let moved = 0;
   for (const r of rows) {
     const f = forwardAt(r, h);
     if (f === null) continue;
     graded++;
     sum += f;
     if (f > 0) up++;
+    if (f !== 0) moved++;
   }
-  return { graded, mean: graded === 0 ? null : sum / graded, up };
+  return { graded, mean: graded === 0 ? null : sum / graded, up, moved };
 }
 
 /** The evaluation of one span of a ruling stream (rows in time order, hourly). */
@@ -346,7 +348,8 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
   const unconditional: { hours: number; meanPct: number | null; upShare: number | null }[] = [];
   for (const h of EVALUATION_HORIZONS) {
     const f = forwardSummary(rows, h);
-    unconditional.push({ hours: h, meanPct: roundOrNull(f.mean === null ? null : f.mean * 100), upShare: f.graded === 0 ? null : roundOrNull(f.up / f.graded) });
+    // A flat hour is neither up nor down, as the reliability table grades calls (a zero return is no hit and no miss).
+    unconditional.push({ hours: h, meanPct: roundOrNull(f.mean === null ? null : f.mean * 100), upShare: f.moved === 0 ? null : roundOrNull(f.up / f.moved) });
     yield;
   }
   const cis = new Map<EvaluationHorizon, Map<TaoRuling, readonly [number, number]>>();

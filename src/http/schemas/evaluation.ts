@@ -44,7 +44,13 @@ const span = z.object({
   from: z.string().nullable(),
   to: z.string().nullable(),
   hours: z.number().int(),
-  unconditional: z.array(z.object({ hours: z.number().int(), mean_pct: pct, up_share: z.number().nullable() })),
+  unconditional: z.array(
+    z.object({
+      hours: z.number().int(),
+      mean_pct: pct,
+      up_share: z.number().nullable().describe("Share of the graded hours that moved whose forward return was up; a flat hour counts as neither, as in the reliability table"),
+    }),
+  ),
   rulings: z.array(
     z.object({
       ruling: z.enum(TAO_RULINGS),
@@ -109,7 +115,7 @@ export const regimeEvaluationSchema = z
         hours: z.number().int().describe("Hours the regime was published in the span, including those whose next 24 h are not over yet"),
         graded_hours: z.number().int().describe("Hours whose next 24 h are known: the means and the up share are over these"),
         mean_forward_return_pct: pct,
-        up_share: z.number().nullable(),
+        up_share: z.number().nullable().describe("Share of the graded hours whose next 24 h moved that moved up; a flat one counts as neither"),
         mean_forward_vol_pct: pct.describe("Realised volatility of the next 24 h, annualised"),
       }),
     ),

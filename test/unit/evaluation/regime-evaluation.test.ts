@@ -61,3 +61,14 @@ describe("what the regime adds to forecasting volatility, against chance", () =>
     expect(e.r2AddedByChance).toBeNull();
   });
 });
+
+describe("a regime's up share", () => {
+  it("counts a flat next 24 h as neither up nor down", () => {
+    const moves = [0.02, 0.01, -0.01, 0, 0, 0];
+    const rows: RegimeHour[] = moves.map((r, i) => ({ at: START + i * HOUR, regime: "RISK_ON", trailingVolPct: 40, forwardVolPct: 40, forwardReturn: r }));
+    const row = evaluateRegimes(rows).regimes.find((r) => r.regime === "RISK_ON");
+    expect(row?.gradedHours).toBe(6);
+    // 2 of the 3 hours that moved went up; counting the flat ones as "not up" would say 1/3.
+    expect(row?.upShare).toBe(0.6667);
+  });
+});

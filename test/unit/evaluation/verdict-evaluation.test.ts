@@ -178,3 +178,19 @@ describe("the evaluation in steps", () => {
     expect(yields).toBeGreaterThanOrEqual(3 * DEFAULT_EVALUATION.bootstrapDraws + NULL_DRAWS);
   });
 });
+
+describe("the unconditional forward returns", () => {
+  it("counts a flat hour as neither up nor down in up_share, as the reliability table grades calls", () => {
+    // 10 hours: 3 up, 3 down, 4 flat (a market closed, a stale price).
+    const moves = [0.01, 0.01, 0.01, -0.01, -0.01, -0.01, 0, 0, 0, 0];
+    const rows: EvaluatedHour[] = moves.map((r, i) => ({ at: START + i * HOUR, ruling: "BUY", score: 40, confidence: 0.55, baseRate: 0.5, forward: { h4: r, h24: r, h72: r } }));
+    const e = evaluateSpan("from_2023", rows);
+    const at24 = e.unconditional.find((u) => u.hours === 24);
+    // 3 of the 6 hours that moved went up; counting the flat ones as "not up" would say 0.3.
+    expect(at24?.upShare).toBe(0.5);
+    expect(at24?.meanPct).toBe(0);
+    // The reliability table grades the same 6 calls.
+    expect(e.reliability.calls).toBe(6);
+    expect(e.reliability.hitRate).toBe(0.5);
+  });
+});
