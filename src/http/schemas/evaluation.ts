@@ -80,7 +80,12 @@ const span = z.object({
       .array(reliabilityBin)
       .describe("Confidence quintiles: fifths of the calls by confidence rank, equal confidences always in one (so up to five, fewer when one confidence fills a fifth)"),
     quintile_mean_abs_gap: z.number().nullable().describe("Mean over the quintiles of |mean confidence − realised hit rate|"),
-    brier: z.number().nullable(),
+    brier: z
+      .number()
+      .nullable()
+      .describe(
+        "Brier score of the published confidences on the graded calls. While the calibration map is base_rate (the score shows no skill), the confidence is the base rate shrunk toward 0.5, so a Brier below brier_base_rate measures that shrinkage, not skill; skill shows in rank_ic and in an isotonic map",
+      ),
     brier_base_rate: z.number().nullable().describe("Always forecasting the window's raw up-share known at the time"),
     brier_hindsight_base_rate: z.number().nullable().describe("Always forecasting the span's own up-share (hindsight)"),
     quintile_gap_if_calibrated: z
