@@ -121,7 +121,7 @@ export const regimeEvaluationSchema = z
         graded_hours: z.number().int().describe("Hours whose next 24 h are known: the means and the up share are over these"),
         mean_forward_return_pct: pct,
         up_share: z.number().nullable().describe("Share of the graded hours whose next 24 h moved that moved up; a flat one counts as neither"),
-        mean_forward_vol_pct: pct.describe("Realised volatility of the next 24 h, annualised"),
+        mean_forward_vol_pct: pct.describe("Realised volatility of the next 24 h, annualised; over the graded hours whose next 24 hourly bars are all present (a gap in the data leaves an hour's volatility out, not its return)"),
       }),
     ),
     r2_trailing_vol: z.number().nullable().describe("R² of log forward 24 h volatility on log trailing 24 h volatility"),
