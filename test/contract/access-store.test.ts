@@ -95,9 +95,34 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(await store.apiKeys.findById("k9")).toBeNull();
   });
 
+  if (kind === "mongodb") {
+    // MongoDB has no multi-document transaction here, so rotate is two writes: the new key (with
+    // its predecessor's hash), then the old key's deactivation. This is what a process that died
+    // between them leaves: a successor nobody was ever shown, active, in the same lineage.
+    it("ends a rotation's unfinished successor when its predecessor is deactivated, so the lineage (and its webhooks) ends with it", async () => {
+      await store.apiKeys.create(key("k10", "5".repeat(64)));
+      const { client, db } = await openMongo(url);
+      try {
+        const orphan = key("k11", "6".repeat(64), { usageId: "k10" });
+        await db.collection<ApiKeyRecord & { _id: string; rotatedFrom: string }>("api_keys").insertOne({ _id: orphan.id, ...orphan, rotatedFrom: "5".repeat(64) });
+      } finally {
+        await client.close();
+      }
+      expect(await store.apiKeys.findActiveByUsageId("k10")).toMatchObject({ id: "k10" });
+      expect(await store.apiKeys.deactivate("5".repeat(64), "2026-03-05T00:00:00.000Z")).toBe(true);
+      expect(await store.apiKeys.findByHash("6".repeat(64))).toMatchObject({ active: false, deactivatedAt: "2026-03-05T00:00:00.000Z" });
+      expect(await store.apiKeys.findActiveByUsageId("k10")).toBeNull();
+      // A finished rotation's successor is untouched by anything done to the key it replaced.
+      await store.apiKeys.create(key("k12", "7".repeat(64)));
+      expect(await store.apiKeys.rotate("7".repeat(64), key("k13", "8".repeat(64), { usageId: "k12" }), "2026-03-05T01:00:00.000Z")).toBe(true);
+      expect(await store.apiKeys.deactivate("7".repeat(64), "2026-03-05T02:00:00.000Z")).toBe(false);
+      expect(await store.apiKeys.findActiveByUsageId("k12")).toMatchObject({ id: "k13" });
+    });
+  }
+
   it("lists every key", async () => {
     const ids = (await store.apiKeys.list()).map((k) => k.id).sort();
-    expect(ids).toEqual(["k1", "k2", "k3", "k4", "k6", "k7", "k8"]);
+    expect(ids).toEqual(kind === "mongodb" ? ["k1", "k10", "k11", "k12", "k13", "k2", "k3", "k4", "k6", "k7", "k8"] : ["k1", "k2", "k3", "k4", "k6", "k7", "k8"]);
   });
 
   it("counts a hit in every window or in none", async () => {

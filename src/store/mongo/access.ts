@@ -6,8 +6,11 @@ import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windo
 import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
 import { leftIn } from "../../domain/access/lease-arithmetic.js";
 
-/** Documents stored before usage ids have none: they count against their own id. */
-type KeyDoc = Omit<ApiKeyRecord, "usageId"> & { _id: string; usageId?: string };
+/**
+ * Documents stored before usage ids have none: they count against their own id. `rotatedFrom` is
+ * the hash of the key a rotation replaced (see `rotate`).
+ */
+type KeyDoc = Omit<ApiKeyRecord, "usageId"> & { _id: string; usageId?: string; rotatedFrom?: string };
 
 export class MongoApiKeys implements ApiKeyRepository {
   private readonly keys: Collection<KeyDoc>;
@@ -17,6 +20,7 @@ export class MongoApiKeys implements ApiKeyRepository {
   async ensureIndexes(): Promise<void> {
     await this.keys.createIndex({ hash: 1 }, { unique: true });
     await this.keys.createIndex({ usageId: 1, active: 1 });
+    await this.keys.createIndex({ rotatedFrom: 1 });
     // Keys stored before usage ids: each is a lineage of its own. One update per key (the
     // portable subset has no update pipelines); a handful of documents, once.
     for (const d of await this.keys.find({ usageId: { $exists: false } }, { projection: { _id: 1 } }).toArray()) {
@@ -39,16 +43,34 @@ export class MongoApiKeys implements ApiKeyRepository {
     return d ? strip(d) : null;
   }
   async deactivate(hash: string, at: string): Promise<boolean> {
+    if (!(await this.deactivateOne(hash, at))) return false;
+    // A key written by a rotation of this one that never finished (the process died, or the
+    // old key's deactivation failed, between rotate's two writes): nobody was ever shown it, but
+    // it is active and shares the lineage, so the lineage would outlive its last real key and
+    // its webhooks would go on. A finished rotation deactivated this key, so it cannot be one.
+    await this.keys.updateMany({ rotatedFrom: hash, active: true }, { $set: { active: false, deactivatedAt: at } });
+    return true;
+  }
+  private async deactivateOne(hash: string, at: string): Promise<boolean> {
     const r = await this.keys.updateOne({ hash, active: true }, { $set: { active: false, deactivatedAt: at } });
     return r.modifiedCount === 1;
   }
   async rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean> {
     // No multi-document transactions on the portable subset. The new key is written first: until
     // it has been returned nobody holds it, so a crash before the old key is deactivated leaves
-    // the caller's old key working (rotate again), never the caller without a key. If the old
-    // key was no longer active (another rotation or a deactivation won), the new one goes again.
-    await this.create(next);
-    if (await this.deactivate(previousHash, at)) return true;
+    // the caller's old key working (rotate again), never the caller without a key; deactivating
+    // the old key later also ends the unfinished successor (`rotatedFrom`, see `deactivate`).
+    // If the old key was no longer active (another rotation or a deactivation won), or its
+    // deactivation failed, the new one goes again.
+    await this.keys.insertOne({ _id: next.id, ...next, rotatedFrom: previousHash });
+    let replaced: boolean;
+    try {
+      replaced = await this.deactivateOne(previousHash, at);
+    } catch (err) {
+      await this.keys.deleteOne({ _id: next.id }).catch(() => undefined);
+      throw err;
+    }
+    if (replaced) return true;
     await this.keys.deleteOne({ _id: next.id });
     return false;
   }
