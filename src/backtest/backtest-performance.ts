@@ -8,7 +8,6 @@ import { HELD_OUT_FROM } from "../domain/evaluation/verdict-evaluation.js";
 
 const HOUR = 3_600_000;
 
-
 export type SpanName = "whole" | "to 2022-12-31" | "from 2023-01-01";
 
 export interface SpanPerformance {
