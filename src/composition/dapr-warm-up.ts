@@ -6,6 +6,7 @@ import { LocalActorHost } from "../runtime/local/local-host.js";
 import { MemoryActorStateStore, type ActorHoldings } from "../store/memory/actor-state.js";
 import { InProcessEventBus } from "../events/in-process-bus.js";
 import { OutboxDispatcher } from "../events/outbox-dispatcher.js";
+import { MarketDataActor } from "../actors/market-data-actor.js";
 import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp, type WarmUpResult } from "./warm-up.js";
 
@@ -58,18 +59,32 @@ export async function warmUpThroughLocalHost(options: {
   if (stop.aborted) return null;
   const started = Date.now();
   const handovers = memory.holdings().map((h) => handoverOf(h, clock.now(), deps.wallClock.now()));
-  const queue = [...handovers];
+  const { first, last } = handoverOrder(handovers);
+  const queue = [...first];
   await Promise.all(
     Array.from({ length: HANDOVER_CONCURRENCY }, async () => {
       for (let next = queue.shift(); next !== undefined; next = queue.shift()) await dapr.adopt(next);
     }),
   );
+  for (const h of last) await dapr.adopt(h);
   return {
     ...result,
     actors: handovers.length,
     reminders: handovers.reduce((n, h) => n + h.reminders.length, 0),
     handoverMs: Date.now() - started,
   };
+}
+
+/**
+ * The recorder's position is what tells the next founder "the cluster has warmed up: resume"
+ * (`recordedPosition`). So the MarketData actor moves last, after every other actor's move
+ * succeeded: a founder that dies (or an adopt that fails) mid-handover leaves no position in
+ * Dapr, and the next founder warms up again, instead of resuming with traders and the regime
+ * actor started empty (an open position gone with no EXIT, hysteresis lost).
+ */
+export function handoverOrder(handovers: readonly ActorHandover[]): { readonly first: ActorHandover[]; readonly last: ActorHandover[] } {
+  const isRecorder = (h: ActorHandover): boolean => h.type === MarketDataActor.actorType && h.id === MarketDataActor.ID;
+  return { first: handovers.filter((h) => !isRecorder(h)), last: handovers.filter(isRecorder) };
 }
 
 /** Reminder due times become delays on their own clock, measured at the handover. */
