@@ -1,3 +1,4 @@
+import { setTimeout as wait } from "node:timers/promises";
 import type { Logger } from "../logging/logger.js";
 import type { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
 import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
@@ -59,14 +60,7 @@ export async function warmUpThroughLocalHost(options: {
   if (stop.aborted) return null;
   const started = Date.now();
   const handovers = memory.holdings().map((h) => handoverOf(h, clock.now(), deps.wallClock.now()));
-  const { first, last } = handoverOrder(handovers);
-  const queue = [...first];
-  await Promise.all(
-    Array.from({ length: HANDOVER_CONCURRENCY }, async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await dapr.adopt(next);
-    }),
-  );
-  for (const h of last) await dapr.adopt(h);
+  if (!(await handOver(handovers, (h) => dapr.adopt(h), { stop, logger }))) return null;
   return {
     ...result,
     actors: handovers.length,
@@ -75,12 +69,58 @@ export async function warmUpThroughLocalHost(options: {
   };
 }
 
+/** Waits between attempts of one actor's move: a sidecar busy with replicas joining answers again within seconds. */
+const ADOPT_RETRY_MS = [1_000, 2_000, 4_000, 8_000, 10_000] as const;
+
+/**
+ * Moves every actor into Dapr, the recorder last (see `handoverOrder`). A move that fails is
+ * tried again (a move is idempotent: the same state and reminders written again) until it
+ * succeeds or the service stops, while the founder keeps holding the cluster's clock: releasing
+ * it with some actors not moved would run the cluster with them empty (a trader's open position
+ * gone with no EXIT) for good, since the recorder's position then says "warmed up". The other
+ * replicas wait for the clock meanwhile and answer not-ready. False when the service stopped.
+ */
+export async function handOver(
+  handovers: readonly ActorHandover[],
+  adopt: (handover: ActorHandover) => Promise<void>,
+  options: { readonly stop: AbortSignal; readonly logger: Logger; readonly retryMs?: readonly number[] },
+): Promise<boolean> {
+  const { stop, logger } = options;
+  const retryMs = options.retryMs ?? ADOPT_RETRY_MS;
+  const move = async (h: ActorHandover): Promise<boolean> => {
+    for (let attempt = 1; !stop.aborted; attempt++) {
+      try {
+        await adopt(h);
+        return true;
+      } catch (err) {
+        if (stop.aborted) return false;
+        const waitMs = retryMs[Math.min(attempt, retryMs.length) - 1] ?? 0;
+        logger.warn({ err, actor_type: h.type, actor_id: h.id, attempt, retry_in_ms: waitMs }, "moving an actor into Dapr failed; trying again");
+        // Ends at once when the service stops (it rejects then, which is the point).
+        await wait(waitMs, undefined, { signal: stop }).catch(() => undefined);
+      }
+    }
+    return false;
+  };
+  const { first, last } = handoverOrder(handovers);
+  const queue = [...first];
+  const moved = await Promise.all(
+    Array.from({ length: HANDOVER_CONCURRENCY }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) if (!(await move(next))) return false;
+      return true;
+    }),
+  );
+  if (!moved.every(Boolean)) return false;
+  for (const h of last) if (!(await move(h))) return false;
+  return true;
+}
+
 /**
  * The recorder's position is what tells the next founder "the cluster has warmed up: resume"
  * (`recordedPosition`). So the MarketData actor moves last, after every other actor's move
- * succeeded: a founder that dies (or an adopt that fails) mid-handover leaves no position in
- * Dapr, and the next founder warms up again, instead of resuming with traders and the regime
- * actor started empty (an open position gone with no EXIT, hysteresis lost).
+ * succeeded: a founder that dies mid-handover leaves no position in Dapr, and the next founder
+ * warms up again, instead of resuming with traders and the regime actor started empty (an open
+ * position gone with no EXIT, hysteresis lost).
  */
 export function handoverOrder(handovers: readonly ActorHandover[]): { readonly first: ActorHandover[]; readonly last: ActorHandover[] } {
   const isRecorder = (h: ActorHandover): boolean => h.type === MarketDataActor.actorType && h.id === MarketDataActor.ID;
