@@ -6,8 +6,10 @@ import type { BarInput } from "../../src/domain/ghost/bar-input.js";
 
 /**
  * A technical stand-in for the judiciary, council and regime engines, so the Ghost Trader rules
- * can be run over the bundled price history before those engines land (and benchmarked without
- * them). It is NOT the service's decision engine and its figures are not the service's track
+ * can be run over the bundled price history with trades to look at: the service's calibrated
+ * engines never clear a gate over that history (no measured edge, so the traders stand aside),
+ * which leaves the exits, sizing and costs untested without another source of entries (and
+ * benchmarkable without the engines). It is NOT the service's decision engine and its figures are not the service's track
  * record: they measure the exits, sizing and costs of the Ghost rules on real prices under a
  * simple, documented trend/momentum signal.
  *  - score = 50 × clamp(EMA-200 distance % / 5, ±1) + 50 × (RSI − 50) / 50, ruling by the

@@ -23,7 +23,7 @@ describe("Judiciary Engine (BTC)", () => {
     expect(v.confidence).toBe(1);
   });
 
-  it("all-bearish readings give STRONG_SELL at -100", () => {
+  it("all-bearish readings give STRONG_SELL at -97.6 (the liquidation flag leans at most -0.5)", () => {
     const v = evaluateJudiciary("BTC", { ...base, readings: readings(BEARISH_BTC) });
     // The liquidation-proximity flag leans at most -0.5.
     expect(v.score).toBe(-97.6);
