@@ -95,7 +95,7 @@ export class MarketIntelClient {
         failure = err;
       }
       const maxWait = this.options.maxRetryAfterSeconds ?? 60;
-      const canRetry = attempt < maxRetries && isRetryable(status, retryAfter) && (retryAfter === null || retryAfter <= maxWait);
+      const canRetry = attempt < maxRetries && isRetryable(method, status, retryAfter) && (retryAfter === null || retryAfter <= maxWait);
       if (!canRetry) throw failure;
       await this.sleep(retryAfter !== null ? retryAfter * 1000 : backoffMs(attempt, 500));
     }

@@ -21,15 +21,25 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** A body that is itself `{error, message}`, as SPEC gives the TAO council's 503. */
+function unwrapped(body: unknown): Record<string, unknown> | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body) || "detail" in body) return null;
+  const record = body as Record<string, unknown>;
+  return typeof record.error === "string" ? record : null;
+}
+
 function detailOf(body: unknown): Record<string, unknown> | null {
   if (typeof body !== "object" || body === null || !("detail" in body)) return null;
   const detail = (body as { detail: unknown }).detail;
   return typeof detail === "object" && detail !== null && !Array.isArray(detail) ? (detail as Record<string, unknown>) : null;
 }
 
-/** Builds the error from a response body: `{detail: {error, message}}`, `{detail: string}` or `{detail: [issues]}`. */
+/**
+ * Builds the error from a response body: `{detail: {error, message}}`, `{detail: string}`,
+ * `{detail: [issues]}`, or SPEC's unwrapped `{error, message}` (tao_council_unavailable).
+ */
 export function errorFromBody(status: number, body: unknown, retryAfterSeconds: number | null): ApiRequestError {
-  const detail = detailOf(body);
+  const detail = detailOf(body) ?? unwrapped(body);
   if (detail) {
     const code = typeof detail.error === "string" ? detail.error : null;
     const message = typeof detail.message === "string" ? detail.message : `HTTP ${status}`;

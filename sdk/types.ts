@@ -36,7 +36,8 @@ export interface IssuedKey {
   readonly key_prefix: string;
   readonly tier: Tier;
   readonly daily_limit: number;
-  readonly name: string;
+  /** Null for a key made without a name (the CLI's, or its rotations). */
+  readonly name: string | null;
   readonly email: string | null;
   readonly created_at: string;
   readonly message: string;

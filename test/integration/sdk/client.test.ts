@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MarketIntelClient } from "../../../sdk/client.js";
 import { ApiRequestError } from "../../../sdk/errors.js";
+import { ApiError } from "../../../src/http/error-codes.js";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 
 let svc: RunningService;
@@ -108,13 +109,20 @@ describe("SDK retries", () => {
   let server: Server;
   let baseUrl: string;
   let hits = 0;
-  let script: { status: number; headers?: Record<string, string>; body: unknown }[] = [];
+  let methods: string[] = [];
+  /** `drop`: the request arrives, and its answer is lost with the connection. */
+  let script: { status: number; headers?: Record<string, string>; body: unknown; drop?: boolean }[] = [];
 
   beforeAll(async () => {
     // A scripted HTTP server: the only way to make the service answer 429-then-200 on cue.
-    server = createServer((_req, res) => {
+    server = createServer((req, res) => {
       const next = script[Math.min(hits, script.length - 1)];
       hits++;
+      methods.push(req.method ?? "");
+      if (next?.drop === true) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(next?.status ?? 500, { "content-type": "application/json", ...(next?.headers ?? {}) });
       res.end(JSON.stringify(next?.body ?? {}));
     });
@@ -162,5 +170,41 @@ describe("SDK retries", () => {
     script = [limited("1")];
     await expect(new MarketIntelClient({ baseUrl, maxRetries: 2, sleep: async () => undefined }).health()).rejects.toMatchObject({ status: 429, retryAfterSeconds: 1 });
     expect(hits).toBe(3);
+  });
+
+  it("sends a read again when its answer is lost, but never a write whose outcome is unknown", async () => {
+    const issued = { api_key: "svc_free_AAAAAAAAAAAAAAAAAAAA", name: "n", tier: "free", daily_limit: 100, created_at: "2026-01-01T00:00:00Z" };
+    const client = new MarketIntelClient({ baseUrl, sleep: async () => undefined });
+    hits = 0;
+    methods = [];
+    script = [{ status: 0, body: null, drop: true }, { status: 200, body: health }];
+    expect(await client.health()).toEqual(health);
+    expect(methods).toEqual(["GET", "GET"]);
+    // The service may have issued the key (shown once) or rotated it: sending it again would
+    // lose the answer the caller needed, so the failure goes to the caller instead.
+    for (const lost of [{ status: 0, body: null, drop: true }, { status: 502, body: {} }, { status: 504, body: {} }]) {
+      for (const send of [() => client.generateKey({ name: "n", email: "n@example.com" }), () => client.request("POST", "/v1/keys/rotate")]) {
+        hits = 0;
+        methods = [];
+        script = [lost, { status: 201, body: issued }];
+        await expect(send()).rejects.toBeDefined();
+        expect(methods).toEqual(["POST"]);
+      }
+    }
+    // A refusal that says when to come back was made before the service acted: safe to repeat.
+    hits = 0;
+    methods = [];
+    script = [limited("1"), { status: 201, body: issued }];
+    expect(await client.generateKey({ name: "n", email: "n@example.com" })).toEqual(issued);
+    expect(methods).toEqual(["POST", "POST"]);
+  });
+
+  it("reads the code and message of SPEC's unwrapped tao_council_unavailable", async () => {
+    const refusal = new ApiError("tao_council_unavailable");
+    hits = 0;
+    script = [{ status: refusal.status, body: refusal.body }];
+    const error = await new MarketIntelClient({ baseUrl, sleep: async () => undefined }).taoCouncil().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ status: 503, code: "tao_council_unavailable", message: (refusal.body as { message: string }).message });
   });
 });
