@@ -242,7 +242,7 @@ export interface TaoGates {
   readonly trigger: string | null;
 }
 
-export interface TaoStatus {
+export interface TaoStatus extends Partial<CacheInfo> {
   readonly status: "WAITING" | "IN_TRADE";
   readonly currentTrade: Readonly<Record<string, unknown>> | null;
   readonly latestVerdict: { readonly ruling: string; readonly confidence: number; readonly createdAt: string } | null;
@@ -284,12 +284,13 @@ export interface TrackRecordStats {
   readonly worstTrade: number;
 }
 
-export interface TrackRecord {
+/** Cache fields: present on a cached answer, optional because SPEC lists only the data fields. */
+export interface TrackRecord extends Partial<CacheInfo> {
   readonly trades: readonly Trade[];
   readonly stats: TrackRecordStats;
 }
 
-export interface GhostStats {
+export interface GhostStats extends Partial<CacheInfo> {
   readonly validated_trades: number;
   readonly since: string;
   readonly total_pnl: number;

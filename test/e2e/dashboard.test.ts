@@ -9,6 +9,7 @@ import { launchBrowser, watchProblems } from "./support/browser.js";
 import { ARTIFACTS, buildWeb } from "./support/web-build.js";
 import { apiStatus, panel, waitForPanelsSettled } from "./support/panels.js";
 import { ghostPerformanceSchema } from "../../src/http/schemas/ghost-performance.js";
+import { ghostStatsFigures } from "../../src/domain/ghost/ghost-stats.js";
 
 const H = 3_600_000;
 
@@ -236,6 +237,15 @@ describe("dashboard", () => {
     await expect.poll(() => page.locator("#evidence dl.facts dd").nth(4).textContent(), { timeout: 10_000 }).toMatch(/outcomes, fitted/);
     expect(await apiStatus(svc.url, "/v1/evaluation/verdicts?asset=ETH", proKey)).toBe(200);
     expect(await panel(page, "evidence")).toEqual({ state: "ok", notice: "" });
+    // Council panels: each headline says how its confidence was obtained, an abstaining agent
+    // shows no probability, and an agent's own figure reads as the 0–1 weight it is.
+    for (const id of ["btc-council", "sol-council", "tao-council"]) {
+      const text = await page.locator(`#${id}`).innerText();
+      expect(text, id).toMatch(/\d+\.\d% \((calibrated: (isotonic|base rate)|prior|uncalibrated)[^)]*\)/);
+      expect(text, id).toMatch(/agent's own figure [01]\.\d\d/);
+      expect(text, id).not.toMatch(/agent's own( figure)? \d+\.\d%/);
+      expect(text, id).not.toMatch(/abstained[^\n]*\d+\.\d%/);
+    }
     expect(await rowCount(page, "#signals tbody tr")).toBe(27);
     // The default replay runs past the bundled calendar's last payrolls release: the panel says CLEAR may hide one.
     expect(await page.locator("#macro-calendar").textContent()).toContain("lists every CPI and payrolls release only up to 2026-02-11");
@@ -269,6 +279,61 @@ describe("dashboard", () => {
     }
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-pro-phone.png"), fullPage: true });
     expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
+  it.each([
+    ["basic", 1_000, [...FREE_PANELS, ...BASIC_PANELS].length],
+    ["pro", 10_000, [...FREE_PANELS, ...BASIC_PANELS, ...PRO_PANELS].length],
+  ] as const)("spends under half of a %s key's daily quota of %i in 8 hours of an open tab", async (tier, quota, panels) => {
+    const key = await createKey(svc, tier);
+    context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    // The page's own timers on a clock the test moves: an hour of refreshes in seconds.
+    await page.clock.install();
+    // Public routes (a track record the price chart marks trades from) count against no quota.
+    const publicPaths = new Set(PUBLIC_PANELS.map(([, path]) => path.split("?")[0]));
+    const counted = (r: { url(): string; headers(): Record<string, string> }) => r.headers()["x-api-key"] === key && !publicPaths.has(new URL(r.url()).pathname);
+    let sent = 0;
+    let answered = 0;
+    page.on("request", (r) => void (counted(r) && sent++));
+    page.on("requestfinished", (r) => void (counted(r) && answered++));
+    page.on("requestfailed", (r) => void (counted(r) && answered++));
+    await page.goto(`${svc.url}/`);
+    await page.getByLabel("Paste a key").fill(key);
+    await page.getByRole("button", { name: "Use key" }).click();
+    await expect.poll(async () => (await panel(page, "evidence")).state).not.toBe("locked");
+    await waitForPanelsSettled(page);
+    const before = sent;
+    for (let minute = 0; minute < 60; minute++) {
+      await page.clock.runFor(60_000);
+      // Each refresh answered and rendered (its next one scheduled) before the clock moves on.
+      await expect.poll(() => answered === sent, { timeout: 10_000 }).toBe(true);
+      await waitForPanelsSettled(page);
+    }
+    const perHour = sent - before;
+    // Every keyed panel refreshed within the hour, and 8 such hours stay under half the quota.
+    expect(perHour).toBeGreaterThanOrEqual(panels);
+    expect(perHour * 8).toBeLessThan(quota / 2);
+    await context.close();
+  });
+
+  it("shows no win rate while the only counted trade is still open", async () => {
+    // What the service answers when one trader holds a position and none has closed: the
+    // figures from the service's own function, in the stats body the service serves now.
+    const { exitTime: _x, exitPrice: _p, exitReason: _r, fills: _f, pnlUsd: _u, pnlPct: _c, tp1PnlUsd: _t, result: _s, valid: _v, ...entry } = closedTrade("BTC", Date.UTC(2026, 2, 1), 10);
+    const open = { ...entry, remaining: entry.size, stopLoss: entry.entryPrice * 0.97, tp1Hit: false, hwm: null, fills: [] };
+    const figures = ghostStatsFigures([], [open], 0);
+    expect(figures).toEqual({ validated_trades: 1, total_pnl: 0, win_rate: 0 });
+    const served = (await (await fetch(`${svc.url}/v1/ghost/stats`)).json()) as Record<string, unknown>;
+    context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.route("**/v1/ghost/stats", (route) => route.fulfill({ json: { ...served, ...figures } }));
+    await page.goto(`${svc.url}/`);
+    await waitForPanelsSettled(page);
+    const text = await page.locator("#ghost-stats").innerText();
+    expect(text).toMatch(/Validated trades\s+1/);
+    expect(text).toMatch(/Win rate\s+— \(no closed trade\)/);
     await context.close();
   });
 

@@ -3,7 +3,7 @@ import { el, facts } from "../dom.js";
 import { label, money, num, tone, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
-// DECISIONS 2: TAO status is cached 30 s.
+// DECISIONS 2: TAO status is cached 30 s (what a cached body says is left goes first).
 const TAO_STATUS_TTL_S = 30;
 
 const GATES: readonly (readonly [keyof TaoGates, string])[] = [
@@ -21,7 +21,10 @@ export const taoGatesPanel: PanelDef<TaoStatus> = {
   id: "tao-gates",
   title: "TAO gate board",
   access: "public",
-  load: async (client) => ({ data: await client.taoStatus(), ttlSeconds: TAO_STATUS_TTL_S }),
+  load: async (client) => {
+    const data = await client.taoStatus();
+    return { data, ttlSeconds: data.cache_ttl_seconds ?? TAO_STATUS_TTL_S };
+  },
   render: (body, s) => {
     body.append(
       facts([

@@ -5,7 +5,8 @@ import { el, facts } from "../dom.js";
 import { money, num, over, pct, toUnixSeconds } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
-// DECISIONS 2: track records are cached 300 s; the envelope has no cache fields of its own.
+// DECISIONS 2: track records are cached 300 s. A cached body says what is left of it; a fresh
+// one may carry no cache fields (SPEC lists only its data), and then the documented TTL holds.
 const TRACK_RECORD_TTL_S = 300;
 
 /** Cumulative P&L at each exit; equal exit seconds are nudged apart because the chart needs strictly rising times. */
@@ -28,7 +29,10 @@ export function trackRecordPanel(asset: Asset): PanelDef<TrackRecord> {
     id: `track-${asset.toLowerCase()}`,
     title: `${asset} track record`,
     access: "public",
-    load: async (client) => ({ data: await client.trackRecord(asset), ttlSeconds: TRACK_RECORD_TTL_S }),
+    load: async (client) => {
+      const data = await client.trackRecord(asset);
+      return { data, ttlSeconds: data.cache_ttl_seconds ?? TRACK_RECORD_TTL_S };
+    },
     render: (body, record) => {
       const s = record.stats;
       body.append(
