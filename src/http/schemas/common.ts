@@ -86,3 +86,12 @@ export const PRINTABLE_TEXT_MESSAGE = "must not contain control or bidirectional
 export function intLiteral<N extends number>(value: N) {
   return z.literal(value).meta({ type: "integer" });
 }
+
+/**
+ * A shared (named) shape, or null. Not `.nullable()`: on a schema with an OpenAPI id that makes
+ * the component itself nullable, so every other use of it (where null never comes) would say
+ * null may come too. This keeps the component as it is and puts the null at this use only.
+ */
+export function orNull<T extends z.ZodType>(schema: T) {
+  return z.union([schema, z.null()]);
+}

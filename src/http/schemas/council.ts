@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RULINGS, SOL_RULINGS, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
-import { cacheFields, intLiteral } from "./common.js";
+import { cacheFields, intLiteral, orNull } from "./common.js";
 import { agentConfidence, agentsConfidenceBasisSchema, confidenceBasisSchema, explanationSourceSchema, rawAgentConfidence } from "./judiciary.js";
 
 const unit = z.number().min(0).max(1);
@@ -62,7 +62,7 @@ export const taoVerdictSchema = z
 export const taoCouncilRunSchema = z
   .object({
     success: z.boolean().describe("true when a verdict is returned, false when none exists yet"),
-    verdict: taoVerdictSchema.nullable(),
+    verdict: orNull(taoVerdictSchema),
     detail: z.string().nullable().describe("note on trigger status"),
   })
   .meta({ id: "TaoCouncilRun" });
@@ -99,7 +99,7 @@ export const solVerdictSchema = z
 /** `GET /v1/sol/council`. */
 export const solCouncilResponseSchema = z
   .object({
-    verdict: solVerdictSchema.nullable(),
+    verdict: orNull(solVerdictSchema),
     nextRefreshMinutes: intLiteral(30),
     ...cacheFields,
   })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cacheFields } from "./common.js";
+import { cacheFields, orNull } from "./common.js";
 
 /**
  * `GET /v1/ghost/performance?asset=` (issue 16): a Ghost Trader's current sprint with the figures
@@ -51,7 +51,7 @@ const randomEntrySchema = z
       profitFactor: z.number().nonnegative().nullable(),
     }),
     matched: z
-      .object({ profitFactor: bandSchema.nullable(), expectancyUsd: bandSchema, winRatePct: bandSchema, totalPnlUsd: bandSchema })
+      .object({ profitFactor: orNull(bandSchema), expectancyUsd: bandSchema, winRatePct: bandSchema, totalPnlUsd: bandSchema })
       .nullable(),
     note: z.string().nullable(),
   })
@@ -94,15 +94,15 @@ export const ghostPerformanceSchema = z
     calmar: z.number().nullable(),
     exposurePct: z.number().min(0).max(100),
     feesUsd: z.number().nonnegative(),
-    bestDay: dayPnlSchema.nullable(),
-    worstDay: dayPnlSchema.nullable(),
+    bestDay: orNull(dayPnlSchema),
+    worstDay: orNull(dayPnlSchema),
     maxConsecutiveLosses: z.number().int().nonnegative(),
     byEntryMode: z.array(groupRowSchema),
     byExitReason: z.array(groupRowSchema),
     byYear: z.array(groupRowSchema),
     benchmarks: z.object({
-      buyAndHold: buyAndHoldSchema.nullable(),
-      randomEntry: randomEntrySchema.nullable(),
+      buyAndHold: orNull(buyAndHoldSchema),
+      randomEntry: orNull(randomEntrySchema),
       note: z.string().nullable(),
     }),
     costs: z.object({ feeRate: z.number(), slippageRate: z.number() }),

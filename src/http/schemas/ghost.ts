@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { gateReportJsonSchema } from "../../domain/ghost/ledger-json.js";
-import { intLiteral } from "./common.js";
+import { intLiteral, orNull } from "./common.js";
 import { ENTRY_MODES } from "../../domain/ghost/trade.js";
 import { REGIMES, TAO_RULINGS } from "../../domain/market/vocabulary.js";
 import { TAO_RISK_FLAGS } from "../../domain/council/tao-risk-flags.js";
@@ -56,8 +56,8 @@ const taoStatusVerdictSchema = z
 export const taoStatusSchema = z
   .object({
     status: z.enum(["WAITING", "IN_TRADE"]),
-    currentTrade: taoCurrentTradeSchema.nullable(),
-    latestVerdict: taoStatusVerdictSchema.nullable(),
+    currentTrade: orNull(taoCurrentTradeSchema),
+    latestVerdict: orNull(taoStatusVerdictSchema),
     regime: z.enum(REGIMES).nullable(),
     rsi1h: z.number().nullable().describe("TAO 1H RSI(14) of the last closed bar; null when that bar is over 2 hours old"),
     ema200: z.number().nullable().describe("TAO 1H EMA(200) of the last closed bar; null when that bar is over 2 hours old"),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REGIMES, RULINGS } from "../../domain/market/vocabulary.js";
-import { cacheFields } from "./common.js";
+import { cacheFields, orNull } from "./common.js";
 
 const unit = z.number().min(0).max(1);
 const consensusLevel = z.enum(["UNANIMOUS", "STRONG", "MODERATE", "SPLIT"]);
@@ -82,14 +82,14 @@ export const btcVerdictSchema = z
     confidence_basis: confidenceBasisSchema,
     council_ruling: z.enum(RULINGS).nullable(),
     council_confidence: unit.nullable(),
-    council_confidence_basis: confidenceBasisSchema.nullable(),
+    council_confidence_basis: orNull(confidenceBasisSchema),
     council_consensus: consensusLevel.nullable(),
     council_explanation: z.string().nullable(),
-    council_explanation_source: explanationSourceSchema.nullable(),
+    council_explanation_source: orNull(explanationSourceSchema),
     council_mode: z.enum(["council", "judiciary"]).nullable(),
     agents: z.array(verdictAgentSchema).nullable(),
-    agents_confidence_basis: agentsConfidenceBasisSchema.nullable(),
-    macro_context: macroContextSchema.nullable(),
+    agents_confidence_basis: orNull(agentsConfidenceBasisSchema),
+    macro_context: orNull(macroContextSchema),
     ...cacheFields,
   })
   .meta({ id: "BtcVerdict" });

@@ -4,6 +4,7 @@ import { startService, type RunningService } from "../../support/service.js";
 /** Issue 19 item 4: the document says what the service does (the differences Schemathesis found). */
 
 interface Doc {
+  components: { schemas: Record<string, { type?: string | string[]; properties?: Record<string, unknown> }> };
   paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: unknown } } }>; requestBody?: unknown; parameters?: { name: string; schema: Record<string, unknown> }[] }>>;
 }
 
@@ -32,6 +33,18 @@ describe("the OpenAPI document agrees with the service", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await res.text()).toBe("");
+  });
+
+  it("puts null at the uses that send it, never into a shared component every other use refers to", () => {
+    const nullable = Object.entries(doc.components.schemas).filter(([, s]) => Array.isArray(s.type) && s.type.includes("null"));
+    expect(nullable.map(([id]) => id)).toEqual([]);
+    // A council session always names how its votes were calibrated; a verdict may have no council.
+    const propertyOf = (path: string, field: string): unknown => {
+      const id = ((schemaOf(path, "get", 200) as { $ref?: string } | undefined)?.$ref ?? "").split("/").at(-1) ?? "";
+      return doc.components.schemas[id]?.properties?.[field];
+    };
+    expect(propertyOf("/v1/council/latest", "agents_confidence_basis")).toEqual({ $ref: "#/components/schemas/AgentsConfidenceBasis" });
+    expect(propertyOf("/v1/verdict/latest", "agents_confidence_basis")).toEqual({ anyOf: [{ $ref: "#/components/schemas/AgentsConfidenceBasis" }, { type: "null" }] });
   });
 
   it("documents the newsletter's 429 as {detail: string}", () => {
