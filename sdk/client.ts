@@ -11,6 +11,9 @@ import type {
   GhostStats,
   Health,
   IssuedKey,
+  KeyRevoked,
+  Message,
+  Readiness,
   MacroCorrelation,
   RegimeCurrent,
   RegimeEvaluation,
@@ -25,6 +28,14 @@ import type {
   TrackRecord,
   Verdict,
   VerdictEvaluation,
+  WebhookCreated,
+  WebhookDeleted,
+  WebhookDeliveries,
+  WebhookEvent,
+  WebhookList,
+  WebhookSecretRotated,
+  WebhookSubscription,
+  WebhookTestResult,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -50,6 +61,9 @@ interface RequestOptions {
   readonly body?: unknown;
   readonly signal?: AbortSignal;
 }
+
+/** A path template's `{id}` filled with an id, encoded so that it stays one path segment. */
+const withId = (template: string, id: string): string => template.replace("{id}", encodeURIComponent(id));
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -108,6 +122,72 @@ export class MarketIntelClient {
   /** Free key; shown once, so store it at once (5 per client IP in any 60 minutes). */
   generateKey(input: { readonly name: string; readonly email: string }): Promise<IssuedKey> {
     return this.request("POST", ENDPOINTS.generateKey.path, { body: input });
+  }
+
+  /** Liveness: the process answers (no dependency checked). */
+  healthLive(): Promise<Health> {
+    return this.get(ENDPOINTS.healthLive.path);
+  }
+
+  /** Readiness: store and actor host checked; a 503 `not_ready` carries the same shape as its body. */
+  healthReady(): Promise<Readiness> {
+    return this.get(ENDPOINTS.healthReady.path);
+  }
+
+  /**
+   * A new key replaces this client's (same tier and quota); the old one stops at once (5
+   * rotations per key lineage in a clock hour). Shown once: store it before anything else,
+   * then use `withKey`. Never sent twice (see Retries).
+   */
+  rotateKey(): Promise<IssuedKey> {
+    return this.request("POST", ENDPOINTS.rotateKey.path);
+  }
+
+  /** Deactivates this client's key for good; its webhooks stop with it. */
+  revokeKey(): Promise<KeyRevoked> {
+    return this.request("DELETE", ENDPOINTS.revokeKey.path);
+  }
+
+  /** Newsletter (3 requests per client IP in any hour); the answer is the same whether the address was new or not. */
+  subscribeNewsletter(input: { readonly email: string; readonly name?: string | null }): Promise<Message> {
+    return this.request("POST", ENDPOINTS.subscribeNewsletter.path, { body: input });
+  }
+
+  /** Registers an HTTPS endpoint (Basic and above, 5 per key). The secret is shown only in this answer. */
+  createWebhook(input: { readonly url: string; readonly events: readonly WebhookEvent[] }): Promise<WebhookCreated> {
+    return this.request("POST", ENDPOINTS.createWebhook.path, { body: input });
+  }
+
+  webhooks(): Promise<WebhookList> {
+    return this.get(ENDPOINTS.webhooks.path);
+  }
+
+  deleteWebhook(id: string): Promise<WebhookDeleted> {
+    return this.request("DELETE", withId(ENDPOINTS.deleteWebhook.path, id));
+  }
+
+  /** Pauses (false) or resumes (true) deliveries; resuming also clears the failure count. */
+  setWebhookActive(id: string, isActive: boolean): Promise<WebhookSubscription> {
+    return this.request("PATCH", withId(ENDPOINTS.setWebhookActive.path, id), { body: { is_active: isActive } });
+  }
+
+  /** Sends a signed `webhook.test` to one subscription, or to every active one of this key. */
+  testWebhooks(id?: string): Promise<WebhookTestResult> {
+    return this.request("POST", ENDPOINTS.testWebhooks.path, { body: id === undefined ? {} : { webhook_id: id } });
+  }
+
+  /** A new secret; the old one keeps verifying for 24 h. Shown once, and never sent twice (see Retries). */
+  rotateWebhookSecret(id: string): Promise<WebhookSecretRotated> {
+    return this.request("POST", withId(ENDPOINTS.rotateWebhookSecret.path, id));
+  }
+
+  webhookDeliveries(id: string): Promise<WebhookDeliveries> {
+    return this.get(withId(ENDPOINTS.webhookDeliveries.path, id));
+  }
+
+  /** The latest TAO council verdict; asks for a session in the background if this 30-minute slot has none (Pro, 5 a minute). */
+  runTaoCouncil(): Promise<TaoCouncil> {
+    return this.request("POST", ENDPOINTS.runTaoCouncil.path);
   }
 
   verdict(): Promise<Verdict> {

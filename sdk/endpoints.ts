@@ -3,7 +3,7 @@ import type { Tier } from "./types.js";
 export type Access = "public" | Tier;
 
 export interface EndpointInfo {
-  readonly method: "get" | "post";
+  readonly method: "get" | "post" | "patch" | "delete";
   readonly path: string;
   readonly access: Access;
   /** Top-level fields of the 200 body, checked against /v1/openapi.json by the SDK tests. */
@@ -15,6 +15,29 @@ const cache = ["cached", "cache_ttl_seconds"] as const;
 /** Every endpoint the client calls, with the access rule of DECISIONS 3. */
 export const ENDPOINTS = {
   health: { method: "get", path: "/v1/health", access: "public", fields: ["status", "version", "environment", "timestamp"] },
+  healthLive: { method: "get", path: "/v1/health/live", access: "public", fields: ["status", "version", "environment", "timestamp"] },
+  healthReady: { method: "get", path: "/v1/health/ready", access: "public", fields: ["status", "checks", "timestamp"] },
+  rotateKey: {
+    method: "post",
+    path: "/v1/keys/rotate",
+    access: "free",
+    fields: ["api_key", "key_prefix", "tier", "daily_limit", "name", "email", "created_at", "message"],
+  },
+  revokeKey: { method: "delete", path: "/v1/keys/current", access: "free", fields: ["deactivated"] },
+  subscribeNewsletter: { method: "post", path: "/v1/newsletter/subscribe", access: "public", fields: ["message"] },
+  createWebhook: { method: "post", path: "/v1/webhooks", access: "basic", fields: ["id", "url", "events", "secret", "is_active", "created_at"] },
+  webhooks: { method: "get", path: "/v1/webhooks", access: "basic", fields: ["webhooks", "count"] },
+  deleteWebhook: { method: "delete", path: "/v1/webhooks/{id}", access: "basic", fields: ["id", "deleted"] },
+  setWebhookActive: {
+    method: "patch",
+    path: "/v1/webhooks/{id}",
+    access: "basic",
+    fields: ["id", "url", "events", "secret", "is_active", "disabled_reason", "created_at", "last_triggered_at", "failures_since_success"],
+  },
+  testWebhooks: { method: "post", path: "/v1/webhooks/test", access: "basic", fields: ["delivered", "failed", "results"] },
+  rotateWebhookSecret: { method: "post", path: "/v1/webhooks/{id}/rotate-secret", access: "basic", fields: ["id", "secret", "previous_secret_expires_at"] },
+  webhookDeliveries: { method: "get", path: "/v1/webhooks/{id}/deliveries", access: "basic", fields: ["webhook_id", "deliveries"] },
+  runTaoCouncil: { method: "post", path: "/v1/tao/council/run", access: "pro", fields: ["success", "verdict", "detail"] },
   generateKey: {
     method: "post",
     path: "/v1/keys/generate",

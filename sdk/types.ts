@@ -594,3 +594,87 @@ export interface RegimeEvaluation extends CacheInfo {
   readonly r2_added_by_chance: { readonly median: number; readonly p95: number; readonly p_value: number; readonly shifts: number } | null;
   readonly returns_kruskal_wallis: { readonly h: number | null; readonly df: number; readonly p_value: number | null; readonly samples: number };
 }
+
+/** Events a webhook subscribes to (SPEC "Events"); `webhook.test` is sent only by the test route. */
+export type WebhookEvent = "verdict.new" | "council.new" | "regime.change" | "ghost.signal" | "macro.alert";
+
+/** `POST /v1/webhooks`: the secret is shown here only; store it at once. */
+export interface WebhookCreated {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+  readonly secret: string;
+  readonly is_active: boolean;
+  readonly created_at: string;
+}
+
+export interface WebhookSubscription {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly WebhookEvent[];
+  /** Never shown again after creation. */
+  readonly secret: null;
+  readonly is_active: boolean;
+  /** Why `is_active` is false: paused by PATCH, 10 failures, 410 Gone, or the owning key deactivated. */
+  readonly disabled_reason: "paused" | "consecutive_failures" | "gone" | "key_deactivated" | null;
+  readonly created_at: string;
+  readonly last_triggered_at: string | null;
+  readonly failures_since_success: number;
+}
+
+export interface WebhookList {
+  readonly webhooks: readonly WebhookSubscription[];
+  readonly count: number;
+}
+
+export interface WebhookDeleted {
+  readonly id: string;
+  readonly deleted: true;
+}
+
+/** The old secret keeps verifying (a second signature) until `previous_secret_expires_at`. */
+export interface WebhookSecretRotated {
+  readonly id: string;
+  readonly secret: string;
+  readonly previous_secret_expires_at: string;
+}
+
+export interface WebhookTestResult {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly results: readonly {
+    readonly webhook_id: string;
+    readonly success: boolean;
+    readonly status_code: number | null;
+    readonly error: string | null;
+    readonly duration_ms: number;
+  }[];
+}
+
+export interface WebhookDeliveries {
+  readonly webhook_id: string;
+  readonly deliveries: readonly {
+    readonly event: string;
+    readonly delivery_id: string;
+    readonly attempt: number;
+    readonly status_code: number | null;
+    readonly error: string | null;
+    readonly duration_ms: number;
+    readonly attempted_at: string;
+    readonly next: "delivered" | "retry" | "exhausted" | "gone" | "cancelled";
+  }[];
+}
+
+export interface KeyRevoked {
+  readonly deactivated: true;
+}
+
+export interface Readiness {
+  readonly status: "ok" | "unavailable";
+  readonly checks: Readonly<Record<string, string>>;
+  readonly timestamp: string;
+}
+
+export interface Message {
+  readonly message: string;
+}

@@ -78,6 +78,24 @@ describe("SDK against the running service", () => {
     await expect(free.signalWeights()).rejects.toMatchObject({ status: 403, code: "tier_required", requiredTier: "pro" });
   });
 
+  it("rotates and revokes its key, reads both health probes, subscribes to the newsletter and runs the TAO council", async () => {
+    const anonymous = new MarketIntelClient({ baseUrl: svc.url });
+    expect(await anonymous.healthLive()).toMatchObject({ status: "ok" });
+    expect(await anonymous.healthReady()).toMatchObject({ status: "ok", checks: expect.any(Object) });
+    expect(await anonymous.subscribeNewsletter({ email: "sdk-reader@example.com" })).toEqual({ message: expect.any(String) });
+    const old = anonymous.withKey(await createKey(svc, "pro"));
+    const rotated = await old.rotateKey();
+    expect(rotated).toMatchObject({ tier: "pro", daily_limit: 10_000 });
+    expect(rotated.api_key).toMatch(/^svc_pro_/);
+    await expect(old.taoCouncil()).rejects.toMatchObject({ status: 401, code: "key_inactive" });
+    const current = anonymous.withKey(rotated.api_key);
+    const run = await current.runTaoCouncil();
+    expect(typeof run.success).toBe("boolean");
+    expect(run.success).toBe(run.verdict !== null);
+    expect(await current.revokeKey()).toEqual({ deactivated: true });
+    await expect(current.taoCouncil()).rejects.toMatchObject({ status: 401, code: "key_inactive" });
+  });
+
   it("lifts access errors out of the detail envelope", async () => {
     const anonymous = new MarketIntelClient({ baseUrl: svc.url });
     await expect(anonymous.verdict()).rejects.toMatchObject({ status: 401, code: "missing_api_key" });

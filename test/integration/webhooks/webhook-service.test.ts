@@ -17,6 +17,8 @@ import { waitFor } from "../../support/wait-for.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
+import { MarketIntelClient } from "../../../sdk/client.js";
+import { parseVerifiedWebhook } from "../../../sdk/webhooks.js";
 
 /** Wall time the test moves forward, so 5/25/125 s retries take no real time (market time follows). */
 class OffsetClock implements Clock {
@@ -140,6 +142,25 @@ describe("webhooks in the running service", () => {
     // Test deliveries are not counted on the subscription.
     expect((await call(svc, "GET", "/v1/webhooks", keyA)).body).toMatchObject({ webhooks: [{ failures_since_success: 0, last_triggered_at: null }] });
     await call(svc, "DELETE", `/v1/webhooks/${id}`, keyA);
+  });
+
+  it("the SDK's typed calls register, test, pause, rotate and remove a subscription", async () => {
+    const client = new MarketIntelClient({ baseUrl: svc.url, apiKey: await createKey(svc, "basic") });
+    const created = await client.createWebhook({ url: receiver.url("/sdk"), events: ["council.new"] });
+    expect(created).toMatchObject({ url: receiver.url("/sdk"), events: ["council.new"], is_active: true });
+    expect((await client.webhooks()).webhooks.map((w) => [w.id, w.secret])).toEqual([[created.id, null]]);
+    expect(await client.testWebhooks(created.id)).toMatchObject({ delivered: 1, failed: 0, results: [{ webhook_id: created.id, success: true }] });
+    const [got] = at("/sdk");
+    if (got === undefined) throw new Error("no test delivery");
+    // The SDK verifies what the service signed, with the secret it was shown once.
+    expect(parseVerifiedWebhook(got.body, String(got.headers["x-service-signature"]), created.secret)).toMatchObject({ event: "webhook.test" });
+    expect((await client.webhookDeliveries(created.id)).webhook_id).toBe(created.id);
+    expect(await client.setWebhookActive(created.id, false)).toMatchObject({ id: created.id, is_active: false, disabled_reason: "paused" });
+    const rotated = await client.rotateWebhookSecret(created.id);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(await client.deleteWebhook(created.id)).toEqual({ id: created.id, deleted: true });
+    // An id that is not this key's: the API's coded 404, read by the SDK.
+    await expect(client.deleteWebhook(created.id)).rejects.toMatchObject({ status: 404, code: "webhook_not_found" });
   });
 
   it("limits webhook tests to 10 a minute per key: each one sends at once to URLs the caller chose", async () => {
