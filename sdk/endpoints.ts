@@ -11,18 +11,15 @@ export interface EndpointInfo {
 }
 
 const cache = ["cached", "cache_ttl_seconds"] as const;
+const health = ["status", "version", "environment", "timestamp"] as const;
+const issuedKey = ["api_key", "key_prefix", "tier", "daily_limit", "name", "email", "created_at", "message"] as const;
 
 /** Every endpoint the client calls, with the access rule of DECISIONS 3. */
 export const ENDPOINTS = {
-  health: { method: "get", path: "/v1/health", access: "public", fields: ["status", "version", "environment", "timestamp"] },
-  healthLive: { method: "get", path: "/v1/health/live", access: "public", fields: ["status", "version", "environment", "timestamp"] },
+  health: { method: "get", path: "/v1/health", access: "public", fields: health },
+  healthLive: { method: "get", path: "/v1/health/live", access: "public", fields: health },
   healthReady: { method: "get", path: "/v1/health/ready", access: "public", fields: ["status", "checks", "timestamp"] },
-  rotateKey: {
-    method: "post",
-    path: "/v1/keys/rotate",
-    access: "free",
-    fields: ["api_key", "key_prefix", "tier", "daily_limit", "name", "email", "created_at", "message"],
-  },
+  rotateKey: { method: "post", path: "/v1/keys/rotate", access: "free", fields: issuedKey },
   revokeKey: { method: "delete", path: "/v1/keys/current", access: "free", fields: ["deactivated"] },
   subscribeNewsletter: { method: "post", path: "/v1/newsletter/subscribe", access: "public", fields: ["message"] },
   createWebhook: { method: "post", path: "/v1/webhooks", access: "basic", fields: ["id", "url", "events", "secret", "is_active", "created_at"] },
@@ -38,12 +35,7 @@ export const ENDPOINTS = {
   rotateWebhookSecret: { method: "post", path: "/v1/webhooks/{id}/rotate-secret", access: "basic", fields: ["id", "secret", "previous_secret_expires_at"] },
   webhookDeliveries: { method: "get", path: "/v1/webhooks/{id}/deliveries", access: "basic", fields: ["webhook_id", "deliveries"] },
   runTaoCouncil: { method: "post", path: "/v1/tao/council/run", access: "pro", fields: ["success", "verdict", "detail"] },
-  generateKey: {
-    method: "post",
-    path: "/v1/keys/generate",
-    access: "public",
-    fields: ["api_key", "key_prefix", "tier", "daily_limit", "name", "email", "created_at", "message"],
-  },
+  generateKey: { method: "post", path: "/v1/keys/generate", access: "public", fields: issuedKey },
   verdict: {
     method: "get",
     path: "/v1/verdict/latest",
