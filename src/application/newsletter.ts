@@ -55,7 +55,15 @@ export class NewsletterService {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
-  private track(p: Promise<void>): void {
+  /**
+   * A background job's failure (the store unreachable or busy while it claims or records) is
+   * logged, not left to crash the process as an unhandled rejection: the address stays pending
+   * and the next start sends its welcome.
+   */
+  private track(job: Promise<void>): void {
+    const p = job.catch((err: unknown) => {
+      this.logger.error({ err: errorSummary(err) }, "welcome e-mail job failed; the next start tries again");
+    });
     this.inflight.add(p);
     void p.finally(() => this.inflight.delete(p));
   }
@@ -75,19 +83,22 @@ export class NewsletterService {
       if ((delays[attempt] ?? 0) > 0) await new Promise((r) => setTimeout(r, delays[attempt]));
       // Sent meanwhile, or another replica is sending it: not ours to send.
       if (!(await this.repo.claimWelcome(email, this.claimant, this.clock.now(), CLAIM_MS))) return;
+      let sent = false;
       try {
         await this.mailer.send({
           to: email,
           subject: "Welcome to Market Intelligence",
           text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
         });
-        await this.repo.recordWelcomeAttempt(email, new Date(this.clock.now()).toISOString());
-        return;
+        sent = true;
       } catch (err) {
-        await this.repo.recordWelcomeAttempt(email, null);
         // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
         this.logger.warn({ err: errorSummary(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
       }
+      // Recorded outside the send's try: a store failure after a sent e-mail must not count as a
+      // failed send and send it again (it fails the job, logged by `track`).
+      await this.repo.recordWelcomeAttempt(email, sent ? new Date(this.clock.now()).toISOString() : null);
+      if (sent) return;
     }
     await this.repo.releaseWelcome(email, this.claimant);
     this.logger.error({ to: maskEmail(email) }, "welcome e-mail not delivered; will retry at next start");

@@ -1,9 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { routePathOf } from "../router.js";
-
-/** A key (`svc_pro_…`) anywhere; a webhook secret or provider key where a token starts. */
-const SECRET = /svc[_-](free|basic|pro)[_-]|(?<![a-z0-9])(svc|whsec|sk)[_-]/i;
+import { SECRET_SHAPE } from "../../logging/secret-shape.js";
 
 /** A segment with its percent-escapes undone, twice-encoded ones (`%255F`) included. */
 function decoded(segment: string): string {
@@ -29,7 +27,7 @@ export function loggablePath(path: string): string {
     .split("/")
     .map((segment) => {
       const plain = decoded(segment);
-      if (SECRET.test(plain)) return "[secret]";
+      if (SECRET_SHAPE.test(plain)) return "[secret]";
       if (plain.includes("@")) return "[email]";
       return segment.length > 64 ? `${segment.slice(0, 64)}…` : segment;
     })
@@ -45,10 +43,13 @@ export function loggablePath(path: string): string {
  */
 export function accessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!logger.isLevelEnabled("info")) return next();
+    // Each line at its own level: at LOG_LEVEL=warn the refusals and failures still go out.
+    if (!logger.isLevelEnabled("error")) return next();
     const start = process.hrtime.bigint();
     res.once("finish", () => {
       const status = res.statusCode;
+      const level = status === 503 ? "warn" : status >= 500 ? "error" : "info";
+      if (!logger.isLevelEnabled(level)) return;
       const line = {
         req_id: (req as Request & { id?: string }).id,
         method: req.method,
@@ -57,8 +58,8 @@ export function accessLog(logger: Logger) {
         status,
         ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
       };
-      if (status === 503) logger.warn(line, "request refused: unavailable");
-      else if (status >= 500) logger.error(line, "request failed");
+      if (level === "warn") logger.warn(line, "request refused: unavailable");
+      else if (level === "error") logger.error(line, "request failed");
       else logger.info(line, "request");
     });
     next();

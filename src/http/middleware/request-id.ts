@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { runInRequest } from "../../logging/log-context.js";
+import { SECRET_SHAPE } from "../../logging/secret-shape.js";
 
 const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;
 // A random per-process prefix plus a counter: unique across replicas and restarts, and far
@@ -15,11 +16,13 @@ export function nextRequestId(): string {
 
 /**
  * Every response carries X-Request-Id; a caller's own well-formed id is kept for tracing. The rest
- * of the request runs in its log context, so every line written for it names the id.
+ * of the request runs in its log context, so every line written for it names the id. An id shaped
+ * like a key or a secret is replaced: clients paste keys into the wrong header too, and this one
+ * is written on every line of the request.
  */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers["x-request-id"];
-  const id = typeof incoming === "string" && SAFE_ID.test(incoming) ? incoming : nextRequestId();
+  const id = typeof incoming === "string" && SAFE_ID.test(incoming) && !SECRET_SHAPE.test(incoming) ? incoming : nextRequestId();
   res.setHeader("X-Request-Id", id);
   (req as Request & { id: string }).id = id;
   runInRequest(id, next);

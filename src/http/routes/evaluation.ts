@@ -86,6 +86,7 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
    */
   const readStored = <S extends z.ZodType>(what: string, schema: S, view: () => HandlerBody<S> | null): HandlerBody<S> => {
     let read: { readonly value: HandlerBody<S>; readonly issues: number } | null = null;
+    let thrown: unknown = undefined;
     try {
       const value = view();
       if (value !== null) {
@@ -93,11 +94,13 @@ export function evaluationRoutes(deps: AppDeps): Route[] {
         const parsed = schema.safeParse({ ...value, cached: false, cache_ttl_seconds: TTL });
         read = { value, issues: parsed.success ? 0 : parsed.error.issues.length };
       }
-    } catch {
+    } catch (err) {
+      // An old shape the view cannot walk, or a fault of this build's view: the log tells which.
+      thrown = err;
       read = null;
     }
     if (read !== null && read.issues === 0) return read.value;
-    logger.warn({ evaluation: what, issues: read?.issues ?? null }, "stored evaluation does not read as this build's shape; answered as not computed yet");
+    logger.warn({ evaluation: what, issues: read?.issues ?? null, ...(thrown === undefined ? {} : { err: thrown }) }, "stored evaluation does not read as this build's shape; answered as not computed yet");
     throw warmingUp(what);
   };
   return [

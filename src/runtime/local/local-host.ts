@@ -18,6 +18,7 @@ import { TurnChanges } from "../turn-changes.js";
 import { Registrations, type Registration } from "../registrations.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
 import { ReminderBook } from "./reminder-book.js";
+import { wallLagSeconds } from "../runtime-metrics.js";
 
 export interface LocalHostOptions {
   readonly store: ActorStateStore;
@@ -249,7 +250,8 @@ export class LocalActorHost implements ActorHost {
     const now = this.clocks[reminder.clock].now();
     // Moved to the future by a turn that ran since it was taken: nothing to fire.
     if (reminder.dueAt > now) return;
-    registration.metrics.reminderLag.observe(Math.max(0, now - reminder.dueAt) / 1000);
+    const lag = wallLagSeconds(this.clocks[reminder.clock], now - reminder.dueAt);
+    if (lag !== null) registration.metrics.reminderLag.observe(lag);
     const advanced = advance(reminder, now);
     const schedule = (turn: TurnChanges): void => {
       if (advanced) turn.setReminder(advanced);

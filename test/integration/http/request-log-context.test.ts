@@ -48,4 +48,15 @@ describe("log lines written for a request carry its id", () => {
       expect(mine.some((m) => m.startsWith("e-mail not sent"))).toBe(true);
     }
   });
+
+  it("keeps a caller's own request id, but never one shaped like a key", async () => {
+    const key = "svc_pro_" + "A1b2C3d4E5f6G7h8I9j0";
+    const sent = async (id: string) => (await fetch(`${svc.url}/v1/health`, { headers: { "x-request-id": id } })).headers.get("x-request-id");
+    expect(await sent("trace-0123456789")).toBe("trace-0123456789");
+    const replaced = await sent(key);
+    expect(replaced).not.toBe(key);
+    expect(replaced).toMatch(/^[A-Za-z0-9_-]+-[0-9a-z]+$/);
+    expect(JSON.stringify(lines)).not.toContain(key);
+    expect(lines.some((l) => l.msg === "request" && l.req_id === replaced)).toBe(true);
+  });
 });

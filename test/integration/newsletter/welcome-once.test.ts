@@ -8,6 +8,8 @@ import { createLogger } from "../../../src/logging/logger.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
+import { captureLogger } from "../../support/capture-logger.js";
+import type { NewsletterRepository } from "../../../src/store/ports/newsletter.js";
 
 /**
  * Two replicas on one store, each with its own connection and its own NewsletterService, as two
@@ -67,6 +69,32 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails across replicas
     await b.newsletter.resumePending();
     await b.newsletter.drain();
     expect(mailsTo("held@example.com")).toBe(1);
+  });
+
+  it("logs a store that fails under a background welcome instead of crashing, and the next start sends it", async () => {
+    const { logger: captured, lines } = captureLogger("warn");
+    const store = await openStore(url);
+    stores.push(store);
+    // The real store, busy once when the job claims the address (the CLI writing, a failover).
+    let busy = true;
+    const flaky: NewsletterRepository = Object.assign(Object.create(store.newsletter) as NewsletterRepository, {
+      claimWelcome: (...args: Parameters<NewsletterRepository["claimWelcome"]>) => {
+        if (!busy) return store.newsletter.claimWelcome(...args);
+        busy = false;
+        return Promise.reject(Object.assign(new Error("database is locked: busy@example.com"), { code: "SQLITE_BUSY" }));
+      },
+    });
+    const service = new NewsletterService(flaky, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(captured), clock, captured, { retryDelaysMs: [] });
+    expect(await service.subscribe("busy@example.com", null)).toBe(true);
+    await service.drain();
+    expect(mailsTo("busy@example.com")).toBe(0);
+    const failed = lines.filter((l) => l.msg === "welcome e-mail job failed; the next start tries again");
+    expect(failed).toHaveLength(1);
+    // The error's kind and code only: its message quoted the address.
+    expect(JSON.stringify(lines)).not.toContain("busy@example.com");
+    await service.resumePending();
+    await service.drain();
+    expect(mailsTo("busy@example.com")).toBe(1);
   });
 
   it("gives the claim up when every attempt failed, so the next start tries at once", async () => {
