@@ -1,3 +1,4 @@
+import { ConfigError } from "../config/env.js";
 import { cliGroups, cliHelp } from "./registry.js";
 
 /**
@@ -20,4 +21,33 @@ if (rest.length === 1 && HELP.has(rest[0] ?? "")) {
   process.stdout.write(`${loaded.usage}\n`);
   process.exit(0);
 }
-process.exitCode = await loaded.run(rest, { stdout: process.stdout, stderr: process.stderr });
+// A reader that stops early (`… | head`) closes the pipe: that is not a failure of the command.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
+try {
+  process.exitCode = await loaded.run(rest, { stdout: process.stdout, stderr: process.stderr });
+} catch (err) {
+  process.exitCode = exitFor(err, loaded.usage);
+}
+
+/**
+ * One line and an exit code for what a command did not handle itself, never a stack: a mistyped
+ * option (2, with the usage), a bad setting (78, as the service exits), anything else (1: the
+ * store unreachable, say).
+ */
+function exitFor(err: unknown, usage: string): number {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    return 78;
+  }
+  const code = typeof err === "object" && err !== null && "code" in err ? String(err.code) : "";
+  const message = err instanceof Error ? err.message : String(err);
+  if (code.startsWith("ERR_PARSE_ARGS_")) {
+    process.stderr.write(`${message}\n${usage}\n`);
+    return 2;
+  }
+  process.stderr.write(`error: ${message}\n`);
+  return 1;
+}

@@ -10,7 +10,8 @@ const positiveInt = z.coerce.number({ message: "must be a number" }).int("must b
 
 const storeUrl = z
   .string()
-  .refine((v) => v.startsWith("sqlite:") || /^mongodb(\+srv)?:\/\//.test(v), {
+  // `sqlite:` alone would open an anonymous temporary database: everything written is lost at exit.
+  .refine((v) => (v.startsWith("sqlite:") && v.trim().length > "sqlite:".length) || /^mongodb(\+srv)?:\/\//.test(v), {
     message: "must be sqlite:<path>, sqlite::memory: or mongodb://…",
   });
 
@@ -158,7 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, string> = {};
   for (const key of Object.keys(settings.shape)) {
     const v = env[key];
-    if (v !== undefined && v !== "") raw[key] = v;
+    // Blank (empty or spaces) is unset: `PORT=" "` would otherwise be coerced to 0, a random port.
+    if (v !== undefined && v.trim() !== "") raw[key] = v;
   }
   const parsed = envSchema.safeParse(raw);
   if (!parsed.success) {

@@ -7,14 +7,11 @@ import { runEngineBacktest, type EngineBacktestResult } from "../../backtest/eng
 import { backtestSpans } from "../../backtest/backtest-performance.js";
 import { backtestWindows, type BacktestWindow } from "../../backtest/backtest-windows.js";
 import { DEFAULT_COSTS } from "../../domain/ghost/costs.js";
-import type { CliCommand, CliIo } from "../io.js";
+import type { CliCommand } from "../io.js";
+import { fail, isoInstant, refused } from "../args.js";
 
 export const backtestUsage = "usage: backtest --asset <BTC|ETH|SOL|TAO|all> [--from ISO] [--to ISO] [--json]";
 
-const isoInstant = z
-  .string()
-  .refine((s) => Number.isFinite(Date.parse(s)), "not an ISO date/time")
-  .transform((s) => Date.parse(s));
 const backtestArgs = z.object({
   asset: z.enum([...ASSETS, "all"]),
   from: isoInstant.optional(),
@@ -22,10 +19,6 @@ const backtestArgs = z.object({
   json: z.boolean().default(false),
 });
 
-function fail(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n`);
-  return 2;
-}
 
 const cell = (x: number | null, digits = 2): string => (x === null ? "n/a" : x.toFixed(digits));
 const iso = (t: number): string => new Date(t).toISOString();
@@ -48,15 +41,17 @@ export const backtestCommand: CliCommand = async (args, io) => {
   }
   const asset = typeof values.asset === "string" && values.asset !== "all" ? values.asset.toUpperCase() : values.asset;
   const parsed = backtestArgs.safeParse({ ...values, asset });
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${backtestUsage}\n${why}`);
-  }
+  if (!parsed.success) return refused(io, backtestUsage, parsed.error);
   const a = parsed.data;
   const assets: readonly Asset[] = a.asset === "all" ? ASSETS : [a.asset];
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const windows = backtestWindows(feed, assets, a.from, a.to, Date.now());
   if (windows.some((w) => !(w.from < w.to))) return fail(io, `${backtestUsage}\n  from: must be before to`);
+  // A window outside the bundled history is a mistake to say, not an empty table with exit 0.
+  const hasBars = (w: BacktestWindow, asset: Asset): boolean => (feed.candles(asset, "1h", w.to - 1, 1)[0]?.t ?? -Infinity) >= w.from;
+  if (!windows.some((w) => w.assets.some((asset) => hasBars(w, asset)))) {
+    return fail(io, `no ${assets.join(", ")} history in ${windows.map(windowText).join("; ")}`);
+  }
 
   // One engine run per window, one at a time (each is CPU-bound).
   const runs: { window: BacktestWindow; result: EngineBacktestResult }[] = [];

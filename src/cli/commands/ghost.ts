@@ -9,23 +9,19 @@ import { PAPER_VALIDATION_TARGET } from "../../domain/ghost/ghost-stats.js";
 import { readTaoSignoff, saveTaoSignoff, signedOffInPeriod, signoffReadiness } from "../../application/tao-signoff.js";
 import type { Store } from "../../store/store.js";
 import type { CliCommand, CliIo } from "../io.js";
+import { fail, printableText, refused } from "../args.js";
 
 export const ghostUsage = "usage: ghost restart --asset <BTC|ETH|SOL|TAO|all> --reason <text>\n       ghost signoff --asset TAO --by <name>";
 
 const signoffArgs = z.object({
   asset: z.literal("TAO", { error: "only TAO has a paper mode to sign off" }),
-  by: z.string().trim().min(1).max(100),
+  by: printableText(100),
 });
 
 const restartArgs = z.object({
   asset: z.enum([...ASSETS, "all"]),
-  reason: z.string().trim().min(1).max(500),
+  reason: printableText(500),
 });
-
-function fail(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n`);
-  return 2;
-}
 
 /**
  * Market "now" for operator commands: the newest turn any Ghost Trader recorded. In live mode
@@ -53,10 +49,7 @@ const NO_MARKET_TIME =
 async function signoff(rest: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args: rest, options: { asset: { type: "string" }, by: { type: "string" } } });
   const parsed = signoffArgs.safeParse({ ...values, asset: values.asset?.toUpperCase() });
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${ghostUsage}\n${why}`);
-  }
+  if (!parsed.success) return refused(io, ghostUsage, parsed.error);
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);
   try {
@@ -111,10 +104,7 @@ export const ghostCommand: CliCommand = async (args, io) => {
   if (sub !== "restart") return fail(io, ghostUsage);
   const { values } = parseArgs({ args: rest, options: { asset: { type: "string" }, reason: { type: "string" } } });
   const parsed = restartArgs.safeParse({ ...values, asset: values.asset === "all" ? "all" : values.asset?.toUpperCase() });
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    return fail(io, `${ghostUsage}\n${why}`);
-  }
+  if (!parsed.success) return refused(io, ghostUsage, parsed.error);
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);
   try {
@@ -125,6 +115,15 @@ export const ghostCommand: CliCommand = async (args, io) => {
       return 1;
     }
     const scope = parsed.data.asset === "all" ? "ALL" : parsed.data.asset;
+    const marks = await ledger.sprints();
+    const newest = marks.at(-1);
+    // A retry (the answer was lost) while market time has not moved: the same restart, already
+    // made. A second mark at the same instant would only raise the published sprint number.
+    if (newest !== undefined && newest.scope === scope && newest.at === at) {
+      const { sprint } = currentSprint(marks);
+      io.stdout.write(JSON.stringify({ restarted: scope, since: new Date(at).toISOString(), sprint, reason: newest.reason, already: true }) + "\n");
+      return 0;
+    }
     await ledger.addSprint({ id: randomUUID(), scope, at, reason: parsed.data.reason, recordedAt: new Date().toISOString() });
     const { sprint } = currentSprint(await ledger.sprints());
     io.stdout.write(JSON.stringify({ restarted: scope, since: new Date(at).toISOString(), sprint, reason: parsed.data.reason }) + "\n");

@@ -9,10 +9,11 @@ import { KeyIssuer } from "../../application/key-issuer.js";
 import { wallClock } from "../../runtime/clocks/clock.js";
 import type { ApiKeyRepository } from "../../store/ports/api-keys.js";
 import type { CliCommand, CliIo } from "../io.js";
+import { fail, printableText, refused } from "../args.js";
 
 const createArgs = z.object({
   tier: z.enum(TIERS),
-  name: z.string().min(1).max(100).optional(),
+  name: printableText(100).optional(),
   email: z.email({ pattern: EMAIL_ADDRESS }).max(EMAIL_MAX_LENGTH).optional(),
 });
 
@@ -38,26 +39,76 @@ async function deactivateLineage(keys: ApiKeyRepository, lineage: string): Promi
   return revoked;
 }
 
-function fail(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n`);
-  return 2;
+/**
+ * One key. Retrying is safe: a key already deactivated answers `already` with exit 0. A key the
+ * store does not know (a typo) is exit 1 and says so, not a quiet "nothing deactivated"; a key
+ * rotated since names its lineage's active successor (exit 1: that one still works).
+ */
+async function deactivateKey(keys: ApiKeyRepository, key: string, io: CliIo): Promise<number> {
+  const hash = hashApiKey(key);
+  const record = await keys.findByHash(hash);
+  if (record === null) {
+    io.stdout.write(JSON.stringify({ deactivated: false, known: false }) + "\n");
+    io.stderr.write("no such key in this store (check STORE_URL and the key)\n");
+    return 1;
+  }
+  if (await keys.deactivate(hash, new Date().toISOString())) {
+    io.stdout.write(JSON.stringify({ deactivated: true }) + "\n");
+    return 0;
+  }
+  const successor = await keys.findActiveByUsageId(record.usageId);
+  if (successor !== null) {
+    io.stdout.write(JSON.stringify({ deactivated: false }) + "\n");
+    io.stderr.write(`this key was rotated; its lineage's active key is ${successor.prefix}…: keys deactivate --lineage ${record.usageId}\n`);
+    return 1;
+  }
+  io.stdout.write(JSON.stringify({ deactivated: false, already: true, deactivated_at: record.deactivatedAt }) + "\n");
+  return 0;
+}
+
+/** What a `keys` command does, parsed and checked before any store is opened (or created). */
+type KeysPlan =
+  | { readonly kind: "create"; readonly args: z.infer<typeof createArgs> }
+  | { readonly kind: "deactivate-key"; readonly key: string }
+  | { readonly kind: "deactivate-lineage"; readonly lineage: string }
+  | { readonly kind: "list" };
+
+function plan(args: string[], io: CliIo): KeysPlan | number {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case "create": {
+      const { values } = parseArgs({ args: rest, options: { tier: { type: "string" }, name: { type: "string" }, email: { type: "string" } } });
+      const parsed = createArgs.safeParse(values);
+      return parsed.success ? { kind: "create", args: parsed.data } : refused(io, CREATE_USAGE, parsed.error);
+    }
+    case "deactivate": {
+      const { values, positionals } = parseArgs({ args: rest, options: { lineage: { type: "string" } }, allowPositionals: true });
+      if (values.lineage !== undefined && positionals.length === 0) {
+        // A lineage id is the UUID of its first key (`keys list`); anything else is a typo, not "nothing to revoke".
+        return z.uuid().safeParse(values.lineage).success ? { kind: "deactivate-lineage", lineage: values.lineage } : fail(io, DEACTIVATE_USAGE);
+      }
+      const key = positionals[0];
+      if (values.lineage !== undefined || positionals.length !== 1 || !key || !parseApiKey(key)) return fail(io, DEACTIVATE_USAGE);
+      return { kind: "deactivate-key", key };
+    }
+    case "list":
+      return rest.length === 0 ? { kind: "list" } : fail(io, keysUsage);
+    default:
+      return fail(io, keysUsage);
+  }
 }
 
 /** `keys create|deactivate|list` on the store named by STORE_URL (works while the service runs). */
 export const keysCommand: CliCommand = async (args, io) => {
-  const [sub, ...rest] = args;
+  const planned = plan(args, io);
+  if (typeof planned === "number") return planned;
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);
   try {
-    switch (sub) {
+    switch (planned.kind) {
       case "create": {
-        const { values } = parseArgs({ args: rest, options: { tier: { type: "string" }, name: { type: "string" }, email: { type: "string" } } });
-        const parsed = createArgs.safeParse(values);
-        if (!parsed.success) {
-          const why = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-          return fail(io, `${CREATE_USAGE}\n${why}`);
-        }
-        const issued = await new KeyIssuer(store.apiKeys, wallClock).create(parsed.data.tier, parsed.data.name ?? null, parsed.data.email ?? null);
+        const { tier, name, email } = planned.args;
+        const issued = await new KeyIssuer(store.apiKeys, wallClock).create(tier, name ?? null, email ?? null);
         io.stdout.write(
           JSON.stringify({
             api_key: issued.apiKey,
@@ -70,29 +121,20 @@ export const keysCommand: CliCommand = async (args, io) => {
         );
         return 0;
       }
-      case "deactivate": {
-        const { values, positionals } = parseArgs({ args: rest, options: { lineage: { type: "string" } }, allowPositionals: true });
-        if (values.lineage !== undefined && positionals.length === 0) {
-          // A lineage id is the UUID of its first key (`keys list`); anything else is a typo, not "nothing to revoke".
-          if (!z.uuid().safeParse(values.lineage).success) return fail(io, DEACTIVATE_USAGE);
-          const revoked = await deactivateLineage(store.apiKeys, values.lineage);
-          io.stdout.write(JSON.stringify({ deactivated: revoked.length > 0, lineage: values.lineage, keys: revoked }) + "\n");
-          return revoked.length > 0 ? 0 : 1;
+      case "deactivate-lineage": {
+        const revoked = await deactivateLineage(store.apiKeys, planned.lineage);
+        if (revoked.length > 0) {
+          io.stdout.write(JSON.stringify({ deactivated: true, lineage: planned.lineage, keys: revoked }) + "\n");
+          return 0;
         }
-        const key = positionals[0];
-        if (values.lineage !== undefined || positionals.length !== 1 || !key || !parseApiKey(key)) return fail(io, DEACTIVATE_USAGE);
-        const ok = await store.apiKeys.deactivate(hashApiKey(key), new Date().toISOString());
-        io.stdout.write(JSON.stringify({ deactivated: ok }) + "\n");
-        if (!ok) {
-          // Rotated since (by its owner, or by whoever holds it): its successor still works.
-          const record = await store.apiKeys.findByHash(hashApiKey(key));
-          const successor = record === null ? null : await store.apiKeys.findActiveByUsageId(record.usageId);
-          if (record !== null && successor !== null) {
-            io.stderr.write(`this key was rotated; its lineage's active key is ${successor.prefix}…: keys deactivate --lineage ${record.usageId}\n`);
-          }
-        }
-        return ok ? 0 : 1;
+        // Nothing active: revoked before (a retry, exit 0), or no such lineage here (exit 1).
+        const known = (await store.apiKeys.findById(planned.lineage)) !== null;
+        io.stdout.write(JSON.stringify({ deactivated: false, lineage: planned.lineage, keys: [], ...(known ? { already: true } : { known: false }) }) + "\n");
+        if (!known) io.stderr.write("no such lineage in this store (check STORE_URL and the id from keys list)\n");
+        return known ? 0 : 1;
       }
+      case "deactivate-key":
+        return await deactivateKey(store.apiKeys, planned.key, io);
       case "list": {
         const keys = await store.apiKeys.list();
         const rows = keys.map((k) => ({
@@ -108,8 +150,6 @@ export const keysCommand: CliCommand = async (args, io) => {
         io.stdout.write(JSON.stringify(rows) + "\n");
         return 0;
       }
-      default:
-        return fail(io, keysUsage);
     }
   } finally {
     await store.close();

@@ -6,6 +6,7 @@ import { ForwardBackwardWorkspace, forwardInto } from "../../domain/regime/forwa
 import { hmmFromJson, hmmToJson } from "../../domain/regime/model-json.js";
 import { viterbi } from "../../domain/regime/viterbi.js";
 import type { CliCommand, CliIo } from "../io.js";
+import { fail } from "../args.js";
 import { parseObservationsCsv } from "../observations-csv.js";
 
 export const regimeUsage = [
@@ -13,7 +14,9 @@ export const regimeUsage = [
   "       regime score --model <model.json> --input <obs.csv>",
 ].join("\n");
 
-const integer = (min: number) => z.coerce.number<string>().int().min(min);
+/** A number flag as typed: a blank value is refused, not read as 0 (what `Number("")` gives). */
+const numeric = z.string().trim().min(1, "must be a number");
+const integer = (min: number) => numeric.pipe(z.coerce.number<string>().int().min(min));
 const fitArgs = z.object({
   input: z.string().min(1),
   states: integer(1),
@@ -23,14 +26,10 @@ const fitArgs = z.object({
   // service's refits use more restarts (fit-hmm.ts), which a quant can ask for here too.
   restarts: integer(1).default(1),
   // Stop when an iteration gains less than this; a negative value runs every iteration.
-  tolerance: z.coerce.number<string>().default(DEFAULT_TOLERANCE),
+  tolerance: numeric.pipe(z.coerce.number<string>()).default(DEFAULT_TOLERANCE),
 });
 const scoreArgs = z.object({ model: z.string().min(1), input: z.string().min(1) });
 
-function fail(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n`);
-  return 2;
-}
 
 function parse<T>(io: CliIo, schema: z.ZodType<T>, args: string[], names: readonly string[]): T | number {
   let values: Record<string, string | undefined>;
@@ -66,6 +65,8 @@ async function fit(args: string[], io: CliIo): Promise<number> {
   const read = await readObservations(io, a.input);
   if (read === null) return 1;
   if (read.obs.t < 2) return fail(io, "obs.csv: fitting needs at least two observations");
+  // More states than observations leaves states no observation can start (hmmlearn refuses it too).
+  if (a.states > read.obs.t) return fail(io, `--states ${a.states}: more states than the ${read.obs.t} observations`);
   const result = fitHmm(read.obs, { states: a.states, seed: a.seed, restarts: a.restarts, maxIterations: a.iterations, tolerance: a.tolerance });
   io.stdout.write(JSON.stringify(hmmToJson(result.params)) + "\n");
   io.stderr.write(

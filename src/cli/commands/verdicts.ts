@@ -6,14 +6,11 @@ import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { calibratedStream, pricePath } from "../../application/ruling-streams.js";
 import type { CalibratedHour } from "../../domain/calibration/walk-forward-calibrator.js";
 import { DEFAULT_CALIBRATION } from "../../domain/calibration/calibration-map.js";
-import type { CliCommand, CliIo } from "../io.js";
+import type { CliCommand } from "../io.js";
+import { fail, isoInstant, refused } from "../args.js";
 
 export const verdictsUsage = "usage: verdicts export --asset <BTC|ETH|SOL|TAO> [--from ISO] [--to ISO] [--format csv|json]";
 
-const isoInstant = z
-  .string()
-  .refine((s) => Number.isFinite(Date.parse(s)), "not an ISO date/time")
-  .transform((s) => Date.parse(s));
 const exportArgs = z.object({
   asset: z.enum(ASSETS),
   from: isoInstant.optional(),
@@ -21,10 +18,6 @@ const exportArgs = z.object({
   format: z.enum(["csv", "json"]).default("csv"),
 });
 
-function fail(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n`);
-  return 2;
-}
 
 const CSV_HEADER = "time,ruling,score,confidence,horizon_hours,calibration,p_up";
 
@@ -48,7 +41,7 @@ export const verdictsCommand: CliCommand = async (args, io) => {
     return fail(io, `${verdictsUsage}\n  ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed = exportArgs.safeParse({ ...values, asset: typeof values.asset === "string" ? values.asset.toUpperCase() : values.asset });
-  if (!parsed.success) return fail(io, `${verdictsUsage}\n${parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n")}`);
+  if (!parsed.success) return refused(io, verdictsUsage, parsed.error);
   const a = parsed.data;
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const prices = pricePath(feed, a.asset, a.to ?? Number.MAX_SAFE_INTEGER);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { TIERS } from "../../domain/access/tiers.js";
-import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "./common.js";
+import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "../../domain/access/printable-text.js";
 
 export const generateKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(100).regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE),

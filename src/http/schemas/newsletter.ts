@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
-import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "./common.js";
+import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "../../domain/access/printable-text.js";
 
 /** SPEC.md "Newsletter request"; address validity (400) is checked after the size rules (422). */
 export const newsletterBody = z.object({

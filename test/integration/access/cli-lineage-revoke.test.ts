@@ -42,9 +42,26 @@ describe("keys deactivate --lineage", () => {
     expect(JSON.parse(revoked.stdout)).toMatchObject({ deactivated: true, lineage, keys: [keyPrefix(thiefKey)] });
     await waitFor(async () => (await regime(thiefKey)).status === 401, 5_000, "the successor to be refused");
 
+    // A retry (the answer was lost) is safe: nothing left to revoke, and it says so with exit 0.
     const again = await runCli(["keys", "deactivate", "--lineage", lineage ?? ""], { STORE_URL: storeUrl });
-    expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toMatchObject({ deactivated: false, keys: [] });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ deactivated: false, already: true, keys: [] });
+    const unknown = await runCli(["keys", "deactivate", "--lineage", "00000000-0000-4000-8000-000000000000"], { STORE_URL: storeUrl });
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ deactivated: false, known: false });
+  });
+
+  it("deactivates a key once, answers a retry as already done, and a key it does not know as unknown", async () => {
+    const key = await createKey(svc, "free");
+    const first = await runCli(["keys", "deactivate", key], { STORE_URL: storeUrl });
+    expect([first.code, JSON.parse(first.stdout)]).toEqual([0, { deactivated: true }]);
+    const retry = await runCli(["keys", "deactivate", key], { STORE_URL: storeUrl });
+    expect(retry.code).toBe(0);
+    expect(JSON.parse(retry.stdout)).toMatchObject({ deactivated: false, already: true, deactivated_at: expect.any(String) });
+    const typo = await runCli(["keys", "deactivate", `svc_free_${"A".repeat(20)}`], { STORE_URL: storeUrl });
+    expect(typo.code).toBe(1);
+    expect(JSON.parse(typo.stdout)).toEqual({ deactivated: false, known: false });
+    expect(typo.stderr).toContain("no such key");
   });
 
   it("refuses a call that names both a key and a lineage", async () => {

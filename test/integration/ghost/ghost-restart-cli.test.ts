@@ -8,6 +8,7 @@ import { runCli } from "../../support/cli.js";
 import { waitFor } from "../../support/wait-for.js";
 import { closedTrade } from "../../support/ghost-trades.js";
 import { replayStartBeforeEnd } from "../../support/replay-feed.js";
+import { ReplayMarketClock } from "../../../src/runtime/clocks/market-clock.js";
 import { ghostPerformanceSchema } from "../../../src/http/schemas/ghost-performance.js";
 import { btcTrackRecordSchema, ghostStatsSchema, regimeStatsSchema, solTrackRecordSchema } from "../../../src/http/schemas/ghost.js";
 
@@ -112,5 +113,25 @@ describe("ghost restart CLI", () => {
     expect(perf.sprintSince).toBe(printed.since);
     // The restarted trades are still in the ledger, only no longer counted.
     expect(await svc.service.deps.store.ghostLedger.closed("BTC")).toHaveLength(2);
+  }, 60_000);
+
+  it("answers a retried restart, with market time not moved since, as already made: one mark, the same sprint", async () => {
+    const clock = svc.service.deps.marketClock;
+    if (!(clock instanceof ReplayMarketClock)) throw new Error("a replay service");
+    // The replay stops at the end of its data: from then on market time stands still.
+    await waitFor(async () => clock.now() >= clock.end, 20_000, "the replay to reach the end of its data");
+    const first = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "bad SOL data"], { STORE_URL: storeUrl });
+    expect(first.code, first.stderr).toBe(0);
+    const made = JSON.parse(first.stdout) as { sprint: number; since: string };
+    const marks = (await svc.service.deps.store.ghostLedger.sprints()).length;
+    const retry = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "bad SOL data"], { STORE_URL: storeUrl });
+    expect(retry.code, retry.stderr).toBe(0);
+    expect(JSON.parse(retry.stdout)).toEqual({ restarted: "SOL", since: made.since, sprint: made.sprint, reason: "bad SOL data", already: true });
+    expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks);
+    // A name with an escape sequence would be shown again in the ledger: refused, nothing marked.
+    const odd = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "\u001b[2Jwiped"], { STORE_URL: storeUrl });
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toContain("control or bidirectional-override characters");
+    expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks);
   }, 60_000);
 });

@@ -78,8 +78,14 @@ describe("configuration", () => {
     expect([llm.LLM_BASE_URL, llm.LLM_MODEL, llm.LLM_API_KEY]).toEqual(["http://127.0.0.1:8081/v1", "smollm2", undefined]);
   });
 
-  it("treats an empty variable as unset", () => {
+  it("treats an empty or blank variable as unset, not as 0", () => {
     expect(loadConfig({ PORT: "" }).PORT).toBe(8080);
+    expect(loadConfig({ PORT: "  " }).PORT).toBe(8080);
+    expect(loadConfig({ METRICS_PORT: " " }).METRICS_PORT).toBeUndefined();
+  });
+
+  it("refuses a SQLite URL without a path: it would open a temporary database lost at exit", () => {
+    for (const url of ["sqlite:", "sqlite:  "]) expect(() => loadConfig({ STORE_URL: url })).toThrow(ConfigError);
   });
 
   it("maps TRUST_PROXY onto Express's setting", () => {
