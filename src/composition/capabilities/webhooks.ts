@@ -4,6 +4,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
+import { countingDeliveries } from "../../observability/webhook-metrics.js";
 import type { Capability, CapabilityContext } from "../capability.js";
 
 export interface WebhooksCapabilityOptions {
@@ -27,7 +28,7 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
         resolve: webhookResolver(ctx.config.WEBHOOK_DNS_SERVERS),
         ...(options.ca === undefined ? {} : { ca: options.ca }),
       });
-      deliver = createHttpDeliverer({ agent });
+      deliver = countingDeliveries(createHttpDeliverer({ agent }));
       deliverers.set(ctx, deliver);
     }
     return deliver;

@@ -19,6 +19,7 @@ import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from ".
 import { createTestPki, type TestPki } from "./support/tls.js";
 import { MarketIntelClient } from "../../../sdk/client.js";
 import { parseVerifiedWebhook } from "../../../sdk/webhooks.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
 
 /** Wall time the test moves forward, so 5/25/125 s retries take no real time (market time follows). */
 class OffsetClock implements Clock {
@@ -55,6 +56,12 @@ async function register(svc: RunningService, key: string, path: string, events: 
 }
 
 const at = (path: string): ReceivedDelivery[] => receiver.received.filter((r) => r.path === path);
+
+/** `mis_webhook_deliveries_total{outcome}` as /metrics shows it (the collectors are per process). */
+async function deliveriesCounted(outcome: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric("mis_webhook_deliveries_total")?.get();
+  return metric?.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+}
 
 function envelope(type: string, data: Record<string, string | number | null | boolean>): EventEnvelope {
   return { id: randomUUID(), event: type, timestamp: new Date().toISOString(), data };
@@ -149,7 +156,9 @@ describe("webhooks in the running service", () => {
     const created = await client.createWebhook({ url: receiver.url("/sdk"), events: ["council.new"] });
     expect(created).toMatchObject({ url: receiver.url("/sdk"), events: ["council.new"], is_active: true });
     expect((await client.webhooks()).webhooks.map((w) => [w.id, w.secret])).toEqual([[created.id, null]]);
+    const deliveredBefore = await deliveriesCounted("delivered");
     expect(await client.testWebhooks(created.id)).toMatchObject({ delivered: 1, failed: 0, results: [{ webhook_id: created.id, success: true }] });
+    expect((await deliveriesCounted("delivered")) - deliveredBefore).toBe(1);
     const [got] = at("/sdk");
     if (got === undefined) throw new Error("no test delivery");
     // The SDK verifies what the service signed, with the secret it was shown once.
@@ -240,6 +249,7 @@ describe("webhooks in the running service", () => {
   });
 
   it("disables after 10 consecutive failures, and PATCH re-enables with the count reset", async () => {
+    const failedBefore = await deliveriesCounted("http_status");
     const s = await register(svc, keyA, "/dis", ["ghost.signal"]);
     receiver.respond = (req) => (req.path === "/dis" ? { status: 500 } : { status: 200 });
     for (let i = 0; i < 3; i++) await svc.service.deps.bus.publish("ghost.signal", envelope("ghost.signal", { ...ghostSignal, trade_id: `d${i}` }));
@@ -255,6 +265,8 @@ describe("webhooks in the running service", () => {
     await waitCount("/dis", 10, "the tenth failure");
     await waitDrained(svc, s.id, "the tenth failure committed");
     expect(at("/dis")).toHaveLength(10);
+    // The replica's metric counts each attempt by its outcome.
+    expect((await deliveriesCounted("http_status")) - failedBefore).toBe(10);
     const listed = await call(svc, "GET", "/v1/webhooks", keyA);
     expect(listed.body).toMatchObject({ webhooks: [{ id: s.id, is_active: false, failures_since_success: 10 }] });
     // The subscriber is told what became of each event: the first one's fourth attempt (the

@@ -1,0 +1,25 @@
+import type { Deliver } from "../webhook-delivery/http-deliverer.js";
+import { processCounter, processHistogram } from "./metrics.js";
+
+/** Created once per process: every service in it shares the collectors. */
+const attempts = processCounter({
+  name: "mis_webhook_deliveries_total",
+  help: "Webhook delivery attempts sent from this process (test sends included), by outcome: delivered, or the failure (http_status, redirect, timeout, connection_refused, target_refused, dns_failure, tls_error, network_error)",
+  labelNames: ["outcome"],
+});
+const seconds = processHistogram({
+  name: "mis_webhook_delivery_duration_seconds",
+  help: "Time from sending a webhook delivery attempt to its answer or failure (the 10 s limit included)",
+  labelNames: [],
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+});
+
+/** The same deliverer, each attempt counted by outcome: the deliveries endpoint answers per subscription, this for the whole replica. */
+export function countingDeliveries(deliver: Deliver): Deliver {
+  return async (request) => {
+    const outcome = await deliver(request);
+    attempts.labels(outcome.kind === "success" ? "delivered" : outcome.error).inc();
+    seconds.observe(outcome.durationMs / 1000);
+    return outcome;
+  };
+}
