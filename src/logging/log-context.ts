@@ -1,4 +1,5 @@
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
+import { SECRET_SHAPE } from "./secret-shape.js";
 
 /** What every log line written on behalf of one request carries, wherever in the code it is written. */
 export interface LogContext {
@@ -27,6 +28,16 @@ export function runOutsideRequests<T>(fn: () => T): T {
  */
 export function bindToCaller<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
   return AsyncResource.bind(fn);
+}
+
+/** The request whose work this is, if any: carried to another replica with an actor call. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.req_id;
+}
+
+/** A request id as a log line may carry it: short, plain characters, nothing shaped like a key or secret. */
+export function isLoggableRequestId(id: string): boolean {
+  return /^[A-Za-z0-9._-]{8,64}$/.test(id) && !SECRET_SHAPE.test(id);
 }
 
 /** The pino mixin: the current request's fields, or none. A new object each call: pino writes the line's own fields into it. */

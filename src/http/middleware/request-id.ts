@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import { runInRequest } from "../../logging/log-context.js";
-import { SECRET_SHAPE } from "../../logging/secret-shape.js";
+import { isLoggableRequestId, runInRequest } from "../../logging/log-context.js";
 
-const SAFE_ID = /^[A-Za-z0-9._-]{8,64}$/;
 // A random per-process prefix plus a counter: unique across replicas and restarts, and far
 // cheaper per request than a UUID (measured: the id was 13% of a bare Express request).
 const BOOT = randomBytes(6).toString("base64url");
@@ -22,7 +20,7 @@ export function nextRequestId(): string {
  */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.headers["x-request-id"];
-  const id = typeof incoming === "string" && SAFE_ID.test(incoming) && !SECRET_SHAPE.test(incoming) ? incoming : nextRequestId();
+  const id = typeof incoming === "string" && isLoggableRequestId(incoming) ? incoming : nextRequestId();
   res.setHeader("X-Request-Id", id);
   (req as Request & { id: string }).id = id;
   runInRequest(id, next);

@@ -1,6 +1,8 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { DaprActorHost, DaprReply } from "./dapr-host.js";
 import { CALL_ID_HEADER } from "./call-memory.js";
+import { REQUEST_ID_HEADER } from "./sidecar-client.js";
+import { isLoggableRequestId, runInRequest } from "../../logging/log-context.js";
 
 function send(res: Response, answer: DaprReply): void {
   res.status(answer.status).type("application/json").send(answer.body);
@@ -45,7 +47,10 @@ export function daprActorRouter(host: DaprActorHost): Router {
     res.status(200).json(null);
   });
   router.put("/actors/:type/:id/method/:method", async (req, res) => {
-    send(res, await host.handleCall(param(req, "type"), param(req, "id"), param(req, "method"), bodyText(req), req.get(CALL_ID_HEADER)));
+    const call = () => host.handleCall(param(req, "type"), param(req, "id"), param(req, "method"), bodyText(req), req.get(CALL_ID_HEADER));
+    // A call made for a request: the turn's lines carry that request's id, here on this replica too.
+    const requestId = req.get(REQUEST_ID_HEADER);
+    send(res, await (requestId !== undefined && isLoggableRequestId(requestId) ? runInRequest(requestId, call) : call()));
   });
   router.delete("/actors/:type/:id", async (req, res) => {
     send(res, await host.handleDeactivate(param(req, "type"), param(req, "id")));

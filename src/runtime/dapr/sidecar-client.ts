@@ -2,6 +2,10 @@ import { Agent, request } from "node:http";
 import { z } from "zod";
 import { RuntimeTimeoutError } from "../actor-host.js";
 import { CALL_ID_HEADER } from "./call-memory.js";
+import { currentRequestId } from "../../logging/log-context.js";
+
+/** Carries the caller's request id through daprd to the replica that runs the turn (daprd forwards an actor call's headers). */
+export const REQUEST_ID_HEADER = "mis-request-id";
 
 /** One change of an actor state transaction (Dapr's actor state API). */
 export type StateOperation =
@@ -134,6 +138,9 @@ export class SidecarClient {
   /** Calls an actor method wherever placement put it; the body is the method's JSON result. */
   async invoke(type: string, id: string, method: string, argText: string | undefined, callId?: string): Promise<string> {
     const headers: Record<string, string> = callId === undefined ? {} : { [CALL_ID_HEADER]: callId };
+    // The request this call works for, so the turn's log lines on whichever replica runs it carry its id.
+    const requestId = currentRequestId();
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
     const res = await this.send("PUT", `/actors/${enc(type)}/${enc(id)}/method/${enc(method)}`, this.timeouts.invokeMs, argText, headers);
     if (!res.ok) throw new DaprError(res.status, res.text, `${type}/${id}.${method}`);
     return res.text;

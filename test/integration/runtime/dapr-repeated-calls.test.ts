@@ -5,6 +5,7 @@ import type { DaprActorHost } from "../../../src/runtime/dapr/dapr-host.js";
 import { DaprError } from "../../../src/runtime/dapr/sidecar-client.js";
 import { CALL_ANSWER_MAX_CHARS } from "../../../src/runtime/dapr/call-memory.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { runInRequest } from "../../../src/logging/log-context.js";
 import { CounterActor, GatedCounterActor } from "../../unit/runtime/fixtures/sample-actors.js";
 import { replicaAt, startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 
@@ -55,6 +56,18 @@ describe("an actor call delivered twice", () => {
     // A new id is a new call.
     expect(await replica(1).sidecar.invoke("Counter", "twice-1", "add", "1", randomBytes(12).toString("base64url"))).toBe("2");
     expect(log.lines.some((l) => l.actorId === "twice-1" && /repeated delivery/.test(String(l.msg)))).toBe(true);
+  });
+
+  it("logs a turn called for a request with that request's id, on whichever replica runs it", async () => {
+    // Each replica's callback server gets daprd's request, not the caller's async context: the
+    // id arrives as a header or not at all.
+    for (const [i, id] of [[0, "traced-a"], [1, "traced-b"]] as const) {
+      const requestId = `trace-dapr-${id}`;
+      await expect(runInRequest(requestId, () => replica(i).host.proxy(CounterActor, id).addThenFail(1))).rejects.toThrow();
+      const failed = log.lines.filter((l) => l.actorId === id && String(l.msg).startsWith("actor turn failed"));
+      expect(failed.length, id).toBeGreaterThan(0);
+      expect(failed.map((l) => l.req_id)).toEqual(failed.map(() => requestId));
+    }
   });
 
   it("runs once after the actor moved: the new activation reads the calls it answered from the store", async () => {
