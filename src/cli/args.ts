@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "../domain/access/printable-text.js";
+import { isIsoDayOrInstant } from "../config/env.js";
 import type { CliIo } from "./io.js";
 
 /**
@@ -9,7 +10,7 @@ import type { CliIo } from "./io.js";
  */
 export const isoInstant = z
   .string()
-  .refine((v) => z.iso.date().safeParse(v).success || z.iso.datetime({ offset: true }).safeParse(v).success, {
+  .refine(isIsoDayOrInstant, {
     message: "must be an ISO date (YYYY-MM-DD, 00:00 UTC) or a date-time with its zone (e.g. 2024-01-01T03:00:00Z)",
   })
   .transform((v) => Date.parse(v));

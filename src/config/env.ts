@@ -6,6 +6,11 @@ const bool = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
   .transform((v) => v === "true" || v === "1");
 
+/** A day (YYYY-MM-DD, a real calendar day) or a date-time with its zone: never one read in the machine's own zone. */
+export function isIsoDayOrInstant(v: string): boolean {
+  return z.iso.date().safeParse(v).success || z.iso.datetime({ offset: true }).safeParse(v).success;
+}
+
 const positiveInt = z.coerce.number({ message: "must be a number" }).int("must be an integer").positive("must be > 0");
 
 const storeUrl = z
@@ -76,7 +81,7 @@ const settings = z.object({
   /** A day (its 00:00 UTC) or an instant: the default itself is an hour, not a midnight. */
   REPLAY_START: z
     .string()
-    .refine((v) => z.iso.date().safeParse(v).success || z.iso.datetime({ offset: true }).safeParse(v).success, {
+    .refine(isIsoDayOrInstant, {
       message: "must be an ISO date (YYYY-MM-DD) or date-time with its zone (e.g. 2026-03-23T07:00:00Z)",
     })
     .optional(),

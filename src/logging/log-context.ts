@@ -7,6 +7,7 @@ export interface LogContext {
 }
 
 const storage = new AsyncLocalStorage<LogContext>();
+const REQUEST_ID_SHAPE = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
  * Runs `fn` (and everything it starts: awaits, timers, the e-mail a subscription queues) as work
@@ -37,7 +38,7 @@ export function currentRequestId(): string | undefined {
 
 /** A request id as a log line may carry it: short, plain characters, nothing shaped like a key or secret. */
 export function isLoggableRequestId(id: string): boolean {
-  return /^[A-Za-z0-9._-]{8,64}$/.test(id) && !SECRET_SHAPE.test(id);
+  return REQUEST_ID_SHAPE.test(id) && !SECRET_SHAPE.test(id);
 }
 
 /** The pino mixin: the current request's fields, or none. A new object each call: pino writes the line's own fields into it. */
