@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from "./config/env.js";
 import { buildService, type Service } from "./composition/build-service.js";
+import { exitOnProcessFault } from "./logging/process-faults.js";
 
 function configOrExit(): Config {
   try {
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
 
   const config = configOrExit();
   service = await buildService(config);
+  exitOnProcessFault(service.logger, (code) => process.exit(code));
   if (signalled !== null) {
     await service.stop();
     process.exit(0);
