@@ -80,13 +80,17 @@ describe.each<Kind>(["sqlite", "mongodb"])("actor state store on %s", (kind) => 
     expect(mine).toEqual([reminder("clocks", "retry", T0 + 5, null, "market")]);
   });
 
-  it("keeps outbox records pending until delivered, oldest first; acknowledging twice is harmless", async () => {
+  it("keeps outbox records pending until delivered, oldest first, paged by emission; acknowledging twice is harmless", async () => {
     await store.actorState.commit(turn({ actor: { type: "T", id: "o1" }, outbox: [outboxRecord("o1", "e2", 2), outboxRecord("o1", "e3", 3)] }));
     await store.actorState.commit(turn({ actor: { type: "T", id: "o2" }, outbox: [outboxRecord("o2", "e1", 1)] }));
     const pending = await store.actorOutbox.pending(10);
     expect(pending.map((p) => p.id)).toEqual(["e1", "e2", "e3"]);
     expect(pending[0]).toEqual(outboxRecord("o2", "e1", 1));
     expect((await store.actorOutbox.pending(2)).map((p) => p.id)).toEqual(["e1", "e2"]);
+    // Paging past records a reader holds back: only what was emitted after the given one.
+    expect((await store.actorOutbox.pending(10, 1)).map((p) => p.id)).toEqual(["e2", "e3"]);
+    expect((await store.actorOutbox.pending(1, 2)).map((p) => p.id)).toEqual(["e3"]);
+    expect(await store.actorOutbox.pending(10, 3)).toEqual([]);
     await store.actorOutbox.markDelivered(pending.slice(0, 2));
     await store.actorOutbox.markDelivered(pending.slice(0, 2));
     expect((await store.actorOutbox.pending(10)).map((p) => p.id)).toEqual(["e3"]);

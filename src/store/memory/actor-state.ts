@@ -38,8 +38,13 @@ export class MemoryActorStateStore implements ActorStateStore, OutboxStore {
     return Promise.resolve([...this.reminders.values()]);
   }
 
-  pending(limit: number): Promise<OutboxRecord[]> {
-    return Promise.resolve([...this.outbox].sort((a, b) => a.seq - b.seq).slice(0, limit));
+  pending(limit: number, afterSeq = -Infinity): Promise<OutboxRecord[]> {
+    return Promise.resolve(
+      this.outbox
+        .filter((r) => r.seq > afterSeq)
+        .sort((a, b) => a.seq - b.seq)
+        .slice(0, limit),
+    );
   }
 
   markDelivered(records: readonly OutboxRecord[]): Promise<void> {

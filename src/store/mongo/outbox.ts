@@ -22,11 +22,12 @@ export class MongoOutbox implements OutboxStore {
     await this.actors.createIndex({ oc: 1 });
   }
 
-  async pending(limit: number): Promise<OutboxRecord[]> {
+  async pending(limit: number, afterSeq = -Infinity): Promise<OutboxRecord[]> {
     const docs = await this.actors.find({ oc: { $gt: 0 } }, { projection: { t: 1, i: 1, o: 1 } }).toArray();
     const records: OutboxRecord[] = [];
     for (const doc of docs) {
       for (const [id, o] of Object.entries(doc.o ?? {})) {
+        if (o.q <= afterSeq) continue;
         records.push({ id: decodeField(id), seq: o.q, topic: o.topic, envelope: o.env, actorType: doc.t, actorId: doc.i });
       }
     }

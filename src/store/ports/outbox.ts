@@ -6,7 +6,10 @@ import type { OutboxRecord } from "./actor-state.js";
  * delays the event.
  */
 export interface OutboxStore {
-  /** Oldest first. */
-  pending(limit: number): Promise<OutboxRecord[]>;
+  /**
+   * Oldest first; with `afterSeq`, only records emitted after that one, so a reader can page past
+   * records it is holding back (a subscriber refusing one event must not hide the later ones).
+   */
+  pending(limit: number, afterSeq?: number): Promise<OutboxRecord[]>;
   markDelivered(records: readonly OutboxRecord[]): Promise<void>;
 }

@@ -14,20 +14,23 @@ interface OutboxRow {
 /** Reads the actor_outbox table that SqliteActorStateStore writes inside each turn's transaction. */
 export class SqliteOutbox implements OutboxStore {
   private readonly selectPending;
+  private readonly selectPendingAfter;
   private readonly remove;
   private readonly removeAll;
 
   constructor(db: SqliteDb) {
     this.selectPending = db.prepare<[number], OutboxRow>("SELECT * FROM actor_outbox ORDER BY seq LIMIT ?");
+    this.selectPendingAfter = db.prepare<[number, number], OutboxRow>("SELECT * FROM actor_outbox WHERE seq > ? ORDER BY seq LIMIT ?");
     this.remove = db.prepare("DELETE FROM actor_outbox WHERE id = ?");
     this.removeAll = db.transaction((ids: readonly string[]) => {
       for (const id of ids) this.remove.run(id);
     });
   }
 
-  pending(limit: number): Promise<OutboxRecord[]> {
+  pending(limit: number, afterSeq?: number): Promise<OutboxRecord[]> {
+    const rows = afterSeq === undefined ? this.selectPending.all(limit) : this.selectPendingAfter.all(afterSeq, limit);
     return Promise.resolve(
-      this.selectPending.all(limit).map((r) => ({
+      rows.map((r) => ({
         id: r.id,
         seq: r.seq,
         topic: r.topic,
