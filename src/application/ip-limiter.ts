@@ -3,6 +3,12 @@ import type { SlidingWindowRepository } from "../store/ports/sliding-windows.js"
 import type { Clock } from "../runtime/clocks/clock.js";
 import { clientBucket } from "./client-address.js";
 
+/**
+ * The longest sliding window a limit may use: the store's sweep deletes every hit older than this
+ * (SlidingWindowRepository.sweepBefore), so a longer window would forget hits it still counts.
+ */
+export const MAX_SLIDING_WINDOW_MS = 24 * 3_600_000;
+
 /** A per-client-IP limit of a public route. */
 export interface IpLimit {
   readonly name: string;
@@ -30,6 +36,7 @@ export class IpLimiter {
     const client = clientBucket(ip);
     let retryAt: number;
     if (limit.sliding) {
+      if (windowMs > MAX_SLIDING_WINDOW_MS) throw new Error(`sliding limit ${limit.name}: window over ${MAX_SLIDING_WINDOW_MS} ms`);
       const r = await this.sliding.hit(`${limit.name}:${client}`, now, windowMs, limit.limit);
       if (r.allowed) return { allowed: true };
       retryAt = r.retryAt ?? now + windowMs;

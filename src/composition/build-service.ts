@@ -30,6 +30,7 @@ import { MarketDataActor } from "../actors/market-data-actor.js";
 import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
 import type { ActorHost } from "../runtime/actor-host.js";
 import { warmUpThroughLocalHost } from "./dapr-warm-up.js";
+import { MAX_SLIDING_WINDOW_MS } from "../application/ip-limiter.js";
 
 export interface Service {
   readonly config: Config;
@@ -129,6 +130,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const sweep = setInterval(() => {
     store.counters.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "counter sweep failed"));
     store.responseCache.sweepExpired(clock.now()).catch((err: unknown) => logger.warn({ err: String(err) }, "response cache sweep failed"));
+    store.slidingWindows.sweepBefore(clock.now() - MAX_SLIDING_WINDOW_MS).catch((err: unknown) => logger.warn({ err: String(err) }, "sliding-window sweep failed"));
   }, 60_000);
   sweep.unref();
 

@@ -279,6 +279,18 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect((await store.slidingWindows.hit("ip:2", t0 + 62 * 60_000, hour, 3)).allowed).toBe(true);
   });
 
+  it("sweeps the hits of every address that has left its window, and none that still counts", async () => {
+    const hour = 3_600_000;
+    const t0 = 1_000 * hour;
+    // 200 addresses that called once and never again: \`hit\` prunes only its own bucket.
+    for (let i = 0; i < 200; i++) await store.slidingWindows.hit(`sweep-once:${i}`, t0, hour, 1);
+    await store.slidingWindows.hit("sweep-recent", t0 + 2 * hour, hour, 1);
+    expect(await store.slidingWindows.sweepBefore(t0 + hour)).toBe(200);
+    expect(await store.slidingWindows.sweepBefore(t0 + hour)).toBe(0);
+    // The recent hit still counts: its address stays refused inside its window.
+    expect((await store.slidingWindows.hit("sweep-recent", t0 + 2 * hour + 60_000, hour, 1)).allowed).toBe(false);
+  });
+
   it("subscribes an address once and tracks its welcome e-mail", async () => {
     expect(await store.newsletter.subscribe("a@example.com", "Ann", "2026-01-01T00:00:00.000Z")).toBe(true);
     expect(await store.newsletter.subscribe("a@example.com", "Other", "2026-01-02T00:00:00.000Z")).toBe(false);

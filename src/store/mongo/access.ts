@@ -240,6 +240,10 @@ export class MongoSlidingWindows implements SlidingWindowRepository {
     await this.hits.deleteOne({ _id: insertedId });
     return { allowed: false, count: first.length, retryAt: (first[0]?.at ?? now) + windowMs };
   }
+  async sweepBefore(cutoff: number): Promise<number> {
+    const r = await this.hits.deleteMany({ at: { $lte: cutoff } });
+    return r.deletedCount;
+  }
 }
 
 /** `claim`: who is sending the welcome e-mail, until when (never part of a Subscriber). */

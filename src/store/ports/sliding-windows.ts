@@ -8,4 +8,10 @@ export interface SlidingHit {
 /** A sliding-window log: at most `limit` hits per `windowMs` ending now. */
 export interface SlidingWindowRepository {
   hit(bucket: string, now: number, windowMs: number, limit: number): Promise<SlidingHit>;
+  /**
+   * Deletes every hit at or before `cutoff`, in every bucket; returns how many. `hit` prunes only
+   * its own bucket, so without this each client address that ever called a sliding-limited route
+   * would keep its rows for good.
+   */
+  sweepBefore(cutoff: number): Promise<number>;
 }

@@ -261,8 +261,10 @@ export class SqliteSlidingWindows implements SlidingWindowRepository {
   private readonly count;
   private readonly oldest;
   private readonly add;
+  private readonly sweep;
   constructor(private readonly db: SqliteDb) {
     this.prune = db.prepare("DELETE FROM sliding_hits WHERE bucket = ? AND at <= ?");
+    this.sweep = db.prepare("DELETE FROM sliding_hits WHERE at <= ?");
     this.count = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM sliding_hits WHERE bucket = ?");
     this.oldest = db.prepare<[string], { at: number }>("SELECT MIN(at) AS at FROM sliding_hits WHERE bucket = ?");
     this.add = db.prepare("INSERT INTO sliding_hits (bucket, at) VALUES (?, ?)");
@@ -278,6 +280,9 @@ export class SqliteSlidingWindows implements SlidingWindowRepository {
       this.add.run(bucket, now);
       return { allowed: true, count: n + 1, retryAt: null };
     }).immediate();
+  }
+  async sweepBefore(cutoff: number): Promise<number> {
+    return this.sweep.run(cutoff).changes;
   }
 }
 
