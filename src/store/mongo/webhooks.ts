@@ -131,8 +131,12 @@ export class MongoWebhooks implements WebhookRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const removed = await this.subs.deleteOne({ _id: id });
+    // The log first: a crash after it leaves a subscription with an empty log that a retried
+    // DELETE finishes, where the other order left log rows that nothing would ever remove. Only
+    // the subscription's own actor appends to its log, in the turn running this delete. A slot
+    // left by a crash is reclaimed as orphaned (insertWithinLimit).
     await this.log.deleteMany({ s: id });
+    const removed = await this.subs.deleteOne({ _id: id });
     await this.slots.deleteOne({ s: id });
     return removed.deletedCount > 0;
   }
