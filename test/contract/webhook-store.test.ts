@@ -5,6 +5,7 @@ import type { DeliveryRecord } from "../../src/domain/webhooks/delivery-state.js
 import { createSubscription, type WebhookSubscription } from "../../src/domain/webhooks/subscription.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
 import { openMongo } from "../../src/store/mongo/database.js";
+import { openSqlite } from "../../src/store/sqlite/database.js";
 
 const T0 = Date.UTC(2026, 10, 1);
 
@@ -37,13 +38,39 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
   });
 
   it("finds the active subscriptions of an event type, and follows saves of the actor", async () => {
-    expect((await store.webhooks.listActiveFor("macro.alert")).map((s) => s.id)).toEqual(["b0"]);
-    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    expect((await store.webhooks.listActiveFor("macro.alert")).subscriptions.map((s) => s.id)).toEqual(["b0"]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
     const paused = { ...sub("a1", "key-a", ["verdict.new"], T0 + 1), isActive: false, disabledReason: "consecutive_failures" as const, failuresSinceSuccess: 10, lastTriggeredAt: T0 + 99 };
     await store.webhooks.save(paused);
     expect(await store.webhooks.get("a1")).toEqual(paused);
-    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual(["a0", "a2", "a3", "a4"]);
-    expect((await store.webhooks.listActive()).map((s) => s.id).sort()).toEqual(["a0", "a2", "a3", "a4", "b0"]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual(["a0", "a2", "a3", "a4"]);
+    expect((await store.webhooks.listActive()).subscriptions.map((s) => s.id).sort()).toEqual(["a0", "a2", "a3", "a4", "b0"]);
+  });
+
+  it("leaves an unreadable subscription row out of the fan-out and start-up lists by id, and lists the others", async () => {
+    for (const id of ["u0", "u1", "u2"]) expect(await store.webhooks.insertWithinLimit(sub(id, `key-${id}`, ["council.new"], T0 + 10), 5)).toBe(true);
+    // A row of a shape this build does not read (a hand edit, an older build's bug): no URL.
+    if (kind === "sqlite") {
+      const db = openSqlite(url.slice("sqlite:".length));
+      try {
+        expect(db.prepare("UPDATE webhook_subscriptions SET doc = json_remove(doc, '$.url') WHERE id = 'u1'").run().changes).toBe(1);
+      } finally {
+        db.close();
+      }
+    } else {
+      const { client, db } = await openMongo(url);
+      try {
+        expect((await db.collection<{ _id: string }>("webhook_subscriptions").updateOne({ _id: "u1" }, { $unset: { "doc.url": "" } })).modifiedCount).toBe(1);
+      } finally {
+        await client.close();
+      }
+    }
+    const fanOut = await store.webhooks.listActiveFor("council.new");
+    expect(fanOut.subscriptions.map((s) => s.id)).toEqual(["u0", "u2"]);
+    expect(fanOut.unreadable).toEqual(["u1"]);
+    const active = await store.webhooks.listActive();
+    expect(active.subscriptions.map((s) => s.id)).toEqual(expect.arrayContaining(["u0", "u2"]));
+    expect(active.unreadable).toEqual(["u1"]);
   });
 
   it("keeps a subscription's log in write order when its actor moves to another process, clocks notwithstanding", async () => {

@@ -56,14 +56,16 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
         // At least once: if an accept fails, this handler rejects, the outbox keeps the event and
         // publishes it again; actors that already accepted it drop the copy (same delivery id).
         ctx.bus.subscribe(type, async (event) => {
-          const recipients = await ctx.store.webhooks.listActiveFor(type);
+          const { subscriptions: recipients, unreadable } = await ctx.store.webhooks.listActiveFor(type);
+          if (unreadable.length > 0) ctx.logger.error({ webhook_ids: unreadable, event: type }, "webhook subscriptions unreadable: left out of the fan-out");
           await Promise.all(recipients.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).accept(event)));
         });
       }
     },
     async start(ctx) {
       // Re-arm every pending schedule from the actor state, which a lost reminder cannot undo.
-      const active = await ctx.store.webhooks.listActive();
+      const { subscriptions: active, unreadable } = await ctx.store.webhooks.listActive();
+      if (unreadable.length > 0) ctx.logger.error({ webhook_ids: unreadable }, "webhook subscriptions unreadable: not resumed");
       const resumed = await Promise.all(active.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).resume()));
       const pending = resumed.reduce((sum, n) => sum + n, 0);
       if (pending > 0) ctx.logger.info({ subscriptions: active.length, pending }, "webhook deliveries resumed");

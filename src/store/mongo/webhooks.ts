@@ -1,5 +1,5 @@
 import type { Collection, Db } from "mongodb";
-import type { WebhookRepository } from "../ports/webhooks.js";
+import { readSubscriptionRows, type SubscriptionList, type WebhookRepository } from "../ports/webhooks.js";
 import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
 import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
@@ -115,14 +115,14 @@ export class MongoWebhooks implements WebhookRepository {
     return docs.map((d) => subscriptionSchema.parse(d.doc));
   }
 
-  async listActiveFor(event: SubscribableEventType): Promise<WebhookSubscription[]> {
+  async listActiveFor(event: SubscribableEventType): Promise<SubscriptionList> {
     const docs = await this.subs.find({ a: true, e: event }).sort({ c: 1, _id: 1 }).toArray();
-    return docs.map((d) => subscriptionSchema.parse(d.doc));
+    return readSubscriptionRows(docs, (d) => d._id, (d) => d.doc);
   }
 
-  async listActive(): Promise<WebhookSubscription[]> {
+  async listActive(): Promise<SubscriptionList> {
     const docs = await this.subs.find({ a: true }).sort({ c: 1, _id: 1 }).toArray();
-    return docs.map((d) => subscriptionSchema.parse(d.doc));
+    return readSubscriptionRows(docs, (d) => d._id, (d) => d.doc);
   }
 
   async save(s: WebhookSubscription): Promise<void> {

@@ -1,6 +1,36 @@
 import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
 import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
+import { subscriptionSchema } from "../../webhook-delivery/state-schema.js";
+
+/**
+ * The subscriptions a list found readable, and the ids of rows it could not read (a hand edit, a
+ * build that wrote another shape): one bad row must not stop every other customer's events.
+ */
+export interface SubscriptionList {
+  readonly subscriptions: WebhookSubscription[];
+  readonly unreadable: string[];
+}
+
+/** Reads each stored row on its own; `doc` is the row's JSON text or its parsed document. */
+export function readSubscriptionRows<R>(rows: readonly R[], id: (row: R) => string, doc: (row: R) => unknown): SubscriptionList {
+  const subscriptions: WebhookSubscription[] = [];
+  const unreadable: string[] = [];
+  for (const row of rows) {
+    let parsed: unknown;
+    try {
+      const raw = doc(row);
+      parsed = typeof raw === "string" ? JSON.parse(raw) : raw;
+    } catch {
+      unreadable.push(id(row));
+      continue;
+    }
+    const read = subscriptionSchema.safeParse(parsed);
+    if (read.success) subscriptions.push(read.data);
+    else unreadable.push(id(row));
+  }
+  return { subscriptions, unreadable };
+}
 
 /**
  * Webhook subscriptions and their bounded delivery log. The subscription's WebhookSubscription
@@ -21,9 +51,9 @@ export interface WebhookRepository {
   /** Oldest first. */
   listByOwner(ownerKeyId: string): Promise<WebhookSubscription[]>;
   /** Active subscriptions that asked for `event`: the fan-out's recipients. */
-  listActiveFor(event: SubscribableEventType): Promise<WebhookSubscription[]>;
+  listActiveFor(event: SubscribableEventType): Promise<SubscriptionList>;
   /** Every active subscription: the start-up resume list. */
-  listActive(): Promise<WebhookSubscription[]>;
+  listActive(): Promise<SubscriptionList>;
   /** Writes the actor's view of a subscription; a deleted subscription stays deleted. */
   save(subscription: WebhookSubscription): Promise<void>;
   /** Removes the subscription and its delivery log; false when it did not exist. */

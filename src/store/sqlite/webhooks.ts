@@ -1,6 +1,6 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
-import type { WebhookRepository } from "../ports/webhooks.js";
+import { readSubscriptionRows, type SubscriptionList, type WebhookRepository } from "../ports/webhooks.js";
 import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
 import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
@@ -44,11 +44,11 @@ export class SqliteWebhooks implements WebhookRepository {
     this.insert = db.prepare("INSERT INTO webhook_subscriptions (id, owner_key_id, is_active, events, created_at, doc) VALUES (?, ?, ?, ?, ?, ?)");
     this.byId = db.prepare<[string], { doc: string }>("SELECT doc FROM webhook_subscriptions WHERE id = ?");
     this.byOwner = db.prepare<[string], { doc: string }>("SELECT doc FROM webhook_subscriptions WHERE owner_key_id = ? ORDER BY created_at, id");
-    this.activeFor = db.prepare<[string], { doc: string }>(
-      `SELECT doc FROM webhook_subscriptions
+    this.activeFor = db.prepare<[string], { id: string; doc: string }>(
+      `SELECT id, doc FROM webhook_subscriptions
        WHERE is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE json_each.value = ?) ORDER BY created_at, id`,
     );
-    this.active = db.prepare<[], { doc: string }>("SELECT doc FROM webhook_subscriptions WHERE is_active = 1 ORDER BY created_at, id");
+    this.active = db.prepare<[], { id: string; doc: string }>("SELECT id, doc FROM webhook_subscriptions WHERE is_active = 1 ORDER BY created_at, id");
     this.update = db.prepare("UPDATE webhook_subscriptions SET owner_key_id = ?, is_active = ?, events = ?, doc = ? WHERE id = ?");
     this.remove = db.prepare("DELETE FROM webhook_subscriptions WHERE id = ?");
     this.removeDeliveries = db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ?");
@@ -81,12 +81,12 @@ export class SqliteWebhooks implements WebhookRepository {
     return this.byOwner.all(ownerKeyId).map(parseSub);
   }
 
-  async listActiveFor(event: SubscribableEventType): Promise<WebhookSubscription[]> {
-    return this.activeFor.all(event).map(parseSub);
+  async listActiveFor(event: SubscribableEventType): Promise<SubscriptionList> {
+    return readSubscriptionRows(this.activeFor.all(event), (r) => r.id, (r) => r.doc);
   }
 
-  async listActive(): Promise<WebhookSubscription[]> {
-    return this.active.all().map(parseSub);
+  async listActive(): Promise<SubscriptionList> {
+    return readSubscriptionRows(this.active.all(), (r) => r.id, (r) => r.doc);
   }
 
   async save(s: WebhookSubscription): Promise<void> {

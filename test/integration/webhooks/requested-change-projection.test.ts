@@ -61,7 +61,7 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
 
   it("PATCH is_active fails instead of answering for a change the fan-out never sees; the retry takes effect everywhere", async () => {
     await actor().setActive(false);
-    expect(await store.webhooks.listActiveFor("verdict.new")).toEqual([]);
+    expect(await store.webhooks.listActiveFor("verdict.new")).toEqual({ subscriptions: [], unreadable: [] });
 
     failNextSave = true;
     await expect(actor().setActive(true)).rejects.toThrow(/not primary/);
@@ -70,7 +70,7 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     expect(await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} })).toEqual({ accepted: false, reason: "not_subscribed" });
 
     expect((await actor().setActive(true))?.isActive).toBe(true);
-    expect((await store.webhooks.listActiveFor("verdict.new")).map((s) => s.id)).toEqual([subscription.id]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual([subscription.id]);
   });
 
   it("rotate-secret fails instead of handing out a secret the store (and so /v1/webhooks/test) does not sign with", async () => {
