@@ -68,11 +68,23 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
 
   it("retries a 429 after the Retry-After it asks for, then succeeds", async () => {
     reset();
-    server.script({ status: 429, body: { error: "rate limited" }, headers: { "retry-after": "2" } }, { body: fng("41") });
+    // Up to the cap (1 s here, 10 s in service): longer than the backoff's own 75 ms.
+    server.script({ status: 429, body: { error: "rate limited" }, headers: { "retry-after": "1" } }, { body: fng("41") });
     const r = await provider().poll();
     expect(r.ok && r.readings[0]?.value).toBe(41);
     expect(server.requests).toHaveLength(2);
-    expect(delays).toEqual([2000]);
+    expect(delays).toEqual([1000]);
+  });
+
+  it("fails the poll at once, recorded, when a 429's Retry-After is longer than a poll may wait", async () => {
+    reset();
+    server.script({ status: 429, body: { error: "banned" }, headers: { "retry-after": "86400" } }, { body: fng("41") });
+    const p = provider();
+    const r = await p.poll();
+    expect(!r.ok && r.error.kind).toBe("rate_limited");
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+    expect(p.health()).toMatchObject({ consecutiveFailures: 1, lastError: { kind: "rate_limited" } });
   });
 
   it("retries 5xx with exponential backoff and gives up after the attempts", async () => {
