@@ -38,6 +38,14 @@ export const SPOT_MAX_AGE_MS = 5 * 60_000;
  * reloads its live state. BTC's technical readings are not shared but derived from the shared
  * bars, by the same streaming indicators in every process.
  */
+/**
+ * How far past this process's clock a provider's stamp may lie (clock skew between hosts). A
+ * stamp beyond it is a provider's error (milliseconds read as seconds): kept, it would sit as the
+ * newest reading and every later real one would be ignored as older, the signal going DEAD on
+ * every replica that reads the shared log.
+ */
+const FUTURE_STAMP_TOLERANCE_MS = 5 * 60_000;
+
 export class LiveMarketFeed implements MarketFeed, ObservationSink {
   readonly mode = "live" as const;
   private readonly cache = new ReadingCache();
@@ -67,8 +75,9 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   async pollProvider(provider: ResilientProvider): Promise<PollResult> {
     const result = await provider.poll();
     if (result.ok) {
-      this.cache.record(result.readings);
-      await this.share(result.readings.map(readingObservation));
+      const readings = this.notFuture(result.readings);
+      this.cache.record(readings);
+      await this.share(readings.map(readingObservation));
     }
     return result;
   }
@@ -77,8 +86,9 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   async pollFigures(provider: ResilientProvider<NetworkFigure>): Promise<PollResult<NetworkFigure>> {
     const result = await provider.poll();
     if (result.ok) {
-      this.figures.record(result.readings);
-      await this.share(result.readings.map(figureObservation));
+      const figures = this.notFuture(result.readings);
+      this.figures.record(figures);
+      await this.share(figures.map(figureObservation));
     }
     return result;
   }
@@ -152,11 +162,18 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
       else if (item.kind === "spot") this.recordSpot(item.asset, item.spot);
       else figures.push(item.figure);
     }
-    this.cache.record(readings.sort((a, b) => a.observedAt - b.observedAt));
+    // A far-future stamp another process stored before this rule (or with a fast clock) is left out here too.
+    this.cache.record(this.notFuture(readings).sort((a, b) => a.observedAt - b.observedAt));
     const now = this.clock.now();
     for (const [asset, list] of bars) this.appendBars(asset, list, now);
     for (const [key, list] of days) this.macro.record(key, list);
-    this.figures.record(figures.sort((a, b) => a.observedAt - b.observedAt));
+    this.figures.record(this.notFuture(figures).sort((a, b) => a.observedAt - b.observedAt));
+  }
+
+  /** What a provider could have observed by now: stamps past the tolerance are dropped, not kept. */
+  private notFuture<T extends { readonly observedAt: number }>(items: readonly T[]): T[] {
+    const latest = this.clock.now() + FUTURE_STAMP_TOLERANCE_MS;
+    return items.filter((item) => item.observedAt <= latest);
   }
 
   private appendBars(asset: Asset, bars: readonly Candle[], now: number): SignalReading[] {

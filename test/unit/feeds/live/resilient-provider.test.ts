@@ -5,6 +5,7 @@ import { AlternativeMeProvider } from "../../../../src/feeds/live/alternative-me
 import { ReadingCache } from "../../../../src/feeds/live/reading-cache.js";
 import { ResilientProvider, type ResilienceOptions } from "../../../../src/feeds/live/resilient-provider.js";
 import { FakeProviderServer } from "./fake-provider-server.js";
+import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-03-23T00:00:00Z");
@@ -144,5 +145,32 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
       calendar: { tier: "NONE", event_name: null, hours_until: 0, is_active: false, status: "CLEAR", complete_until: null },
     });
     expect(snap.signals.find((s) => s.key === "FEAR_GREED_INDEX")).toMatchObject({ status: "STALE", value: 44 });
+  });
+});
+
+describe("a provider's stamp from the future (milliseconds read as seconds)", () => {
+  let server: FakeProviderServer;
+  beforeAll(async () => {
+    server = await FakeProviderServer.start();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("is dropped, so the real readings after it still count and the signal stays live", async () => {
+    const clock = new ManualClock(T0 + 3_600_000);
+    const feed = new LiveMarketFeed(clock, { id: "none", fetchHourly: async () => [] }, []);
+    const provider = new ResilientProvider(new AlternativeMeProvider(server.url, 2000), clock, {
+      retry: { attempts: 1, baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.5, sleep: async () => undefined },
+      breaker: { failureThreshold: 2, cooldownMs: 60_000 },
+    });
+    // The first answer's stamp is in milliseconds: year 58,880 when read as seconds.
+    server.script({ body: fng("41", T0) }, { body: fng("42", T0 / 1000) }, { body: fng("43", (T0 + DAY) / 1000) });
+    expect((await feed.pollProvider(provider)).ok).toBe(true);
+    expect(feed.latestReadings(Number.MAX_SAFE_INTEGER).get("FEAR_GREED_INDEX")).toBeUndefined();
+    await feed.pollProvider(provider);
+    clock.advance(DAY);
+    await feed.pollProvider(provider);
+    expect(feed.latestReadings(clock.now()).get("FEAR_GREED_INDEX")).toMatchObject({ value: 43, observedAt: T0 + DAY });
   });
 });
