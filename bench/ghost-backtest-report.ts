@@ -53,6 +53,9 @@ if (args.includes("--json")) {
     [
       "Inputs: technical stand-in (not the judiciary/council engines); 10,000 USD per asset, 1 % risk,",
       "fees 0.10 %/fill, slippage 0.05 % on market fills; LONG only.",
+      "Exit-mechanics check only, with older figure definitions (exposure from first entry to last exit,",
+      "Sharpe over those days, buy & hold close to close without costs): not the published figures, which",
+      "are `npm run --silent cli -- backtest` and GET /v1/ghost/performance (docs/evaluation.md).",
       "",
       "| asset | span | bars | trades | win % | P&L USD | return % | PF | expectancy USD | max DD USD | Sharpe | Sortino | exposure % | avg hold h | buy & hold % |",
       "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",

@@ -45,14 +45,18 @@ function exitReasons(r: BacktestReport): string {
   return [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
 }
 
-/** Against random entry with the same exits: inside, above or below its 90 % band of expectancy. */
+/**
+ * Against random entry with the same exits: inside, above or below its 90 % band of expectancy
+ * in % of position cost (the random entries are sized from the starting equity and the trader
+ * from its current one, so the USD bands would judge its equity's drift, not its entries).
+ */
 function verdict(p: SpanPerformance["performance"]): string {
   const m = p.benchmarks.randomEntry?.matched ?? null;
   if (p.trades === 0) return "stands aside";
   if (m === null) return "n/a";
   if (p.trades < 30) return `${p.trades} trades: too few to tell`;
-  if (p.expectancyUsd > m.expectancyUsd.p95) return "better than random entry";
-  if (p.expectancyUsd < m.expectancyUsd.p5) return "worse than random entry";
+  if (p.expectancyPct > m.expectancyPct.p95) return "better than random entry";
+  if (p.expectancyPct < m.expectancyPct.p5) return "worse than random entry";
   return "no better than random entry";
 }
 
@@ -60,7 +64,7 @@ const perSpan = result.reports.flatMap((r) => backtestSpans(feed, r, from, to).m
 const rows = perSpan.map(({ asset, span, performance: p }) => {
   const bh = p.benchmarks.buyAndHold;
   const re = p.benchmarks.randomEntry;
-  return `| ${asset} | ${span} (${p.from.slice(0, 10)} → ${p.to.slice(0, 10)}) | ${p.trades} | ${fmt(p.winRatePct, 1)} | ${fmt(p.profitFactor)} | ${fmt(p.expectancyUsd)} | ${fmt(p.maxRelativeDrawdown.pct)} | ${fmt(p.sharpe)} | ${fmt(p.exposurePct)} | ${fmt(bh?.returnPct, 1)} / ${fmt(bh?.scaledReturnPct, 3)} | ${fmt(re?.everyEntry.winRatePct, 1)} / ${fmt(re?.everyEntry.profitFactor)} | ${bandText(re?.matched?.profitFactor)} | ${bandText(re?.matched?.expectancyUsd)} | ${verdict(p)} |`;
+  return `| ${asset} | ${span} (${p.from.slice(0, 10)} → ${p.to.slice(0, 10)}) | ${p.trades} | ${fmt(p.winRatePct, 1)} | ${fmt(p.profitFactor)} | ${fmt(p.expectancyUsd)} / ${fmt(p.expectancyPct, 3)} | ${fmt(p.returnPct, 3)} | ${fmt(p.maxRelativeDrawdown.pct)} | ${fmt(p.sharpe)} | ${fmt(p.exposurePct)} | ${fmt(bh?.returnPct, 1)} / ${fmt(bh?.scaledReturnPct, 3)} | ${fmt(re?.everyEntry.winRatePct, 1)} / ${fmt(re?.everyEntry.profitFactor)} | ${bandText(re?.matched?.profitFactor)} | ${bandText(re?.matched?.expectancyPct)} | ${verdict(p)} |`;
 });
 const reasons = result.reports.map((r) => `| ${r.asset} | ${exitReasons(r)} | ${r.openAtEnd ? "yes" : "no"} |`);
 const totalTrades = result.reports.reduce((n, r) => n + r.stats.totalTrades, 0);
@@ -101,8 +105,8 @@ const md = [
   "",
   "## Results",
   "",
-  "| asset | span | trades | win % | profit factor | expectancy USD | max DD % | Sharpe | exposure % | buy & hold % / scaled % | random entry: win % / PF (every entry) | random PF, same trade count | random expectancy USD, same trade count | against random entry |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| asset | span | trades | win % | profit factor | expectancy USD / % | return % | max DD % | Sharpe | exposure % | buy & hold % / scaled % | random entry: win % / PF (every entry) | random PF, same trade count | random expectancy %, same trade count | against random entry |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ...rows,
   "",
   "| asset | exit reasons (whole range) | open at end |",
@@ -115,7 +119,7 @@ const md = [
   "",
   ...verdicts.map((v) => `- ${v}`),
   "",
-  "\"Better\" needs an expectancy above the band's 95th percentile over at least 30 trades; anything else is no evidence of",
+  "\"Better\" needs an expectancy (in % of position cost) above the band's 95th percentile over at least 30 trades; anything else is no evidence of",
   "an edge. A trader that stands aside made no trade: no entry passed its gates.",
   "",
 ].join("\n");

@@ -368,7 +368,7 @@ export interface GhostPerformance extends CacheInfo {
       readonly draws: number;
       readonly tradesPerDraw: number;
       readonly everyEntry: { readonly entries: number; readonly winRatePct: number; readonly expectancyUsd: number; readonly expectancyPct: number; readonly profitFactor: number | null };
-      readonly matched: { readonly profitFactor: BenchmarkBand | null; readonly expectancyUsd: BenchmarkBand; readonly winRatePct: BenchmarkBand; readonly totalPnlUsd: BenchmarkBand } | null;
+      readonly matched: { readonly profitFactor: BenchmarkBand | null; readonly expectancyUsd: BenchmarkBand; readonly expectancyPct: BenchmarkBand; readonly winRatePct: BenchmarkBand; readonly totalPnlUsd: BenchmarkBand } | null;
       readonly note: string | null;
     } | null;
     readonly note: string | null;

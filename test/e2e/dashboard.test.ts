@@ -158,7 +158,9 @@ describe("dashboard", () => {
     await page.selectOption("#performance-asset", "ETH");
     const text = () => page.locator("#ghost-performance").innerText();
     await expect.poll(text, { timeout: 15_000 }).toMatch(/Random PF\s+\d+\.\d+ over every entry/);
-    expect(await text()).toMatch(/Random expectancy\s+-?\$?-?[\d,.]+ a trade over every entry/);
+    // In % of position cost, the figure the trader's own expectancy is judged against.
+    const everyEntryPct = random!.everyEntry.expectancyPct.toLocaleString("en-US", { maximumFractionDigits: 2 });
+    expect(await text()).toMatch(new RegExp(`Random expectancy\\s+${everyEntryPct.replace(/[.]/g, "\\.")} % a trade over every entry`));
     expect(await text()).toContain(random?.note ?? "a note on what random entry is matched to");
     // With no trade closed, a rate or an average is not "0.0%" or "$0.00 / $0.00": there is
     // nothing to measure yet. And a date-only `since` is not given an invented 00:00.

@@ -77,7 +77,9 @@ export const backtestCommand: CliCommand = async (args, io) => {
     );
     return 0;
   }
-  const header = ["asset", "span", "trades", "win %", "PF", "exp. USD", "max DD %", "sharpe", "exposure %", "B&H scaled %", "random win %", "random PF (90 %)", "random exp. USD (90 %)"];
+  // The trader's return beside buy & hold scaled to its exposure, and its expectancy in % of
+  // position cost beside random entry's band of the same (the figure sizing does not move).
+  const header = ["asset", "span", "trades", "win %", "PF", "exp. USD", "exp. %", "return %", "max DD %", "sharpe", "exposure %", "B&H scaled %", "random win %", "random PF (90 %)", "random exp. % (90 %)"];
   const table = rows.map((r) => {
     const re = r.benchmarks.randomEntry;
     const m = re?.matched ?? null;
@@ -88,13 +90,15 @@ export const backtestCommand: CliCommand = async (args, io) => {
       cell(r.winRatePct, 1),
       cell(r.profitFactor),
       cell(r.expectancyUsd),
+      cell(r.expectancyPct, 3),
+      cell(r.returnPct, 3),
       cell(r.maxRelativeDrawdown.pct),
       cell(r.sharpe),
       cell(r.exposurePct),
       cell(r.benchmarks.buyAndHold?.scaledReturnPct ?? null, 3),
       cell(re?.everyEntry.winRatePct ?? null, 1),
       m?.profitFactor ? `${cell(m.profitFactor.mean)} [${cell(m.profitFactor.p5)}, ${cell(m.profitFactor.p95)}]` : "n/a",
-      m ? `${cell(m.expectancyUsd.mean)} [${cell(m.expectancyUsd.p5)}, ${cell(m.expectancyUsd.p95)}]` : "n/a",
+      m ? `${cell(m.expectancyPct.mean, 3)} [${cell(m.expectancyPct.p5, 3)}, ${cell(m.expectancyPct.p95, 3)}]` : "n/a",
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));

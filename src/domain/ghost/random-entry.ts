@@ -26,8 +26,9 @@ export interface EntryOutcome {
 
 /**
  * Every bar of `candles` (hourly, oldest first) taken as an entry at its open and run through
- * `applyBar` until the position closes. Sized from `equityUsd` each time, as the trader sizes
- * from its equity. An entry whose exit is not reached by the last candle is marked to market: what
+ * `applyBar` until the position closes. Sized from `equityUsd` each time, by the trader's rule;
+ * the trader applies that rule to its *current* equity, so USD figures drift apart as its equity
+ * moves, and a comparison of skill uses `pnlPct` (per position, which sizing does not change). An entry whose exit is not reached by the last candle is marked to market: what
  * it still holds is sold at the last close as a market exit (slippage and fee), as a backtest
  * force-closes at its end. Leaving such entries out kept only the quick exits of the span's last
  * week (stops and TP2s) and dropped the slow ones (trails, drifts toward the 7-day exit), which
@@ -111,6 +112,8 @@ export interface RandomEntryBenchmark {
     /** Null when over 5 % of draws had no losing trade (too few trades per draw for the ratio). */
     readonly profitFactor: Band | null;
     readonly expectancyUsd: Band;
+    /** Mean P&L per trade in % of its position cost: the figure to judge skill by (sizing-free). */
+    readonly expectancyPct: Band;
     readonly winRatePct: Band;
     readonly totalPnlUsd: Band;
   } | null;
@@ -141,14 +144,18 @@ export function randomEntryBenchmark(
   const rng = new SeededRandom(seed);
   const pf: number[] = [];
   const exp: number[] = [];
+  const expPct: number[] = [];
   const win: number[] = [];
   const total: number[] = [];
   for (let d = 0; d < draws; d++) {
     let gross = 0;
     let loss = 0;
     let wins = 0;
+    let pctSum = 0;
     for (let k = 0; k < trades; k++) {
-      const p = (outcomes[rng.int(outcomes.length)] as EntryOutcome).pnlUsd;
+      const drawn = outcomes[rng.int(outcomes.length)] as EntryOutcome;
+      const p = drawn.pnlUsd;
+      pctSum += drawn.pnlPct;
       if (p > 0) {
         gross += p;
         wins += 1;
@@ -156,6 +163,7 @@ export function randomEntryBenchmark(
     }
     if (loss > 0) pf.push(gross / loss);
     exp.push((gross - loss) / trades);
+    expPct.push(pctSum / trades);
     win.push((wins / trades) * 100);
     total.push(gross - loss);
   }
@@ -169,6 +177,7 @@ export function randomEntryBenchmark(
     matched: {
       profitFactor: pf.length < draws * 0.95 ? null : band(pf, 4),
       expectancyUsd: band(exp, 2),
+      expectancyPct: band(expPct, 4),
       winRatePct: band(win, 2),
       totalPnlUsd: band(total, 2),
     },

@@ -124,6 +124,12 @@ export interface PerformanceInput {
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
+/**
+ * The shortest span CAGR (and with it Calmar) is given for. Annualising less than a month reads a
+ * lucky day as millions of percent a year (+3 % in one day is 4.8 million %), the figure a fresh
+ * sprint would show first; the span's own `returnPct` says what happened.
+ */
+export const MIN_CAGR_SPAN_DAYS = 30;
 export const STANDING_ASIDE = "standing aside: no entry passed its gates";
 
 export function traderPerformance(input: PerformanceInput): TraderPerformance {
@@ -139,7 +145,7 @@ export function traderPerformance(input: PerformanceInput): TraderPerformance {
   const spanMs = Math.max(0, to - from);
   const years = spanMs / (365 * DAY);
   const finalEquity = equity0 + total;
-  const cagr = spanMs >= DAY && finalEquity > 0 ? (finalEquity / equity0) ** (1 / years) - 1 : null;
+  const cagr = spanMs >= MIN_CAGR_SPAN_DAYS * DAY && finalEquity > 0 ? (finalEquity / equity0) ** (1 / years) - 1 : null;
   const dd = drawdowns(trades, equity0, from);
   const days = dailyPnl(trades, from, to);
   const ratios = dailyRatios(days.map((d) => d.pnlUsd), equity0);
@@ -235,10 +241,16 @@ function drawdownView(dd: DrawdownEpisode): Drawdown {
   };
 }
 
-/** P&L booked per UTC day (by exit time) over every day of [from, to), flat days included. */
+/**
+ * P&L booked per UTC day (by exit time) over every day of [from, to), flat days included, and on
+ * to the day of the last exit: a trade counts in the span it was entered in, so one entered late in
+ * a span may exit after it ends (or exactly at a midnight end), and its P&L must reach the daily
+ * returns as it reaches every other figure.
+ */
 function dailyPnl(trades: readonly ClosedTrade[], from: number, to: number): DayPnl[] {
   const day0 = Math.floor(from / DAY);
-  const count = Math.max(0, Math.ceil(to / DAY) - day0);
+  const lastExitDay = trades.reduce((d, t) => Math.max(d, Math.floor(t.exitTime / DAY)), -Infinity);
+  const count = Math.max(0, Math.ceil(to / DAY) - day0, lastExitDay + 1 - day0);
   const pnl = new Array<number>(count).fill(0);
   for (const t of trades) {
     const i = Math.floor(t.exitTime / DAY) - day0;

@@ -184,7 +184,7 @@ export function ghostRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "get",
       path: "/v1/ghost/performance",
-      summary: "A Ghost Trader's current sprint: freqtrade's backtest figures with buy & hold and random-entry benchmarks",
+      summary: "A Ghost Trader's current sprint: the figures of freqtrade's backtest report (Sharpe, Sortino and Calmar over daily equity returns, not per trade) with buy & hold and random-entry benchmarks",
       tags: ["ghost"],
       access: { kind: "public" },
       query: ghostPerformanceQuerySchema,

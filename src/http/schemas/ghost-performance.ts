@@ -51,11 +51,17 @@ const randomEntrySchema = z
       profitFactor: z.number().nonnegative().nullable(),
     }),
     matched: z
-      .object({ profitFactor: orNull(bandSchema), expectancyUsd: bandSchema, winRatePct: bandSchema, totalPnlUsd: bandSchema })
+      .object({
+        profitFactor: orNull(bandSchema),
+        expectancyUsd: bandSchema,
+        expectancyPct: bandSchema.describe("Mean P&L per trade in % of its position cost: compare the trader's expectancyPct with this band (random entries are sized from the starting equity, the trader from its current equity, so the USD bands drift apart as its equity moves)."),
+        winRatePct: bandSchema,
+        totalPnlUsd: bandSchema,
+      })
       .nullable(),
     note: z.string().nullable(),
   })
-  .meta({ id: "RandomEntryBenchmark", description: "Random entries with the trader's exits, sizing and costs over the same span." });
+  .meta({ id: "RandomEntryBenchmark", description: "Random entries with the trader's exits and costs over the same span, each sized by the trader's rule from the starting equity." });
 
 const buyAndHoldSchema = z
   .object({

@@ -48,9 +48,12 @@ describe("trader performance over a span (freqtrade's figures)", () => {
       end: new Date(D0 + 2 * DAY + 6 * H).toISOString(),
     });
     expect(p.exposurePct).toBeCloseTo((20 / 96) * 100, 3);
-    const cagr = (10_100 / 10_000) ** (365 / 4) - 1;
-    expect(p.cagrPct).toBeCloseTo(cagr * 100, 2);
-    expect(p.calmar).toBeCloseTo(cagr / (50 / 10_050), 2);
+    // Four days are too short to annualise (MIN_CAGR_SPAN_DAYS); the same ledger over 30 days is not.
+    expect([p.cagrPct, p.calmar]).toEqual([null, null]);
+    const month = traderPerformance({ trades: ledger, candles: drift, from: D0, to: D0 + 30 * DAY, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: 0, openPosition: null, draws: 200 });
+    const cagr = (10_100 / 10_000) ** (365 / 30) - 1;
+    expect(month.cagrPct).toBeCloseTo(cagr * 100, 2);
+    expect(month.calmar).toBeCloseTo(cagr / (50 / 10_050), 2);
   });
 
   it("daily Sharpe/Sortino with √365, best and worst day, groups", () => {
@@ -99,6 +102,18 @@ const flat = (from: number, hours: number): Candle[] => Array.from({ length: hou
 const over = (trades: readonly ClosedTrade[], openPosition: OpenPosition | null, from: number, hours: number) =>
   traderPerformance({ trades, candles: flat(from, hours), from, to: from + hours * H, startingEquityUsd: 10_000, costs: ZERO_COSTS, openPositions: openPosition === null ? 0 : 1, openPosition });
 const tp1Fill = (t: number): ExitFill => ({ t, price: 102, size: 1, reason: "TP1", feeUsd: 0, pnlUsd: 2 });
+
+describe("a trade entered in the span and closed after it ends", () => {
+  it("reaches the daily returns, best and worst day as it reaches the total", () => {
+    // +100 on day 1; a trade entered on day 9 loses 150 when it exits on day 11, past a 10-day span.
+    const ledger = [trade({ exit: 200, entryTime: D0 + DAY, holdHours: 2 }), trade({ exit: 50, size: 3, entryTime: D0 + 9 * DAY, holdHours: 50 })];
+    const p = over(ledger, null, D0, 240);
+    expect(p.totalPnlUsd).toBe(-50);
+    expect(p.worstDay).toEqual({ date: new Date(D0 + 11 * DAY).toISOString().slice(0, 10), pnlUsd: -150 });
+    expect(p.bestDay).toEqual({ date: new Date(D0 + DAY).toISOString().slice(0, 10), pnlUsd: 100 });
+    expect(p.sharpe).toBeLessThan(0);
+  });
+});
 
 describe("capital exposure: the units the trader held, inside the span", () => {
   it("after the TP1 half-close only the half still held counts", () => {
@@ -165,10 +180,10 @@ describe("max drawdown: the largest % fall is not always the largest USD fall", 
       trade({ exit: 360, size: 10, entryTime: D0 + DAY, holdHours: 2 }),
       trade({ exit: 68, size: 10, entryTime: D0 + 2 * DAY, holdHours: 2 }),
     ];
-    const p = over(ledger, null, D0, 96);
+    const p = over(ledger, null, D0, 30 * 24);
     expect(p.maxDrawdown).toMatchObject({ usd: 320, pct: 2.6016, start: new Date(D0 + DAY + 2 * H).toISOString() });
     expect(p.maxRelativeDrawdown).toEqual({ usd: 300, pct: 3, hours: 2, start: new Date(D0).toISOString(), end: new Date(D0 + 2 * H).toISOString() });
-    const cagr = (11_980 / 10_000) ** (365 / 4) - 1;
+    const cagr = (11_980 / 10_000) ** (365 / 30) - 1;
     expect(p.calmar).toBeCloseTo(cagr / 0.03, 0);
   });
 });
@@ -222,6 +237,9 @@ describe("random entry with the trader's exits and costs", () => {
     expect(m.winRatePct.p95).toBeGreaterThan(m.winRatePct.mean);
     expect(Math.abs(m.winRatePct.mean - 50)).toBeLessThan(3);
     expect(m.expectancyUsd.mean).toBeCloseTo(a.everyEntry.expectancyUsd, 0);
+    // The sizing-free band a trader's expectancyPct is judged against: same draws, in % of position cost.
+    expect(m.expectancyPct.mean).toBeCloseTo(a.everyEntry.expectancyPct, 1);
+    expect(m.expectancyPct.p5).toBeLessThan(m.expectancyPct.p95);
     const none = randomEntryBenchmark(out, 0)!;
     expect(none.matched).toBeNull();
     expect(none.note).toMatch(/no trades/);

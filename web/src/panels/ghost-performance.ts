@@ -74,7 +74,7 @@ export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
           ["Buy & hold", bh === null ? "n/a" : `${num(bh.returnPct)} %; ${num(bh.scaledReturnPct)} % at the trader's exposure`],
           ["Random entry wins", re === null ? "n/a" : `${num(re.everyEntry.winRatePct)} % of ${re.everyEntry.entries} entries (same exits)`],
           ["Random PF", randomFigure(re, (m) => band(m.profitFactor), (e) => `${num(e.profitFactor)} over every entry`)],
-          ["Random expectancy", randomFigure(re, (m) => band(m.expectancyUsd), (e) => `${money(e.expectancyUsd)} a trade over every entry`)],
+          ["Random expectancy", randomFigure(re, (m) => `${band(m.expectancyPct)} % a trade`, (e) => `${num(e.expectancyPct)} % a trade over every entry`)],
         ]),
       );
       if (re?.note != null) body.append(el("p", { class: "muted" }, re.note));
