@@ -7,12 +7,15 @@ function normaliseRuling(v: unknown): unknown {
 }
 
 /**
- * A confidence of 72 means 72%: models mix scales. Strings of numbers are read as numbers. Between
+ * A confidence of 72 means 72%: models mix scales. Strings of numbers are read as numbers, and one
+ * with a "%" sign on its own scale. Between
  * 1 and 2 the scale is a guess (1.5 a slip of a 0..1 figure, or 1.5%?), and a guess could cost a
  * veto its force, so such a value stays out of range and the reply goes back for repair.
  */
 function normaliseConfidence(v: unknown): unknown {
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v.trim().replace(/%$/, "")) : v;
+  // A figure written with "%" says its scale: "0.9%" is 0.009, never 90 %.
+  if (typeof v === "string" && /^\s*[0-9.]+\s*%\s*$/.test(v)) return Number(v.replace("%", "").trim()) / 100;
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v.trim()) : v;
   return typeof n === "number" && n >= 2 && n <= 100 ? n / 100 : n;
 }
 
