@@ -3,6 +3,7 @@ import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../runtime/clocks/clock.js";
 import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";
+import { readBodyCapped } from "./http-json.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
 export const FRED_URL = "https://fred.stlouisfed.org";
@@ -15,7 +16,8 @@ export const FRED_LOOKBACK_DAYS = 60;
 /** FRED series id of each macro series this provider delivers. */
 const SERIES = { US10Y: "DGS10", VIX: "VIXCLS", FED_FUNDS: "DFEDTARU" } as const;
 /** The CSV of one series is a few hundred bytes; a bigger body is not the documented file. */
-const MAX_BODY_CHARS = 1_000_000;
+/** A FRED series' whole CSV is some hundreds of KB; past this a body is not one. */
+const MAX_BODY_BYTES = 1_000_000;
 
 /** One fredgraph.csv data line: ISO date, then a number or "." (no observation that day). */
 const rowSchema = z.tuple([z.string().regex(/^\d{4}-\d{2}-\d{2}$/), z.union([z.literal("."), z.string().regex(/^-?\d+(\.\d+)?$/)])]);
@@ -67,16 +69,8 @@ async function getText(provider: string, url: string, timeoutMs: number): Promis
     await response.body?.cancel();
     throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
   }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (err) {
-    const name = err instanceof Error ? err.name : "";
-    if (name === "TimeoutError" || name === "AbortError") throw new ProviderError(provider, "timeout", `body not complete within ${timeoutMs} ms`);
-    throw new ProviderError(provider, "network", "body read failed");
-  }
-  if (text.length > MAX_BODY_CHARS) throw new ProviderError(provider, "malformed", "CSV body too large");
-  return text;
+  // Refused while it streams in, before it is buffered whole.
+  return readBodyCapped(provider, response, MAX_BODY_BYTES, timeoutMs);
 }
 
 /**

@@ -4,6 +4,44 @@ import { ProviderError } from "./provider-error.js";
 export interface HttpJsonOptions {
   readonly timeoutMs: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The largest body read; a longer one is refused as it streams in (default MAX_BODY_BYTES). */
+  readonly maxBodyBytes?: number;
+}
+
+/**
+ * The largest provider answer read by default. The biggest documented one, DefiLlama's whole
+ * stablecoin history, is a few MB; a body past this is a fault (a proxy's error page, a
+ * misbehaving server), and reading it whole first cost a gigabyte of heap for 80 MB.
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The body as text, refused as soon as it passes `maxBytes` (the stream is cancelled), so a
+ * provider cannot make the service buffer more than that. Its failures are ProviderErrors.
+ */
+export async function readBodyCapped(provider: string, response: Response, maxBytes: number, timeoutMs: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new ProviderError(provider, "malformed", `response body over ${maxBytes} bytes`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof ProviderError) throw err;
+    const name = err instanceof Error ? err.name : "";
+    if (name === "TimeoutError" || name === "AbortError") throw new ProviderError(provider, "timeout", `body not complete within ${timeoutMs} ms`);
+    throw new ProviderError(provider, "network", "body read failed");
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function retryAfterMs(header: string | null): number | undefined {
@@ -79,14 +117,11 @@ async function requestJson<S extends z.ZodType>(
     await response.body?.cancel();
     throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
   }
+  const text = await readBodyCapped(provider, response, options.maxBodyBytes ?? MAX_BODY_BYTES, options.timeoutMs);
   let body: unknown;
   try {
-    body = await response.json();
-  } catch (err) {
-    const name = err instanceof Error ? err.name : "";
-    if (name === "TimeoutError" || name === "AbortError") {
-      throw new ProviderError(provider, "timeout", `body not complete within ${options.timeoutMs} ms`);
-    }
+    body = JSON.parse(text);
+  } catch {
     throw new ProviderError(provider, "malformed", "response is not JSON");
   }
   const parsed = schema.safeParse(body);
