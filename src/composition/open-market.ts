@@ -154,8 +154,14 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
       return poller(p.id, figurePollEvery(p), () => feed.pollFigures(resilient));
     }),
-    // Hourly bars close on the hour: poll every minute (each call asks only for newer bars).
-    ...ASSETS.map((a) => poller(`candles:${a}`, MINUTE, () => feed.pollCandles(a))),
+    // Hourly bars close on the hour: poll every minute (each call asks only for newer bars),
+    // behind the same retries and breaker as every provider: a rate-limited exchange (429, or
+    // Binance's 418 ban) is left alone for the cool-down instead of being called each minute.
+    ...ASSETS.map((a) => {
+      const candles = { id: `candles:${a}`, poll: async () => unwrapPoll(await feed.pollCandles(a)) };
+      const resilient = new ResilientProvider(candles, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      return poller(candles.id, MINUTE, () => resilient.poll());
+    }),
   ];
   return {
     feed,
@@ -168,6 +174,12 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
       await Promise.race([Promise.allSettled([...inFlight, sync?.stop()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
     },
   };
+}
+
+/** A poll's readings, or its failure thrown, as the resilient wrapper expects of a source. */
+function unwrapPoll<T>(result: PollResult<T>): readonly T[] {
+  if (!result.ok) throw result.error;
+  return result.readings;
 }
 
 /** A test's stand-in candle source may have no order book; ccxt exchanges do. */

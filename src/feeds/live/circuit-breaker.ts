@@ -18,15 +18,19 @@ export class CircuitBreaker {
   private failures = 0;
   private openedAt: number | null = null;
   private trialInFlight = false;
+  /** How long the current opening lasts: the cool-down, or longer when the provider asked. */
+  private holdMs: number;
 
   constructor(
     private readonly options: CircuitBreakerOptions,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.holdMs = options.cooldownMs;
+  }
 
   get state(): CircuitState {
     if (this.openedAt === null) return "CLOSED";
-    return this.clock.now() - this.openedAt >= this.options.cooldownMs ? "HALF_OPEN" : "OPEN";
+    return this.clock.now() - this.openedAt >= this.holdMs ? "HALF_OPEN" : "OPEN";
   }
 
   /** Whether a call may go out now; in HALF_OPEN only one trial call at a time. */
@@ -42,17 +46,29 @@ export class CircuitBreaker {
     this.failures = 0;
     this.openedAt = null;
     this.trialInFlight = false;
+    this.holdMs = this.options.cooldownMs;
   }
 
-  onFailure(): void {
+  /**
+   * A failed call. `askedToWaitMs`: the provider throttled us (a 429, an exchange's 418 ban),
+   * which opens the circuit at once, for the cool-down or as long as it asked if longer: calling
+   * on through a rate limit is what turns an exchange's limit into a longer ban.
+   */
+  onFailure(askedToWaitMs?: number): void {
     this.trialInFlight = false;
     this.failures++;
+    if (askedToWaitMs !== undefined) {
+      this.openedAt = this.clock.now();
+      this.holdMs = Math.max(this.options.cooldownMs, askedToWaitMs);
+      return;
+    }
+    this.holdMs = this.options.cooldownMs;
     if (this.openedAt !== null || this.failures >= this.options.failureThreshold) this.openedAt = this.clock.now();
   }
 
   /** Ms until an open circuit lets a trial call through (0 when calls may go out). */
   retryInMs(): number {
     if (this.openedAt === null) return 0;
-    return Math.max(0, this.openedAt + this.options.cooldownMs - this.clock.now());
+    return Math.max(0, this.openedAt + this.holdMs - this.clock.now());
   }
 }

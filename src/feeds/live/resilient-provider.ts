@@ -73,13 +73,13 @@ export class ResilientProvider<T = SignalReading> {
       this.consecutiveFailures = 0;
       return { ok: true, readings };
     } catch (err) {
-      this.breaker.onFailure();
-      this.lastFailureAt = this.clock.now();
-      this.consecutiveFailures++;
       const error =
         err instanceof ProviderError
           ? err
           : new ProviderError(this.id, "network", err instanceof Error ? err.message : "unknown failure");
+      this.breaker.onFailure(error.kind === "rate_limited" ? (error.retryAfterMs ?? 0) : undefined);
+      this.lastFailureAt = this.clock.now();
+      this.consecutiveFailures++;
       this.lastError = { kind: error.kind, message: error.message };
       return { ok: false, error };
     }

@@ -86,6 +86,13 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
     expect(server.requests).toHaveLength(1);
     expect(delays).toEqual([]);
     expect(p.health()).toMatchObject({ consecutiveFailures: 1, lastError: { kind: "rate_limited" } });
+    // And it is left alone for as long as it asked, past the breaker's own 60 s cool-down.
+    expect(p.health().circuit).toBe("OPEN");
+    clock.advance(3_600_000);
+    expect(!(await p.poll()).ok && server.requests).toHaveLength(1);
+    clock.advance(86_400_000);
+    expect(p.health().circuit).toBe("HALF_OPEN");
+    expect((await p.poll()).ok).toBe(true);
   });
 
   it("retries 5xx with exponential backoff and gives up after the attempts", async () => {
