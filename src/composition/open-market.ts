@@ -124,7 +124,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     new AlternativeMeProvider(urls.alternativeMe ?? ALTERNATIVE_ME_URL),
     new CoinGeckoDominanceProvider(urls.coingecko ?? COINGECKO_URL),
     new CoinMetricsProvider(wall, urls.coinmetrics ?? COINMETRICS_URL),
-    new DefiLlamaStablecoinProvider(urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
+    new DefiLlamaStablecoinProvider(wall, urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
     new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
     new FredProvider(wall, feed.macroSeriesSink, urls.fred ?? FRED_URL),
     new YahooChartProvider(wall, feed.macroSeriesSink, urls.yahoo ?? YAHOO_CHART_URL, urls.binanceSpot ?? BINANCE_SPOT_URL),

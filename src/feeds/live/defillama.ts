@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SignalReading } from "../../domain/signals/reading.js";
+import type { Clock } from "../../runtime/clocks/clock.js";
 import { getJson } from "./http-json.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
@@ -19,6 +20,7 @@ export class DefiLlamaStablecoinProvider implements ReadingProvider {
   readonly id = "defillama";
 
   constructor(
+    private readonly clock: Clock,
     private readonly baseUrl = DEFILLAMA_STABLECOINS_URL,
     private readonly timeoutMs = 15_000,
   ) {}
@@ -34,6 +36,10 @@ export class DefiLlamaStablecoinProvider implements ReadingProvider {
     const latest = byDay.get(latestDay);
     const weekAgo = byDay.get(latestDay - 7 * DAY);
     if (latest === undefined || weekAgo === undefined) return [];
-    return [{ key: "STABLECOIN_MINT", value: (latest - weekAgo) / 1e6, observedAt: latestDay, source: this.id }];
+    // A finished day's value is observed at the end of that UTC day, as in replay (and every other
+    // daily source; stamped at its start, the same point carried a time 24 h earlier live than
+    // replayed); today's running value is observed now.
+    const observedAt = Math.min(latestDay + DAY, this.clock.now());
+    return [{ key: "STABLECOIN_MINT", value: (latest - weekAgo) / 1e6, observedAt, source: this.id }];
   }
 }

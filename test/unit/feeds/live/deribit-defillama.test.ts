@@ -93,17 +93,24 @@ describe("DefiLlamaStablecoinProvider on a local HTTP server", () => {
     totalCirculatingUSD: { peggedUSD: usd, peggedEUR: 1e8 },
   });
 
-  it("reports the 7-day change of USD-pegged supply in USD mn", async () => {
+  it("reports the 7-day change of USD-pegged supply in USD mn, a finished day's at that day's end as replay does", async () => {
     server.script({ body: Array.from({ length: 10 }, (_, d) => point(d, 300e9 + d * 100e6)) });
-    const readings = await new DefiLlamaStablecoinProvider(server.url).poll();
+    const readings = await new DefiLlamaStablecoinProvider(new ManualClock(day(11) + 3_600_000), server.url).poll();
     expect(readings).toHaveLength(1);
-    expect(readings[0]).toMatchObject({ key: "STABLECOIN_MINT", observedAt: day(9), source: "defillama" });
+    expect(readings[0]).toMatchObject({ key: "STABLECOIN_MINT", observedAt: day(10), source: "defillama" });
     expect(readings[0]?.value).toBeCloseTo(700, 6);
     expect(server.requests).toEqual(["/stablecoincharts/all"]);
   });
 
+  it("stamps today's running value at the time it was read, not at a day's end still to come", async () => {
+    server.script({ body: Array.from({ length: 10 }, (_, d) => point(d, 300e9 + d * 100e6)) });
+    const now = day(9) + 15 * 3_600_000;
+    const readings = await new DefiLlamaStablecoinProvider(new ManualClock(now), server.url).poll();
+    expect(readings[0]?.observedAt).toBe(now);
+  });
+
   it("reports nothing when the week-ago point is missing", async () => {
     server.script({ body: [point(0, 1e9), point(3, 2e9)] });
-    expect(await new DefiLlamaStablecoinProvider(server.url).poll()).toEqual([]);
+    expect(await new DefiLlamaStablecoinProvider(new ManualClock(day(11)), server.url).poll()).toEqual([]);
   });
 });
