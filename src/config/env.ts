@@ -1,6 +1,8 @@
 import { Resolver } from "node:dns";
+import { isIP } from "node:net";
 import { compile as compileTrustedProxies } from "proxy-addr";
 import { z } from "zod";
+import { judgeAddress } from "../webhook-delivery/address-policy.js";
 
 const bool = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
@@ -33,6 +35,20 @@ const httpUrl = z
     },
     { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" },
   );
+
+/**
+ * Whether LLM_API_KEY, sent as a bearer token to LLM_BASE_URL, stays off the public internet: an
+ * https URL, or plain http to this machine or a private network (a loopback or private address,
+ * a compose service's single-label name, a .local/.internal/.lan/.home.arpa name). Plain http to
+ * a public host would hand the key to every hop on the way.
+ */
+function keyStaysPrivate(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  if (url.protocol === "https:") return true;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) !== 0) return !judgeAddress(host).allowed;
+  return !host.includes(".") || /\.(localhost|local|internal|lan|home\.arpa)$/i.test(host);
+}
 
 /**
  * The consumers' own parsers decide what they accept, so a value they would refuse at start-up
@@ -149,6 +165,10 @@ export const envSchema = settings
   .refine((c) => c.LLM_BASE_URL !== undefined || (c.LLM_MODEL === undefined && c.LLM_API_KEY === undefined), {
     path: ["LLM_BASE_URL"],
     message: "must be set with LLM_MODEL (and LLM_API_KEY): without it the councils would run without a model; unset all three for judiciary mode",
+  })
+  .refine((c) => c.LLM_API_KEY === undefined || c.LLM_BASE_URL === undefined || keyStaysPrivate(c.LLM_BASE_URL), {
+    path: ["LLM_BASE_URL"],
+    message: "must be https:// when LLM_API_KEY is set and the host is public: plain http would send the key unencrypted",
   })
   .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],

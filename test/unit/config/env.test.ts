@@ -63,6 +63,18 @@ describe("configuration", () => {
     expect(loadConfig({ ACTOR_RUNTIME: "local" }).APP_API_TOKEN).toBeUndefined();
   });
 
+  it("sends LLM_API_KEY over plain http only to this machine or a private network", () => {
+    const llm = (url: string) => () => loadConfig({ LLM_BASE_URL: url, LLM_MODEL: "m", LLM_API_KEY: "sk-secret" });
+    for (const url of ["http://api.openai.example.com/v1", "http://8.8.8.8:8080/v1", "http://[2001:4860::8888]/v1"]) {
+      expect(llm(url)).toThrow(/LLM_BASE_URL: must be https:\/\/ when LLM_API_KEY is set and the host is public/);
+    }
+    for (const url of ["https://api.openai.example.com/v1", "http://127.0.0.1:8081/v1", "http://[::1]:8081/v1", "http://10.0.4.2:8080/v1", "http://llama:8080/v1", "http://llm.internal/v1"]) {
+      expect(llm(url)().LLM_BASE_URL).toBe(url);
+    }
+    // Without a key nothing secret travels: a public http model server is the operator's choice.
+    expect(loadConfig({ LLM_BASE_URL: "http://api.openai.example.com/v1", LLM_MODEL: "m" }).LLM_API_KEY).toBeUndefined();
+  });
+
   it("accepts the store URLs DECISIONS 1 names", () => {
     for (const url of ["sqlite:./data/x.sqlite", "sqlite::memory:", "mongodb://db:27017/mis", "mongodb+srv://cluster.example.net/mis"]) {
       expect(loadConfig({ STORE_URL: url }).STORE_URL).toBe(url);
