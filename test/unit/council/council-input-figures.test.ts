@@ -80,6 +80,8 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
     const provider = wrap(new CoinGeckoAiSectorProvider(server.url));
     for (let k = 0; k < values.length; k++) {
       ai = { change: values[k] as number, at: from + k * H };
+      // Observed when stamped: the feed drops stamps past its clock (a provider's future stamp).
+      clock.set(ai.at);
       expect((await feed.pollFigures(provider)).ok).toBe(true);
     }
   }
@@ -129,6 +131,7 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
 
     // −5: with it the 361 values sort −5, 72 × −4, …; rank 0.2 × 360 = 72 → 20th percentile −4.
     ai = { change: -5, at: now };
+    clock.set(now);
     await feed.pollFigures(provider);
     const low = councilInputAt(feed, "TAO", now + 5 * MIN, null);
     expect(low.tao?.aiSentiment).toEqual({ value: -5, percentile20: -4 });
@@ -136,6 +139,7 @@ describe("councilInputAt reads the per-asset network and sector figures", () => 
 
     // −1 a few minutes later replaces the hour's value: 72 × −4, 72 × −2, −1, … → percentile −2; −1 is above it.
     ai = { change: -1, at: now + 20 * MIN };
+    clock.set(now + 20 * MIN);
     await feed.pollFigures(provider);
     const calm = councilInputAt(feed, "TAO", now + 25 * MIN, null);
     expect(calm.tao?.aiSentiment).toEqual({ value: -1, percentile20: -2 });
