@@ -21,8 +21,9 @@ const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
  * The Chief Judge, in code: weighted votes become a score, the score a ruling by the bands, and
  * the veto and TAO liquidity rule are applied deterministically, never by a model.
  *
- * - Counted agents: all but those that abstained for lack of data (they have no view); if all
- *   abstained, all are counted so the session still reports what was voted.
+ * - Counted agents: all but those that abstained for lack of data (they have no view). If all
+ *   abstained nobody is counted: score 0 (HOLD), consensus SPLIT with no share, confidence 0. Counting the
+ *   abstentions as votes had announced a session without any information as UNANIMOUS.
  * - score = Σ wᵢ·cᵢ·sᵢ / Σ wᵢ·cᵢ, sᵢ the ruling's band mid-point: confident agents pull harder.
  * - confidence = base × (0.5 + 0.5 × consensus share) × participation, where base is the
  *   agents' weighted mean confidence Σ wᵢ·cᵢ / Σ wᵢ (council mode) or the judiciary baseline
@@ -43,8 +44,7 @@ export function judge(
     const agent = roster.agents.find((a) => a.name === vote.agent);
     return { vote, weight: agent?.weight ?? 0, veto: agent?.veto ?? false };
   });
-  const participating = weighted.filter((w) => w.vote.source !== "abstain");
-  const counted = participating.length > 0 ? participating : weighted;
+  const counted = weighted.filter((w) => w.vote.source !== "abstain");
 
   let sumW = 0;
   let sumWC = 0;
@@ -55,7 +55,7 @@ export function judge(
     sumWCS += weight * vote.confidence * RULING_SCORE[vote.ruling];
   }
   const rosterWeight = roster.agents.reduce((s, a) => s + a.weight, 0);
-  const participation = rosterWeight === 0 ? 0 : participating.reduce((s, w) => s + w.weight, 0) / rosterWeight;
+  const participation = rosterWeight === 0 ? 0 : counted.reduce((s, w) => s + w.weight, 0) / rosterWeight;
   const score = sumWC === 0 ? 0 : round(sumWCS / sumWC, 1);
   const consensus = consensusOf(counted);
   const base = baselineConfidence ?? (sumW === 0 ? 0 : sumWC / sumW);

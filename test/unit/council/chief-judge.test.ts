@@ -119,6 +119,15 @@ describe("council confidence and score", () => {
     expect(some.confidence).toBeCloseTo((all.confidence * 4) / 6, 2);
   });
 
+  it("a council whose every agent abstained has no consensus to announce: HOLD, SPLIT, no confidence", () => {
+    const silent = ROSTERS.SOL.agents.map((a) => vote(a.name, "HOLD", 0.2, "abstain"));
+    const j = judge(ROSTERS.SOL, silent);
+    // Counting the abstentions as votes had announced this as a UNANIMOUS NEUTRAL council.
+    expect(j.consensus.level).toBe("SPLIT");
+    expect(j.consensus.share).toBe(0);
+    expect([j.ruling, j.score, j.confidence]).toEqual(["HOLD", 0, 0]);
+  });
+
   it("SOL council never rules SELL: bearish scores become AVOID", () => {
     const j = judge(ROSTERS.SOL, votes("SOL", "AVOID", 0.6));
     expect(j.ruling).toBe("AVOID");
