@@ -45,7 +45,7 @@ export function baumWelch(obs: Observations, init: HmmParams, options: BaumWelch
   let prev = -Infinity;
   for (; iterations < options.maxIterations; iterations++) {
     const loglik = forwardInto(params, obs, ws);
-    if (!Number.isFinite(loglik)) throw new RangeError("log-likelihood is not finite; check the inputs for NaN");
+    if (!Number.isFinite(loglik)) throw new RangeError("log-likelihood is not finite: the inputs hold NaN, or the model gives an observation probability 0");
     history.push(loglik);
     if (loglik - prev < options.tolerance) {
       converged = true;

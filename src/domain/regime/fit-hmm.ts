@@ -64,16 +64,33 @@ export function fitHmm(obs: Observations, options: FitOptions): FitResult {
     }
   }
   if (best === null) throw new Error("unreachable: at least one restart runs");
-  if (options.warmStart !== undefined) {
-    const warm = baumWelch(obs, options.warmStart, {
-      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-      tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
-      floors,
-    });
+  const warm = options.warmStart === undefined ? null : warmRun(obs, options.warmStart, options, floors);
+  if (warm !== null) {
     const margin = (options.warmStartMargin ?? DEFAULT_WARM_START_MARGIN) * obs.t;
     if (Number.isFinite(warm.loglik) && warm.loglik + margin >= best.loglik) {
       return { ...warm, seed: options.seed, restartLoglik, warmStarted: true };
     }
   }
   return { ...best, seed: bestSeed, restartLoglik, warmStarted: false };
+}
+
+/**
+ * EM from the previous model, or null when it cannot run. EM never revives a transition it has
+ * driven to exactly 0, so a warm-started chain gathers zeros refit after refit; once a new bar is
+ * explained only by a state the zeros make unreachable, the observations are impossible under
+ * that model and its likelihood is not finite. The restarts fitted these same observations, so
+ * the fault is the warm start's: the best restart is used, where the throw had discarded it too
+ * and kept the regime on an old model refit after refit.
+ */
+function warmRun(obs: Observations, warmStart: HmmParams, options: FitOptions, floors: Float64Array): BaumWelchResult | null {
+  try {
+    return baumWelch(obs, warmStart, {
+      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
+      floors,
+    });
+  } catch (err) {
+    if (err instanceof RangeError) return null;
+    throw err;
+  }
 }

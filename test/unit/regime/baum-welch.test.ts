@@ -106,3 +106,20 @@ describe("Baum-Welch", () => {
     expect(all.every(Number.isFinite)).toBe(true);
   });
 });
+
+describe("a weekly refit warm-started from the previous model", () => {
+  it("falls back to the best restart when the previous model makes a new bar impossible, rather than failing the refit", () => {
+    // The previous model: state 1 (mean 40) can no longer be reached (EM set its transitions to
+    // exactly 0), and the newest bar, 30, is explained only by it: under that model the
+    // observations have probability 0, while a fresh fit explains them well.
+    const t = 100;
+    const data = Float64Array.from({ length: t }, (_, i) => (i === t - 1 ? 30 : (i % 5) * 0.1));
+    const obs = { t, d: 1, data };
+    const previous: HmmParams = { k: 2, d: 1, startProb: Float64Array.from([1, 0]), transMat: Float64Array.from([1, 0, 0.5, 0.5]), means: Float64Array.from([0, 40]), vars: Float64Array.from([1, 1]) };
+    const cold = fitHmm(obs, { states: 2, seed: 1, restarts: 2 });
+    const refit = fitHmm(obs, { states: 2, seed: 1, restarts: 2, warmStart: previous });
+    expect(refit.warmStarted).toBe(false);
+    expect(refit.loglik).toBe(cold.loglik);
+    expect(Number.isFinite(refit.loglik)).toBe(true);
+  });
+});
