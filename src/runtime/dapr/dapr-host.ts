@@ -441,6 +441,15 @@ export class DaprActorHost implements ActorHost {
       } catch (err) {
         // daprd refuses the state of an actor placement has just moved elsewhere mid-turn.
         if (err instanceof DaprError && INSTANCE_MISSING.test(err.body)) throw new ActorMovedError(type, id, err.message);
+        // No answer (a timeout, a dropped connection): the write may have landed. What this
+        // process holds for the actor (the state read so far, pending events, the reminder
+        // journal, the calls it remembers) may then be behind the store, and the next turn would
+        // write it back over the landed one: an increment lost, an event overwritten, a repeated
+        // call run again. So all of it is forgotten, and the next turn reads the actor afresh.
+        if (!(err instanceof DaprError)) {
+          this.options.logger.warn({ actorType: type, actorId: id }, "state write unanswered: activation forgotten, the next turn reads the actor afresh");
+          this.drop(activation, this.registrations.require(type));
+        }
         throw err;
       }
     }
