@@ -3,7 +3,7 @@ import type { Config } from "../config/env.js";
 import type { Logger } from "../logging/logger.js";
 import type { Store } from "../store/store.js";
 import type { Clock } from "../runtime/clocks/clock.js";
-import type { MarketClock } from "../runtime/clocks/market-clock.js";
+import { ReplayMarketClock, type MarketClock } from "../runtime/clocks/market-clock.js";
 import type { EventBus } from "../events/event-bus.js";
 import { LocalActorHost } from "../runtime/local/local-host.js";
 import { OutboxDispatcher } from "../events/outbox-dispatcher.js";
@@ -32,7 +32,8 @@ export function openActors(config: Config, store: Store, clock: MarketClock, wal
   if (config.ACTOR_RUNTIME === "dapr") {
     const sidecar = new SidecarClient(config.DAPR_HTTP_PORT, config.DAPR_HOST);
     const bus = new DaprEventBus(sidecar, DAPR_PUBSUB, logger);
-    const clockRate = clock.mode === "replay" ? config.REPLAY_SPEED : 1;
+    // Read at each registration: joining the cluster's clock may change the speed (runFrom).
+    const clockRate = (): number => (clock instanceof ReplayMarketClock ? clock.rate : 1);
     const host = new DaprActorHost({ sidecar, clock, clockRate, wallClock, logger, bus, marketRemindersHeld: () => clock.warmingUp, stalledTurnMs: actorStallMs(config) });
     // The config refuses dapr without the token; this only narrows its type.
     if (config.APP_API_TOKEN === undefined) throw new Error("APP_API_TOKEN is required with ACTOR_RUNTIME=dapr");

@@ -30,10 +30,12 @@ export interface DaprHostOptions {
   /** The market clock; market reminder due times are converted from it to the sidecar's wall time. */
   readonly clock: Clock;
   /**
-   * Market-clock milliseconds per wall-clock millisecond (REPLAY_SPEED in replay, 1 live):
-   * Dapr schedules on wall time, so market reminder delays and periods are divided by it.
+   * Market-clock milliseconds per wall-clock millisecond (the replay clock's speed, 1 live):
+   * Dapr schedules on wall time, so market reminder delays and periods are divided by it. A
+   * function is read at each registration: a replica that joins the cluster's clock takes the
+   * cluster's speed, which may not be its own REPLAY_SPEED.
    */
-  readonly clockRate?: number;
+  readonly clockRate?: number | (() => number);
   /** The wall clock wall reminders are scheduled by, as they are (default the system's). */
   readonly wallClock?: Clock;
   readonly logger: Logger;
@@ -538,7 +540,9 @@ export class DaprActorHost implements ActorHost {
 
   /** Milliseconds of `clock` per wall-clock millisecond. */
   private wallMsPer(clock: ReminderClock): number {
-    return clock === "wall" ? 1 : (this.options.clockRate ?? 1);
+    if (clock === "wall") return 1;
+    const rate = this.options.clockRate;
+    return typeof rate === "function" ? rate() : (rate ?? 1);
   }
 
   /** Hands pending events to the bus in order, then drops the delivered ones from the actor's state. */

@@ -10,6 +10,8 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { ReminderActor } from "./fixtures/sample-actors.js";
+import { loadConfig } from "../../../src/config/env.js";
+import { openActors } from "../../../src/composition/open-actors.js";
 
 /** Market time of the replay's start, and wall time of the test's start: far apart on purpose. */
 const MARKET_T0 = Date.UTC(2025, 0, 1);
@@ -158,6 +160,25 @@ describe("reminders on a named clock, on the Dapr host", () => {
     expect(tick?.body).toMatchObject({ dueTime: "1000ms", period: "5000ms" });
     expect(JSON.parse(tick?.body.data ?? "{}")).toMatchObject({ clock: "market", periodMs: 300_000 });
     await host.shutdown();
+  });
+
+  it("scales market reminders by the speed of the cluster clock the replica joined, not its own REPLAY_SPEED", async () => {
+    const side = await recordingSidecar();
+    server = side.server;
+    const wall = new ManualClock(WALL_T0);
+    const market = new ReplayMarketClock(wall, MARKET_T0, 60, MARKET_T0 + 365 * DAY);
+    const config = loadConfig({ ACTOR_RUNTIME: "dapr", APP_API_TOKEN: "t".repeat(32), DAPR_HTTP_PORT: String(side.port), DAPR_HOST: "127.0.0.1", REPLAY_SPEED: "60", LOG_LEVEL: "silent" });
+    const store = openSqliteStore(":memory:");
+    const opened = openActors(config, store, market, wall, captureLogger().logger);
+    if (opened.kind !== "dapr") throw new Error("expected the Dapr host");
+    opened.host.register(ReminderActor);
+    // The cluster's clock runs at 600x (another replica founded it); this one follows it.
+    market.runFrom({ wallAt: WALL_T0, marketAt: MARKET_T0, speed: 600 });
+    expect((await opened.host.handleCall("Reminded", "r1", "schedule", JSON.stringify({ name: "tick", dueInMs: 60_000, periodMs: 300_000 }))).status).toBe(200);
+    // 60 market seconds at 600x are 100 wall ms (at its own 60x they would have been 1 s).
+    expect(side.reminders.at(-1)?.body).toMatchObject({ dueTime: "100ms", period: "500ms" });
+    await opened.host.shutdown();
+    await store.close();
   });
 
   it("fires a reminder Dapr holds from before clocks were named (no clock in its data) as a market reminder", async () => {
