@@ -31,6 +31,7 @@ import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
 import type { ActorHost } from "../runtime/actor-host.js";
 import { warmUpThroughLocalHost } from "./dapr-warm-up.js";
 import { MAX_SLIDING_WINDOW_MS } from "../application/ip-limiter.js";
+import { within } from "../runtime/activation-table.js";
 
 export interface Service {
   readonly config: Config;
@@ -198,12 +199,16 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     },
     stop() {
       stopping ??= (async () => {
+        // One budget for every step: each step's own limit, run in turn, added up past DECISIONS
+        // 1's 10 s (6 s withdraw + 8 s host drain on Dapr), where main.ts force-exits with 1.
+        const deadline = Date.now() + STOP_BUDGET_MS;
+        const left = (): number => Math.max(0, deadline - Date.now());
         // First of all: a warm-up (or a wait for the cluster's clock) stops at its next step.
         stopRequested.abort();
         clearInterval(sweep);
         // On Dapr the actors leave first, while this app still answers daprd's deactivations:
         // daprd, asked to shut down, withdraws our actor types and placement moves them.
-        if (actors.kind === "dapr") await actors.host.withdraw(DAPR_WITHDRAW_MS);
+        if (actors.kind === "dapr") await actors.host.withdraw(Math.min(DAPR_WITHDRAW_MS, left()));
         if (metricsServer) {
           const m = metricsServer;
           await new Promise<void>((resolve) => {
@@ -213,20 +218,23 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         }
         if (server) {
           const s = server;
-          await new Promise<void>((resolve) => {
+          const closed = new Promise<void>((resolve) => {
             // Keep-alive clients that go on sending (daprd delivers reminders on its pooled
             // connections) would hold close() open: answers during the drain end their connection.
             s.on("request", (_req: IncomingMessage, res: ServerResponse) => res.setHeader("connection", "close"));
             s.close(() => resolve());
             s.closeIdleConnections();
           });
+          // A request queued behind a long turn would hold close() for as long as the turn runs.
+          if ((await within(closed, Math.max(0, left() - HOST_DRAIN_RESERVE_MS))) === "timeout") s.closeAllConnections();
         }
         // No request is in flight any more: unused leased calls go back to the shared windows.
         await quotaCounting.close().catch((err: unknown) => logger.warn({ err: String(err) }, "giving back leased quota calls failed"));
         await warming;
         membership?.stop();
-        // Turns in flight finish and commit before the store they write to closes.
-        await actors.host.shutdown();
+        // Turns in flight finish and commit before the store they write to closes, within what
+        // is left of the budget less a moment for the store to close.
+        await actors.host.shutdown(Math.max(STORE_CLOSE_RESERVE_MS, left() - STORE_CLOSE_RESERVE_MS));
         await market.stop();
         await newsletter.drain();
         mailer.close();
@@ -269,6 +277,13 @@ async function startCapabilities(
  * actors: within DECISIONS 1's 10 s for the whole shutdown.
  */
 const DAPR_WITHDRAW_MS = 6_000;
+
+/** The whole stop's budget: under main.ts's 10 s forced exit, with a second to spare. */
+const STOP_BUDGET_MS = 9_000;
+/** Kept from the HTTP drain for the actor host's own (turns may be finishing their commits). */
+const HOST_DRAIN_RESERVE_MS = 2_000;
+/** Kept from the actor host's drain for closing the store and the mailer. */
+const STORE_CLOSE_RESERVE_MS = 500;
 
 /**
  * Replay on a Dapr cluster (issue 17 item 7). The replica that holds the cluster's clock resumes

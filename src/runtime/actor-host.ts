@@ -15,9 +15,11 @@ export interface ActorHost {
   start(): Promise<void>;
   /**
    * Stops firing reminders and timers, lets running and queued turns finish, deactivates every
-   * actor and flushes pending events; then refuses further calls.
+   * actor and flushes pending events; then refuses further calls. `withinMs`: how long turns may
+   * take to finish (default the host's own limit), so a caller with a deadline of its own (the
+   * service's 10 s stop) can give the host what is left of it.
    */
-  shutdown(): Promise<void>;
+  shutdown(withinMs?: number): Promise<void>;
   /** How long the longest turn running now has been running, in wall milliseconds (0: none). */
   oldestTurnMs(): number;
 }

@@ -218,12 +218,12 @@ export class DaprActorHost implements ActorHost {
     }
   }
 
-  shutdown(): Promise<void> {
-    this.stopping ??= this.stop();
+  shutdown(withinMs?: number): Promise<void> {
+    this.stopping ??= this.stop(withinMs);
     return this.stopping;
   }
 
-  private async stop(): Promise<void> {
+  private async stop(withinMs: number | undefined): Promise<void> {
     this.phase = "stopping";
     this.stopSignal.abort(new HostStoppingError()); // a no-op when withdraw() already told them
     const drain = async (): Promise<void> => {
@@ -231,7 +231,7 @@ export class DaprActorHost implements ActorHost {
       for (const activation of this.activations.all()) void this.deactivate(activation);
       await this.activations.settled();
     };
-    const outcome = await within(drain(), this.options.shutdownTimeoutMs ?? 8000);
+    const outcome = await within(drain(), withinMs ?? this.options.shutdownTimeoutMs ?? 8000);
     if (outcome === "timeout") this.options.logger.warn({ busy: this.activations.busy }, "dapr actor host shutdown timed out with turns still running");
     this.phase = "stopped";
   }

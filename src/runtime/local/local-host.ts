@@ -127,12 +127,12 @@ export class LocalActorHost implements ActorHost {
     return this.activations.oldestRunningMs();
   }
 
-  shutdown(): Promise<void> {
-    this.stopping ??= this.stop();
+  shutdown(withinMs?: number): Promise<void> {
+    this.stopping ??= this.stop(withinMs);
     return this.stopping;
   }
 
-  private async stop(): Promise<void> {
+  private async stop(withinMs: number | undefined): Promise<void> {
     this.phase = "stopping";
     this.stopSignal.abort(new HostStoppingError());
     if (this.poll) clearInterval(this.poll);
@@ -144,7 +144,7 @@ export class LocalActorHost implements ActorHost {
       await this.activations.settled();
       await this.options.dispatcher?.stop();
     };
-    const outcome = await within(drain(), this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_MS);
+    const outcome = await within(drain(), withinMs ?? this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_MS);
     if (outcome === "timeout") {
       // A turn that has not finished has not committed: the store holds the previous turn.
       this.options.logger.warn({ busy: this.activations.busy }, "actor host shutdown timed out with turns still running");

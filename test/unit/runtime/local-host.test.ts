@@ -284,6 +284,18 @@ describe("local actor host on SQLite", () => {
     await expect(publisher.sent()).rejects.toBeInstanceOf(ActorHostStoppedError);
   });
 
+  it("shutdown within a caller's budget gives up on a turn that ignores stopping, which commits nothing", async () => {
+    const publisher = h.host.proxy(PublisherActor, "stuck");
+    const slow = publisher.slow();
+    await spin();
+    // The service's 10 s stop hands the host what is left of it; the host's own limit is longer.
+    await h.host.shutdown(50);
+    expect(h.log.lines.some((l) => l.msg === "actor host shutdown timed out with turns still running")).toBe(true);
+    expect(Object.fromEntries(await store.actorState.loadState({ type: "Publisher", id: "stuck" }))).toEqual({});
+    h.release();
+    await slow.catch(() => undefined);
+  });
+
   it("shutdown tells a long turn that checks ctx.stopping to give up: it rolls back and the host stops", async () => {
     const counter = h.host.proxy(CounterActor, "catch-up");
     await counter.add(2);
