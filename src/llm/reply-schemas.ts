@@ -66,19 +66,40 @@ export function namesRuling(text: string, ruling: TaoRuling): boolean {
 }
 
 /**
+ * A figure stated as the council's confidence or chance ("90% confidence", "confidence of
+ * 0.9", "a 70% chance"): the service publishes its own, calibrated on past outcomes, so a figure
+ * in the model's words would contradict it beside it. Market figures ("BTC fell 5%") are fine.
+ */
+const FIGURE = String.raw`(?:\d{1,3}(?:\.\d+)?\s*%|\b0?\.\d+\b)`;
+const CONVICTION = String.raw`(?:confidence|confident|certainty|certain|probability|chance|likelihood|odds)`;
+const STATED_CONFIDENCE = new RegExp(String.raw`${FIGURE}\s*(?:of\s+)?${CONVICTION}|${CONVICTION}\b[^.!?\n]{0,25}?${FIGURE}`, "i");
+
+export function statesConfidence(text: string): boolean {
+  return STATED_CONFIDENCE.test(text);
+}
+
+const NO_CONFIDENCE_FIGURE = "must not state a confidence or probability figure: the service publishes its own, calibrated";
+
+/**
  * The Chief Judge's answer about a session ruled `ruling`. SPEC asks for a 2-3 sentence
  * explanation; one to four is accepted (a model's abbreviation or a trailing remark should not
  * cost a repair call), more is rejected, as is an explanation that does not state the ruling.
  */
 export function chiefReplySchema(ruling: TaoRuling) {
   return z.object({
-    rationale: z.string().trim().min(1).max(RATIONALE_MAX_CHARS),
+    rationale: z
+      .string()
+      .trim()
+      .min(1)
+      .max(RATIONALE_MAX_CHARS)
+      .refine((t) => !statesConfidence(t), `rationale ${NO_CONFIDENCE_FIGURE}`),
     explanation: z
       .string()
       .trim()
       .min(1)
       .max(EXPLANATION_MAX_CHARS)
       .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences")
-      .refine((t) => namesRuling(t, ruling), `explanation must state the council's ruling, ${ruling}`),
+      .refine((t) => namesRuling(t, ruling), `explanation must state the council's ruling, ${ruling}`)
+      .refine((t) => !statesConfidence(t), `explanation ${NO_CONFIDENCE_FIGURE}`),
   });
 }

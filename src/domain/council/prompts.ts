@@ -51,9 +51,12 @@ export function chiefPrompt(roster: CouncilRoster, votes: readonly AgentVote[], 
   const system =
     `You are the Chief Judge of the ${roster.asset} council. The council's ruling has already been computed from the weighted votes; ` +
     `do not change it. Answer with one JSON object and nothing else: {"rationale": a short paragraph for analysts, ` +
-    `"explanation": two or three plain-English sentences for a retail trader that state the ruling, ${j.ruling}}.`;
+    `"explanation": two or three plain-English sentences for a retail trader that state the ruling, ${j.ruling}}. ` +
+    `State no confidence, probability or chance figure: the service publishes its own, calibrated on past outcomes.`;
   const user = [
-    `Ruling: ${j.ruling}. Confidence: ${j.confidence.toFixed(2)}. Score: ${j.score.toFixed(1)} of ±100. Consensus: ${j.consensus.level} (${j.consensus.direction}).`,
+    // No confidence figure: the model restated it, and its uncalibrated 0.90 then stood in the
+    // published explanation beside the calibrated confidence (0.52).
+    `Ruling: ${j.ruling}. Score: ${j.score.toFixed(1)} of ±100. Consensus: ${j.consensus.level} (${j.consensus.direction}).`,
     ...(j.vetoedBy.length > 0 ? [`Veto by: ${j.vetoedBy.join(", ")}.`] : []),
     ...(flags.length > 0 ? [`Risk flags: ${flags.join(", ")}.`] : []),
     `Votes:`,

@@ -254,6 +254,36 @@ describe("Chief Judge reply", () => {
   });
 });
 
+describe("Chief Judge reply: no confidence of its own", () => {
+  it("a reply stating a confidence or chance figure goes back for repair; market figures pass", async () => {
+    const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
+    // What a model wrote when its prompt carried the uncalibrated 0.90 (published beside 0.52).
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Agents agree.", explanation: "The council rules BUY with 90% confidence. All agents agree." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Agents agree.", explanation: "The council rules BUY. BTC rose 5% this week on rising volume." }) });
+    const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema("BUY"));
+    expect(v.explanation).toBe("The council rules BUY. BTC rose 5% this week on rising volume.");
+    expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/must not state a confidence or probability figure/);
+    const buy = chiefReplySchema("BUY");
+    for (const [rationale, explanation] of [
+      ["Confidence: 0.90.", "The council rules BUY."],
+      ["r", "The council rules BUY. There is a 70% chance of gains."],
+      ["r", "The council rules BUY, with a confidence of 0.85."],
+    ] as const) {
+      expect(buy.safeParse({ rationale, explanation }).success).toBe(false);
+    }
+    expect(buy.safeParse({ rationale: "Funding fell to 0.01% and RSI is 62.", explanation: "The council rules BUY. Volume is 1.5x its average." }).success).toBe(true);
+  });
+
+  it("is not given a confidence figure to restate", async () => {
+    const { chiefPrompt } = await import("../../../src/domain/council/prompts.js");
+    const { ROSTERS } = await import("../../../src/domain/council/rosters.js");
+    const judgement = { ruling: "BUY", confidence: 0.9, score: 42.5, consensus: { level: "MAJORITY", direction: "BULLISH" }, vetoedBy: [] } as unknown as Parameters<typeof chiefPrompt>[2];
+    const prompt = chiefPrompt(ROSTERS.BTC, [], judgement, []);
+    expect(prompt.user).toContain("Ruling: BUY. Score: 42.5");
+    expect(prompt.user).not.toMatch(/0\.90|Confidence/);
+  });
+});
+
 describe("limits on what a provider can send", () => {
   it("a reply body over 256 KB is refused as a malformed envelope, without reading it all", async () => {
     server.fallback = { kind: "raw", body: completion("x".repeat(MAX_REPLY_BYTES)) };
