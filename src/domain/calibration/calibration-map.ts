@@ -166,7 +166,8 @@ export function skillZ(histogram: ScoreHistogram, samplesPerOutcome: number): nu
 /** Calibrated probability that the price rises over the map's horizon, at this score. */
 export function probabilityUp(map: CalibrationMap, score: number): number {
   const steps = map.steps;
-  if (steps.length === 0) return map.baseRate;
+  // No score is no evidence: the base rate, not the last step's (highest) probability.
+  if (steps.length === 0 || Number.isNaN(score)) return map.baseRate;
   const first = steps[0] as CalibrationStep;
   const last = steps[steps.length - 1] as CalibrationStep;
   if (score <= first.meanScore) return first.pUp;

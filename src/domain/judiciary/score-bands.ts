@@ -6,6 +6,8 @@ import type { Ruling, SolRuling, TaoRuling } from "../market/vocabulary.js";
  * > -35, > -60) so that exactly -15 is REDUCE and exactly -60 is STRONG_SELL.
  */
 export function rulingForScore(score: number): Ruling {
+  // Not a number is no evidence either way (every comparison below would fail into STRONG_SELL).
+  if (Number.isNaN(score)) return "HOLD";
   if (score >= 60) return "STRONG_BUY";
   if (score >= 35) return "BUY";
   if (score >= 15) return "ACCUMULATE";

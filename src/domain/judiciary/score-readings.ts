@@ -68,8 +68,11 @@ export function scoreReadings(
   for (const key of Object.keys(rules)) {
     const rule = rules[key] as ContributionRule;
     const reading = byKey.get(key);
-    const status: SignalStatus = reading === undefined || reading.value === null ? "DEAD" : reading.status;
-    const value = reading?.value ?? null;
+    // A value that is not a finite number is no reading at all (a ratio over a zero divisor):
+    // scored, an infinite value would read as "no lean" while counting as live coverage.
+    const readable = reading !== undefined && reading.value !== null && Number.isFinite(reading.value);
+    const status: SignalStatus = readable ? reading.status : "DEAD";
+    const value = readable ? reading.value : null;
     if (status === "LIVE") live++;
     else if (status === "STALE") stale++;
     else dead++;

@@ -30,9 +30,12 @@ export function targetMultiplier(accuracy: number, baseline = 0.5): number {
   return clamp(1 + skill, MIN_MULTIPLIER, MAX_MULTIPLIER);
 }
 
-export function nextMultiplier(previous: number, accuracy: number, dataPoints: number, baseline = 0.5): number {
+export function nextMultiplier(previousRaw: number, accuracy: number, dataPoints: number, baseline = 0.5): number {
   if (dataPoints < MIN_DATA_POINTS) return 1.0;
-  if (!Number.isFinite(accuracy) || !Number.isFinite(baseline)) return clamp(previous, MIN_MULTIPLIER, MAX_MULTIPLIER);
+  // A previous value outside the range (or not a number) is taken at the nearest valid one, so
+  // the 20 % band around it can never carry the result outside [MIN, MAX].
+  const previous = Number.isFinite(previousRaw) ? clamp(previousRaw, MIN_MULTIPLIER, MAX_MULTIPLIER) : 1.0;
+  if (!Number.isFinite(accuracy) || !Number.isFinite(baseline)) return previous;
   const lo = Math.max(MIN_MULTIPLIER, previous * (1 - MAX_CHANGE));
   const hi = Math.min(MAX_MULTIPLIER, previous * (1 + MAX_CHANGE));
   const m = clamp(targetMultiplier(accuracy, baseline), lo, hi);

@@ -26,6 +26,15 @@ describe("isotonic regression (pool adjacent violators)", () => {
 });
 
 describe("calibration map", () => {
+  it("gives a score that is not a number the base rate, not the top step's probability", () => {
+    const map = { stream: "verdict:BTC", horizonHours: 24, fittedAt: 0, kind: "isotonic" as const, baseRate: 0.52, upShare: 0.53, outcomes: 4_000, windowDays: 365, steps: [
+      { maxScore: 0, meanScore: -20, pUp: 0.47, count: 2_000 },
+      { maxScore: 100, meanScore: 20, pUp: 0.58, count: 2_000 },
+    ] };
+    expect(probabilityUp(map, Number.NaN)).toBe(0.52);
+    expect(probabilityUp(map, 50)).toBe(0.58);
+  });
+
   it("is a coin flip (prior) without a week of outcomes, and the base rate without two months", () => {
     const few = histogramOf(100, () => 0.9);
     expect(fitCalibrationMap("verdict:BTC", few, 0)).toMatchObject({ kind: "prior", baseRate: 0.5, steps: [] });

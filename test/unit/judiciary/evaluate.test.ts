@@ -14,6 +14,13 @@ describe("Judiciary Engine (BTC)", () => {
     expect(v.coverage).toEqual({ live: 27, stale: 0, dead: 0, total: 27 });
   });
 
+  it("a value that is not a finite number counts as DEAD, not as a live reading with no lean", () => {
+    const v = evaluateJudiciary("BTC", { ...base, readings: readings({ ...BULLISH_BTC, DXY: Number.POSITIVE_INFINITY, GOLD: Number.NaN }) });
+    expect(v.coverage).toEqual({ live: 25, stale: 0, dead: 2, total: 27 });
+    // The other 25 still rule: the bullish ceiling less the two missing inputs' share.
+    expect(v.ruling).toBe("STRONG_BUY");
+  });
+
   it("all-bullish readings give STRONG_BUY with full confidence", () => {
     const v = evaluateJudiciary("BTC", { ...base, readings: readings(BULLISH_BTC) });
     // Risk signals only ever lean bearish: calm markets leave them at 0, so 17 of 21

@@ -46,4 +46,9 @@ describe("score bands (DECISIONS 4)", () => {
     expect(directionOf("REDUCE")).toBe("BEARISH");
     expect(directionOf("AVOID")).toBe("BEARISH");
   });
+
+  it("a score that is not a number rules HOLD, not STRONG_SELL (SOL: not AVOID)", () => {
+    expect(rulingForScore(Number.NaN)).toBe("HOLD");
+    expect(solRulingForScore(Number.NaN)).toBe("HOLD");
+  });
 });

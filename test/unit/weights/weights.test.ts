@@ -29,6 +29,14 @@ const row = (rows: WeightRow[], key: string, regime: Regime = "BULL_TRENDING") =
   rows.find((r) => r.signal_key === key && r.regime === regime);
 
 describe("weight rules", () => {
+  it("never leaves [0.30, 2.00], whatever the previous value held", () => {
+    // A previous 5 once gave 4 (its 20 % band lies above the maximum); NaN gave NaN.
+    expect(nextMultiplier(5, 0.9, 40)).toBe(1.8);
+    expect(nextMultiplier(5, 1, 40)).toBe(MAX_MULTIPLIER);
+    expect(nextMultiplier(0.01, 0.1, 40)).toBe(MIN_MULTIPLIER);
+    expect(nextMultiplier(Number.NaN, 0.9, 40)).toBe(1.2);
+  });
+
   it("target: 50 % right → 1.0; bounded to [0.30, 2.00]", () => {
     expect(targetMultiplier(0.5)).toBe(1);
     expect(targetMultiplier(1)).toBe(2);
