@@ -21,7 +21,9 @@ const RISK_SENTENCE: Readonly<Record<string, string>> = {
 /**
  * Macro picture from the macro signals' evidence: the mean lean of the live macro signals above
  * +0.25 is RISK_ON, below -0.25 RISK_OFF, else NEUTRAL. The key driver is the macro signal with
- * the largest absolute lean; null when no macro signal is live, since nothing can be said.
+ * the largest absolute lean; null when no macro signal is live, since nothing can be said. The
+ * primary risk names what leans against risk now (the most bearish macro signal): the key driver's
+ * own sentence had told of a stronger dollar while the dollar was the one leaning bullish.
  */
 export function macroContext(evidence: readonly Evidence[]): MacroContext | null {
   const macro = evidence.filter((e) => (MACRO_KEYS as readonly string[]).includes(e.key) && e.status !== "DEAD");
@@ -31,9 +33,11 @@ export function macroContext(evidence: readonly Evidence[]): MacroContext | null
   const assessment: MacroAssessment = mean > 0.25 ? "RISK_ON" : mean < -0.25 ? "RISK_OFF" : "NEUTRAL";
   let driver = macro[0] as Evidence;
   for (const e of macro) if (Math.abs(e.contribution) > Math.abs(driver.contribution)) driver = e;
+  let worst: Evidence | null = null;
+  for (const e of macro) if (e.contribution < 0 && (worst === null || e.contribution < worst.contribution)) worst = e;
   const primary_risk =
-    assessment === "RISK_ON"
+    assessment === "RISK_ON" || worst === null
       ? `Macro supports risk, but a reversal in ${driver.key} would remove that tailwind.`
-      : (RISK_SENTENCE[driver.key] ?? "Macro conditions are mixed.");
+      : (RISK_SENTENCE[worst.key] ?? "Macro conditions are mixed.");
   return { assessment, key_driver: driver.key, primary_risk };
 }

@@ -118,6 +118,14 @@ describe("Judiciary Engine (BTC)", () => {
     expect(evaluateJudiciary("BTC", { ...base, readings: [] }).macroContext).toBeNull();
   });
 
+  it("macro_context's primary risk is what leans against risk, not the key driver when it leans for it", () => {
+    // A weak dollar (bullish) drives; rising yields lean bearish: the risk is the yields, not "a stronger dollar".
+    const mixed = evaluateJudiciary("BTC", { ...base, readings: readings({ ...NEUTRAL_BTC, DXY: 97, US10Y: 4.3 }) });
+    expect(mixed.macroContext).toMatchObject({ assessment: "NEUTRAL", key_driver: "DXY" });
+    expect(mixed.macroContext?.primary_risk).toMatch(/Treasury yields/);
+    expect(mixed.macroContext?.primary_risk).not.toMatch(/dollar/);
+  });
+
   it("verdict.new data carries ruling, composite_score, confidence, regime", () => {
     const v = evaluateJudiciary("BTC", { ...base, readings: readings(BULLISH_BTC) });
     expect(verdictNewData(v)).toEqual({ ruling: "STRONG_BUY", composite_score: 81, confidence: 1, regime: "BULL_TRENDING" });
