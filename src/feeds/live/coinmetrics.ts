@@ -35,9 +35,16 @@ interface Row {
 }
 
 /**
+ * Where the history starts, as in the bundled file (btc_onchain_coinmetrics_daily): MVRV_ZSCORE
+ * divides by the standard deviation of *all history to date*, so live asking from 2010 gave the
+ * same day another z-score than replay.
+ */
+const HISTORY_START = "2013-01-01";
+
+/**
  * MVRV_ZSCORE, NUPL and HASH_RIBBON from the Coin Metrics community API (CC BY-NC 4.0), with
- * the same formulas as the replay. The Z-score's stdev spans all history, so the full daily
- * series is fetched (about two pages) on each daily poll.
+ * the same formulas as the replay. The Z-score's stdev spans all history from HISTORY_START, so
+ * that whole daily series is fetched (about two pages) on each daily poll.
  */
 export class CoinMetricsProvider implements ReadingProvider {
   readonly id = "coinmetrics";
@@ -77,7 +84,7 @@ export class CoinMetricsProvider implements ReadingProvider {
   private async fetchAll(): Promise<Row[]> {
     let url: string | undefined =
       `${this.baseUrl}/v4/timeseries/asset-metrics?assets=btc&metrics=CapMVRVCur,CapMrktCurUSD,HashRate` +
-      `&frequency=1d&start_time=2010-01-01&page_size=10000`;
+      `&frequency=1d&start_time=${HISTORY_START}&page_size=10000`;
     const rows: Row[] = [];
     for (let page = 0; url !== undefined; page++) {
       if (page >= MAX_PAGES) throw new ProviderError(this.id, "malformed", `more than ${MAX_PAGES} pages`);
@@ -91,6 +98,9 @@ export class CoinMetricsProvider implements ReadingProvider {
         throw new ProviderError(this.id, "malformed", "next_page_url points outside the API");
       }
     }
-    return rows.sort((a, b) => a.day - b.day);
+    // Days before the start are left out even if the API sends them: the z-score's "all history"
+    // must be the same history in both modes.
+    const start = Date.parse(HISTORY_START);
+    return rows.filter((r) => r.day >= start).sort((a, b) => a.day - b.day);
   }
 }
