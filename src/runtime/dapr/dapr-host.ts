@@ -352,24 +352,32 @@ export class DaprActorHost implements ActorHost {
       fired.set(name, now);
       const activation = this.activations.entry(type, id);
       await this.activations.enqueue(activation, async () => {
-        const instance = await this.ensureActive(activation, registration);
-        await runTurn(this.turnDeps, activation, registration, `reminder ${name}`, () =>
-          instance.receiveReminder(name, fromJsonText(data.payload)),
-        );
+        try {
+          const instance = await this.ensureActive(activation, registration);
+          await runTurn(this.turnDeps, activation, registration, `reminder ${name}`, () =>
+            instance.receiveReminder(name, fromJsonText(data.payload)),
+          );
+        } catch (err) {
+          // Dapr has consumed a one-shot reminder by now, so it is registered again for a later
+          // try (next-due.ts says why), inside this job: registered after it, the retry could
+          // replace the reminder a later turn of the actor set (a delivery due now, in 30 s).
+          if (data.periodMs === null) await this.registerOneShotAgain(type, id, name, data);
+          throw err;
+        }
       });
       return reply(200, null);
     } catch {
       // A failed reminder turn is logged and rolled back; answering 200 keeps Dapr's schedule
-      // (and its period) as it is instead of retrying at once. Dapr has consumed a one-shot
-      // reminder by now, so it is registered again for a later try (next-due.ts says why).
-      if (data.periodMs === null) {
-        const again = { name, clock: data.clock, dueInMs: FAILED_ONE_SHOT_RETRY_MS, periodMs: null, payload: data.payload };
-        await this.setDaprReminder(type, id, again).catch((err: unknown) => {
-          this.options.logger.error({ err, actorType: type, actorId: id, reminder: name }, "could not register a failed one-shot reminder again");
-        });
-      }
+      // (and its period) as it is instead of retrying at once.
       return reply(200, null);
     }
+  }
+
+  private async registerOneShotAgain(type: string, id: string, name: string, data: { readonly clock: ReminderClock; readonly payload: string }): Promise<void> {
+    const again = { name, clock: data.clock, dueInMs: FAILED_ONE_SHOT_RETRY_MS, periodMs: null, payload: data.payload };
+    await this.setDaprReminder(type, id, again).catch((err: unknown) => {
+      this.options.logger.error({ err, actorType: type, actorId: id, reminder: name }, "could not register a failed one-shot reminder again");
+    });
   }
 
   /** DELETE /actors/{type}/{id}: also sent for actors this replica never had (placement rebalance). */
