@@ -53,7 +53,7 @@ const DEFINITIONS: readonly SignalDefinition[] = [
     displayName: "MVRV Z-Score",
     category: "onchain",
     unit: "z",
-    formula: "(market cap − realized cap) / stdev(market cap, all history to date); realized cap = market cap / MVRV",
+    formula: "(market cap − realized cap) / stdev(market cap, all history to date, from 2013-01-01 in both modes, where the bundled file starts); realized cap = market cap / MVRV",
     sources: {
       replay: src("replay:btc_onchain_coinmetrics_daily", "Coin Metrics CapMVRVCur, CapMrktCurUSD (daily)", DAY),
       live: src("coinmetrics", "Coin Metrics community API CapMVRVCur, CapMrktCurUSD (daily)", DAY),
