@@ -22,7 +22,7 @@ if (!process.env.MONGODB_URL) {
   // Not skipped but never created: said here so that a green run is not read as covering them.
   console.log(
     "check-no-skips: MONGODB_URL unset, so the MongoDB adapter's concurrency tests (concurrent quota counting, quota leases twice, " +
-      "one welcome e-mail per subscriber, the 2,000-request burst across two processes) were not created: FerretDB updates one document non-atomically, " +
+      "one welcome e-mail per subscriber, the 2,000-request burst across two processes, racing evidence writes) were not created: FerretDB updates one document non-atomically, " +
       "and they would test FerretDB, not the adapter (README, \"Tests\")",
   );
 }
