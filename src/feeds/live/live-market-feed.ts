@@ -27,6 +27,14 @@ const MAX_PAGES = Math.ceil(KEPT_HOURLY_BARS / CANDLE_PAGE) + 1;
 export const SPOT_MAX_AGE_MS = 5 * 60_000;
 
 /**
+ * How far past this process's clock a provider's stamp may lie (clock skew between hosts). A
+ * stamp beyond it is a provider's error (milliseconds read as seconds): kept, it would sit as the
+ * newest reading and every later real one would be ignored as older, the signal going DEAD on
+ * every replica that reads the shared log.
+ */
+const FUTURE_STAMP_TOLERANCE_MS = 5 * 60_000;
+
+/**
  * MARKET_FEED=live: answers from what the pollers last fetched. The schedule (the market-data
  * actor's reminders) calls `pollProvider` and `pollCandles`; reads never wait on the network.
  * The daily macro series come from the FRED and Yahoo adapters through `macroSeriesSink`;
@@ -38,14 +46,6 @@ export const SPOT_MAX_AGE_MS = 5 * 60_000;
  * reloads its live state. BTC's technical readings are not shared but derived from the shared
  * bars, by the same streaming indicators in every process.
  */
-/**
- * How far past this process's clock a provider's stamp may lie (clock skew between hosts). A
- * stamp beyond it is a provider's error (milliseconds read as seconds): kept, it would sit as the
- * newest reading and every later real one would be ignored as older, the signal going DEAD on
- * every replica that reads the shared log.
- */
-const FUTURE_STAMP_TOLERANCE_MS = 5 * 60_000;
-
 export class LiveMarketFeed implements MarketFeed, ObservationSink {
   readonly mode = "live" as const;
   private readonly cache = new ReadingCache();

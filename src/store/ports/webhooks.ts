@@ -1,6 +1,7 @@
 import type { SubscribableEventType } from "../../domain/webhooks/event-types.js";
 import type { DeliveryRecord } from "../../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
+import { readEachRow } from "../../domain/ghost/ledger-json.js";
 import { subscriptionSchema } from "../../webhook-delivery/state-schema.js";
 
 /**
@@ -12,24 +13,20 @@ export interface SubscriptionList {
   readonly unreadable: string[];
 }
 
-/** Reads each stored row on its own; `doc` is the row's JSON text or its parsed document. */
+/** Reads each stored row on its own (readEachRow); `doc` is the row's JSON text or its parsed document. */
 export function readSubscriptionRows<R>(rows: readonly R[], id: (row: R) => string, doc: (row: R) => unknown): SubscriptionList {
-  const subscriptions: WebhookSubscription[] = [];
-  const unreadable: string[] = [];
-  for (const row of rows) {
-    let parsed: unknown;
-    try {
-      const raw = doc(row);
-      parsed = typeof raw === "string" ? JSON.parse(raw) : raw;
-    } catch {
-      unreadable.push(id(row));
-      continue;
-    }
-    const read = subscriptionSchema.safeParse(parsed);
-    if (read.success) subscriptions.push(read.data);
-    else unreadable.push(id(row));
+  const { read, refused } = readEachRow(subscriptionSchema, rows, (row) => parsedDoc(doc(row)));
+  return { subscriptions: read, unreadable: refused.map(id) };
+}
+
+/** JSON text parsed, or undefined (which no schema reads) when it is not JSON. */
+function parsedDoc(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
   }
-  return { subscriptions, unreadable };
 }
 
 /**
