@@ -3,7 +3,7 @@ import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../runtime/clocks/clock.js";
 import type { DailySeriesSink } from "./live-macro-series.js";
 import { ProviderError } from "./provider-error.js";
-import { readBodyCapped } from "./http-json.js";
+import { getText } from "./http-json.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
 export const FRED_URL = "https://fred.stlouisfed.org";
@@ -15,7 +15,6 @@ const DAY = 86_400_000;
 export const FRED_LOOKBACK_DAYS = 60;
 /** FRED series id of each macro series this provider delivers. */
 const SERIES = { US10Y: "DGS10", VIX: "VIXCLS", FED_FUNDS: "DFEDTARU" } as const;
-/** The CSV of one series is a few hundred bytes; a bigger body is not the documented file. */
 /** A FRED series' whole CSV is some hundreds of KB; past this a body is not one. */
 const MAX_BODY_BYTES = 1_000_000;
 
@@ -50,29 +49,6 @@ export function parseFredCsv(provider: string, seriesId: string, text: string): 
   return out.sort((a, b) => a.day - b.day);
 }
 
-/** GETs a text document with the same failure kinds as getJson (http-json.ts). */
-async function getText(provider: string, url: string, timeoutMs: number): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { accept: "text/csv" }, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
-  } catch (err) {
-    const name = err instanceof Error ? err.name : "";
-    if (name === "TimeoutError" || name === "AbortError") throw new ProviderError(provider, "timeout", `no answer within ${timeoutMs} ms`);
-    throw new ProviderError(provider, "network", err instanceof Error ? err.message : "request failed");
-  }
-  if (response.status === 429) {
-    await response.body?.cancel();
-    const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
-    throw new ProviderError(provider, "rate_limited", "HTTP 429", 429, Number.isFinite(seconds) ? Math.max(0, seconds * 1000) : undefined);
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
-  }
-  // Refused while it streams in, before it is buffered whole.
-  return readBodyCapped(provider, response, MAX_BODY_BYTES, timeoutMs);
-}
-
 /**
  * FRED's public series download (no API key needed): the US10Y signal (DGS10), and the daily
  * history of US10Y, VIX (VIXCLS) and the fed funds target upper bound (DFEDTARU) for the macro
@@ -93,7 +69,7 @@ export class FredProvider implements ReadingProvider {
     const now = this.clock.now();
     const from = new Date(now - FRED_LOOKBACK_DAYS * DAY).toISOString().slice(0, 10);
     const fetchRows = async (id: string) =>
-      parseFredCsv(this.id, id, await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=${id}&cosd=${from}`, this.timeoutMs));
+      parseFredCsv(this.id, id, await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=${id}&cosd=${from}`, "text/csv", { timeoutMs: this.timeoutMs, maxBodyBytes: MAX_BODY_BYTES }));
     const [us10y, vix, fedFunds] = await Promise.all([fetchRows(SERIES.US10Y), fetchRows(SERIES.VIX), fetchRows(SERIES.FED_FUNDS)]);
     this.series.record("US10Y", us10y);
     this.series.record("VIX", vix);

@@ -80,8 +80,17 @@ export async function postJson<S extends z.ZodType>(
   return requestJson(provider, url, { method: "POST", body: JSON.stringify(body), contentType: "application/json" }, schema, options);
 }
 
+/**
+ * GETs a text document (FRED's CSV) with the same failure kinds, Retry-After reading and body cap
+ * as getJson; the caller parses it.
+ */
+export async function getText(provider: string, url: string, accept: string, options: HttpJsonOptions): Promise<string> {
+  return requestText(provider, url, { method: "GET", accept }, options);
+}
+
 interface RequestShape {
   readonly method: "GET" | "POST";
+  readonly accept: string;
   readonly body?: string;
   readonly contentType?: string;
 }
@@ -89,15 +98,31 @@ interface RequestShape {
 async function requestJson<S extends z.ZodType>(
   provider: string,
   url: string,
-  request: RequestShape,
+  request: Omit<RequestShape, "accept">,
   schema: S,
   options: HttpJsonOptions,
 ): Promise<z.infer<S>> {
+  const text = await requestText(provider, url, { ...request, accept: "application/json" }, options);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProviderError(provider, "malformed", "response is not JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ProviderError(provider, "malformed", `payload does not match the documented shape: ${parsed.error.issues[0]?.message ?? ""}`);
+  }
+  return parsed.data;
+}
+
+/** One request's body as text; every failure is a ProviderError whose kind says whether retrying can help. */
+async function requestText(provider: string, url: string, request: RequestShape, options: HttpJsonOptions): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: request.method,
-      headers: { accept: "application/json", ...(request.contentType ? { "content-type": request.contentType } : {}), ...options.headers },
+      headers: { accept: request.accept, ...(request.contentType ? { "content-type": request.contentType } : {}), ...options.headers },
       ...(request.body !== undefined ? { body: request.body } : {}),
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: "error",
@@ -117,16 +142,6 @@ async function requestJson<S extends z.ZodType>(
     await response.body?.cancel();
     throw new ProviderError(provider, "http", `HTTP ${response.status}`, response.status);
   }
-  const text = await readBodyCapped(provider, response, options.maxBodyBytes ?? MAX_BODY_BYTES, options.timeoutMs);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProviderError(provider, "malformed", "response is not JSON");
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new ProviderError(provider, "malformed", `payload does not match the documented shape: ${parsed.error.issues[0]?.message ?? ""}`);
-  }
-  return parsed.data;
+  // Refused while it streams in, before it is buffered whole.
+  return readBodyCapped(provider, response, options.maxBodyBytes ?? MAX_BODY_BYTES, options.timeoutMs);
 }

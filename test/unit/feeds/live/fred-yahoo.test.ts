@@ -212,6 +212,17 @@ describe("FredProvider (US10Y, VIX, fed funds from fredgraph.csv) on a local HTT
     server.route(() => ({ status: 404, raw: "" }));
     expect((await errorOf(new FredProvider(clock, store, server.url).poll())).retryable).toBe(false);
   });
+
+  it("reads a Retry-After given as an HTTP date, as every JSON provider does", async () => {
+    const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
+    const retryAt = new Date(Date.now() + 40_000).toUTCString();
+    server.route(() => ({ status: 429, raw: "", headers: { "retry-after": retryAt } }));
+    const limited = await errorOf(new FredProvider(clock, new LiveMacroSeriesStore(), server.url).poll());
+    expect(limited.kind).toBe("rate_limited");
+    // An HTTP date has whole seconds, and some of them pass before the answer is read.
+    expect(limited.retryAfterMs).toBeGreaterThan(30_000);
+    expect(limited.retryAfterMs).toBeLessThanOrEqual(40_000);
+  });
 });
 
 describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server", () => {
