@@ -6,6 +6,10 @@ import { ProviderError } from "./provider-error.js";
  */
 export function ccxtProviderError(provider: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  // undici's refusal of a body past the cap (ccxt-body-cap.ts): the answer is not what was asked for.
+  if (err instanceof Error && (err as Error & { code?: unknown }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+    return new ProviderError(provider, "malformed", "response body over the size cap");
+  }
   const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";
   const kind = /RateLimitExceeded|DDoSProtection/.test(name)
     ? "rate_limited"

@@ -1,5 +1,6 @@
 import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { capCcxtBodies } from "../../../../src/feeds/live/ccxt-body-cap.js";
 import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
@@ -56,11 +57,11 @@ const kline = (i: number) => [
 describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
   let server: FakeProviderServer;
   let klines: FakeAnswer;
-  const source = () => {
+  const source = (maxBodyBytes?: number) => {
     const exchange = new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 });
     const api = exchange.urls["api"] as Record<string, string>;
     api["public"] = `${server.url}/api/v3`;
-    return new CcxtCandleSource("binance", exchange);
+    return new CcxtCandleSource("binance", maxBodyBytes === undefined ? exchange : capCcxtBodies(exchange, maxBodyBytes));
   };
 
   beforeAll(async () => {
@@ -96,5 +97,15 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     klines = { body: [[T0, "abc"]] };
     const bad = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
     expect((bad as ProviderError).kind).toBe("malformed");
+  }, 20_000);
+
+  it("refuses an answer past the body cap as malformed, and reads one under it, through ccxt's own requests", async () => {
+    // 1,000 klines are about 120 KB; exchangeInfo is under 2 KB, so only the klines answer crosses 64 KB.
+    klines = { body: Array.from({ length: 1000 }, (_, i) => kline(i)) };
+    const err = await source(64 * 1024).fetchHourly("BTC", T0, 1000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect([(err as ProviderError).kind, (err as ProviderError).retryable]).toEqual(["malformed", false]);
+    klines = { body: [kline(0), kline(1)] };
+    expect(await source(64 * 1024).fetchHourly("BTC", T0, 2)).toHaveLength(2);
   }, 20_000);
 });
