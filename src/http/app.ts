@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import express, { type Express, type Router } from "express";
 import helmet from "helmet";
 import type { AppDeps } from "./app-deps.js";
@@ -36,10 +37,13 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.set("trust proxy", trustProxySetting(deps.config.TRUST_PROXY));
   app.set("etag", false);
 
-  // Shared through the store: every replica serves an entry alike until it expires (issue 17).
-  const cache = new ResponseCache(deps.wallClock, 10_000, deps.store.responseCache);
   const routes = [...healthRoutes(deps), ...keyRoutes(deps), ...newsletterRoutes(deps), ...extraRouteSets.flatMap((s) => s(deps))];
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
+  // Shared through the store: every replica serves an entry alike until it expires (issue 17).
+  // Entries are kept apart by the response schemas and the market feed, so a process started
+  // on the same store after an upgrade (or on the other feed) never serves bodies it would not
+  // have computed itself.
+  const cache = new ResponseCache(deps.wallClock, { shared: deps.store.responseCache, namespace: cacheNamespace(openApi, deps.config.MARKET_FEED) });
 
   // Ahead of the API pipeline: daprd's callbacks carry their own body formats and no API key.
   for (const router of routers) app.use(router);
@@ -71,4 +75,10 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   app.use(fallback);
   app.use(errorHandler(deps.logger));
   return { app, routes, cache };
+}
+
+/** The response schemas (the OpenAPI document, servers left out) and the feed, as a short digest. */
+function cacheNamespace(openApi: object, marketFeed: string): string {
+  const { servers: _servers, ...shapes } = openApi as { servers?: unknown };
+  return createHash("sha256").update(JSON.stringify(shapes)).update(`\n${marketFeed}`).digest("base64url").slice(0, 16);
 }

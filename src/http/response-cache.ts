@@ -1,9 +1,32 @@
+import { LRUCache } from "lru-cache";
 import type { Clock } from "../runtime/clocks/clock.js";
 import type { SharedResponseCache } from "../store/ports/response-cache.js";
 
 interface Entry {
   readonly body: Record<string, unknown>;
   readonly expiresAt: number;
+  /** Length of the body's JSON text: what the local copies are bounded by. */
+  readonly bytes: number;
+}
+
+/**
+ * JSON text the local copies may hold together. Counting entries let one caller fill a replica's
+ * heap: 12,000 distinct candle queries exist, and 3,000 of them held 240 MB. Parsed bodies take
+ * about twice their text in the heap, so this is some 60 MB.
+ */
+export const DEFAULT_LOCAL_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface ResponseCacheOptions {
+  /** The store's shared entries (the service's); without it, entries are this process's alone. */
+  readonly shared?: SharedResponseCache | null;
+  /** Bound on the local copies' JSON text (default DEFAULT_LOCAL_CACHE_BYTES). */
+  readonly maxBytes?: number;
+  /**
+   * Prefixes every key, so processes that would compute another body for the same request (a
+   * build whose response schemas differ, another market feed on the same store) never serve each
+   * other's stored entries.
+   */
+  readonly namespace?: string;
 }
 
 export interface CacheAnswer {
@@ -25,16 +48,25 @@ export interface CacheAnswer {
  * trip is paid per entry and replica, not per request.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+  // Least recently used first out, by size; an entry over an eighth of the bound is not kept
+  // locally (it is still shared through the store), so one huge body cannot flush the rest.
+  private readonly entries: LRUCache<string, Entry>;
   // Concurrent misses on one key share one computation instead of stampeding the store.
   private readonly inflight = new Map<string, Promise<{ entry: Entry; fresh: boolean }>>();
+  private readonly shared: SharedResponseCache | null;
+  private readonly namespace: string;
   constructor(
     private readonly clock: Clock,
-    private readonly maxEntries = 10_000,
-    private readonly shared: SharedResponseCache | null = null,
-  ) {}
+    options: ResponseCacheOptions = {},
+  ) {
+    const maxBytes = options.maxBytes ?? DEFAULT_LOCAL_CACHE_BYTES;
+    this.entries = new LRUCache<string, Entry>({ maxSize: maxBytes, maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)), sizeCalculation: (e) => Math.max(1, e.bytes) });
+    this.shared = options.shared ?? null;
+    this.namespace = options.namespace ?? "";
+  }
 
-  async getOrCompute(key: string, ttlSeconds: number, compute: () => Promise<Record<string, unknown>>): Promise<CacheAnswer> {
+  async getOrCompute(route: string, ttlSeconds: number, compute: () => Promise<Record<string, unknown>>): Promise<CacheAnswer> {
+    const key = this.namespace === "" ? route : `${this.namespace} ${route}`;
     const now = this.clock.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return { body: hit.body, cached: true, ttlLeft: secondsLeft(hit, now) };
@@ -64,34 +96,36 @@ export class ResponseCache {
       if (stored !== null && stored.expiresAt > this.clock.now()) return { entry: parsed(stored), fresh: false };
     }
     const body = await compute();
-    const entry = { body, expiresAt: this.clock.now() + ttlSeconds * 1000 };
+    const text = JSON.stringify(body);
+    const entry = { body, expiresAt: this.clock.now() + ttlSeconds * 1000, bytes: text.length };
     if (shared === null) return { entry, fresh: true };
-    const put = await shared.putIfVacant(key, { body: JSON.stringify(body), expiresAt: entry.expiresAt }, this.clock.now());
+    const put = await shared.putIfVacant(key, { body: text, expiresAt: entry.expiresAt }, this.clock.now());
     return put.stored ? { entry, fresh: true } : { entry: parsed(put.entry), fresh: false };
   }
 
+  /** Local copies held (expired ones included until they are evicted or replaced). */
   get size(): number {
     return this.entries.size;
   }
 
+  /** JSON text the local copies hold together. */
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+
   private store(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
+    // An expired copy is dead weight: drop them before the bound evicts a live one.
+    if (this.entries.calculatedSize + entry.bytes > this.entries.maxSize) {
       const now = this.clock.now();
-      for (const [k, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(k);
-    }
-    // Still full of live entries: drop the oldest (Map keeps insertion order).
-    while (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
+      const expired = [...this.entries.entries()].filter(([, e]) => e.expiresAt <= now).map(([k]) => k);
+      for (const k of expired) this.entries.delete(k);
     }
     this.entries.set(key, entry);
   }
 }
 
 function parsed(stored: { readonly body: string; readonly expiresAt: number }): Entry {
-  return { body: JSON.parse(stored.body) as Record<string, unknown>, expiresAt: stored.expiresAt };
+  return { body: JSON.parse(stored.body) as Record<string, unknown>, expiresAt: stored.expiresAt, bytes: stored.body.length };
 }
 
 function secondsLeft(entry: Entry, now: number): number {

@@ -166,8 +166,11 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps, literal
       const ttl = route.cacheTtlSeconds;
       if (ttl === undefined || !deps.cacheable()) {
         const out = (await route.handler(ctx)) as Record<string, unknown>;
-        // A cached route answered afresh says so: its body expires at once.
-        if (ttl !== undefined) res.setHeader("Cache-Control", "no-store");
+        // Not a cacheable answer: a caller's own resources (webhook URLs, a new key's secret) or
+        // one that changes with each call. The key travels in X-API-Key, not Authorization, so
+        // a shared cache is not bound to treat a keyed answer as private unless told. A cached
+        // route answered afresh (warm-up) says so too: its body expires at once.
+        res.setHeader("Cache-Control", "no-store");
         res.status(route.successStatus ?? 200).json(checkedBody(route, ttl === undefined ? out : { ...out, cached: false, cache_ttl_seconds: 0 }));
         return;
       }

@@ -36,8 +36,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (
 
   it("two replicas answer one key with the body the first computed, until it expires", async () => {
     const clock = new ManualClock(T0);
-    const a = new ResponseCache(clock, 100, store.responseCache);
-    const b = new ResponseCache(clock, 100, store.responseCache);
+    const a = new ResponseCache(clock, { shared: store.responseCache });
+    const b = new ResponseCache(clock, { shared: store.responseCache });
     let computed = 0;
     const compute = async () => ({ at: clock.now(), n: ++computed });
     expect(await a.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0, n: 1 }, cached: false, ttlLeft: 60 });
@@ -53,10 +53,22 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (
     expect(computed).toBe(2);
   });
 
+  it("processes of another namespace (another build's schemas, the other feed) never serve each other's stored entries", async () => {
+    const clock = new ManualClock(T0 + 7_200_000);
+    const before = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-1" });
+    const after = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-2" });
+    const twin = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-1" });
+    expect((await before.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "old" }))).body).toEqual({ shape: "old" });
+    clock.advance(1_000);
+    expect(await after.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "new" }))).toEqual({ body: { shape: "new" }, cached: false, ttlLeft: 300 });
+    // The same namespace on another replica still shares the entry.
+    expect(await twin.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "recomputed" }))).toEqual({ body: { shape: "old" }, cached: true, ttlLeft: 299 });
+  });
+
   it("when two replicas compute one key at once, both serve the body that was stored first", async () => {
     const clock = new ManualClock(T0 + 3_600_000);
-    const a = new ResponseCache(clock, 100, store.responseCache);
-    const b = new ResponseCache(clock, 100, store.responseCache);
+    const a = new ResponseCache(clock, { shared: store.responseCache });
+    const b = new ResponseCache(clock, { shared: store.responseCache });
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     // a computes slowly; b computes, stores and answers meanwhile.

@@ -63,6 +63,8 @@ export function errorHandler(logger: Logger) {
     if (res.headersSent) return;
     // A handler may have set its own type (a page sets text/html before sending a file).
     res.removeHeader("Content-Type");
+    // A refusal is about this request at this moment; a shared cache may keep a 404 or 405 by default.
+    res.setHeader("Cache-Control", "no-store");
     res.status(apiError.status).set(apiError.headers).json(apiError.body);
   };
 }

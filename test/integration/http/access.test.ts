@@ -154,6 +154,18 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
     expect(third.computed).toBeGreaterThan(a.computed);
   });
 
+  it("tells caches to keep no uncached answer: a caller's webhooks, a new key, a refusal, a 404", async () => {
+    const key = await createKey(svc, "basic");
+    const answers = [
+      await get("/v1/webhooks", key),
+      await get("/v1/keys/generate", undefined, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "cache probe", email: "probe@example.com" }) }),
+      await get("/v1/verdict/latest"),
+      await get("/v1/no-such-route", key),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 201, 401, 404]);
+    expect(answers.map((r) => r.headers.get("cache-control"))).toEqual(["no-store", "no-store", "no-store", "no-store"]);
+  });
+
   it("limits POST /v1/tao/council/run to 5 per minute per key", async () => {
     clock.set(DAY_START + 4 * 86_400_000);
     const key = await createKey(svc, "pro");

@@ -39,18 +39,33 @@ describe("ResponseCache", () => {
     expect((await cache.getOrCompute("k", 30, async () => ({ ok: true }))).body).toEqual({ ok: true });
   });
 
-  it("stays within its size bound, evicting expired entries first, then the oldest", async () => {
+  it("bounds its local copies by bytes, dropping expired copies first, then the least recently used", async () => {
     const clock = new ManualClock(0);
-    const cache = new ResponseCache(clock, 3);
-    await cache.getOrCompute("short", 1, async () => ({ k: "short" }));
-    await cache.getOrCompute("a", 60, async () => ({ k: "a" }));
-    await cache.getOrCompute("b", 60, async () => ({ k: "b" }));
+    // Each body is 100 characters of JSON; the bound holds eight.
+    const body = (tag: string) => ({ tag, pad: "x".repeat(100 - JSON.stringify({ tag, pad: "" }).length) });
+    const cache = new ResponseCache(clock, { maxBytes: 800 });
+    await cache.getOrCompute("short", 1, async () => body("short"));
+    for (const k of ["a", "b", "c", "d", "e", "f", "g"]) await cache.getOrCompute(k, 60, async () => body(k));
+    expect([cache.size, cache.bytes]).toEqual([8, 800]);
     clock.advance(2_000);
-    await cache.getOrCompute("c", 60, async () => ({ k: "c" }));
-    expect(cache.size).toBe(3);
-    expect((await cache.getOrCompute("a", 60, async () => ({ k: "recomputed" }))).cached).toBe(true);
-    await cache.getOrCompute("d", 60, async () => ({ k: "d" }));
-    expect(cache.size).toBe(3);
-    expect((await cache.getOrCompute("a", 60, async () => ({ k: "a2" }))).body).toEqual({ k: "a2" });
+    // Full: the expired copy goes, not a live one.
+    await cache.getOrCompute("h", 60, async () => body("h"));
+    expect([cache.size, cache.bytes]).toEqual([8, 800]);
+    expect((await cache.getOrCompute("a", 60, async () => body("recomputed"))).cached).toBe(true);
+    // Full of live copies: the least recently used one (b, since a was just read) goes.
+    await cache.getOrCompute("i", 60, async () => body("i"));
+    expect((await cache.getOrCompute("a", 60, async () => body("a2"))).body.tag).toBe("a");
+    expect((await cache.getOrCompute("b", 60, async () => body("b2"))).body.tag).toBe("b2");
+    expect(cache.bytes).toBeLessThanOrEqual(800);
+  });
+
+  it("keeps no local copy of a body over an eighth of its bound, yet answers it", async () => {
+    const cache = new ResponseCache(new ManualClock(0), { maxBytes: 8_000 });
+    let computed = 0;
+    const big = async () => ({ n: ++computed, pad: "x".repeat(2_000) });
+    expect((await cache.getOrCompute("big", 60, big)).body.n).toBe(1);
+    expect(cache.size).toBe(0);
+    // Without a shared store nothing holds it, so it is computed again.
+    expect((await cache.getOrCompute("big", 60, big)).body.n).toBe(2);
   });
 });
