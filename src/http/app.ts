@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   for (const router of routers) app.use(router);
   // Filled as the routes are mounted below; ahead of them so a literal path skips the walk.
   const literal = new LiteralRoutes();
-  app.use(inSequence(requestId, accessLog(deps.logger), httpMetrics, helmet(), literal.dispatch));
+  app.use(inSequence(requestId, accessLog(deps.logger), httpMetrics, securityHeaders(deps.config.PUBLIC_BASE_URL), literal.dispatch));
 
   app.get("/v1/openapi.json", (_req, res) => {
     res.json(openApi);
@@ -81,4 +81,21 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
 function cacheNamespace(openApi: object, marketFeed: string): string {
   const { servers: _servers, ...shapes } = openApi as { servers?: unknown };
   return createHash("sha256").update(JSON.stringify(shapes)).update(`\n${marketFeed}`).digest("base64url").slice(0, 16);
+}
+
+/**
+ * helmet's headers, with a Content-Security-Policy as tight as the pages need: no inline styles
+ * or fonts from elsewhere (the pages set styles through the CSSOM only), and no framing at all.
+ * `upgrade-insecure-requests` only where the service is published over https: on a plain-http
+ * deployment (docker compose reached by a LAN name) it made the browser ask for the dashboard's
+ * script and stylesheet over https, which failed, and the page stayed blank.
+ */
+function securityHeaders(publicBaseUrl: string) {
+  const https = publicBaseUrl.startsWith("https:");
+  return helmet({
+    contentSecurityPolicy: {
+      directives: { styleSrc: ["'self'"], fontSrc: ["'self'"], frameAncestors: ["'none'"], upgradeInsecureRequests: https ? [] : null },
+    },
+    xFrameOptions: { action: "deny" },
+  });
 }
