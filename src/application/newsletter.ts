@@ -1,42 +1,76 @@
+import { createHash, randomUUID } from "node:crypto";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
+import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
 import type { Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
-import { randomUUID } from "node:crypto";
 import { maskEmail } from "../domain/access/mask-email.js";
+import { mailboxOf } from "../domain/access/mailbox.js";
+import { nextUtcMidnight } from "../domain/access/utc-day.js";
 import { errorSummary } from "../logging/error-summary.js";
 
-const MAX_ATTEMPTS = 5;
+/** Attempts at one welcome e-mail over its whole life, across sweeps, restarts and replicas. */
+export const MAX_WELCOME_ATTEMPTS = 5;
 /**
  * How long one claim on a welcome e-mail lasts; renewed before every attempt. Longer than an
- * attempt and the wait before it (25 s at most), so a claim lapses only when its holder died.
+ * attempt (the mailer's timeouts: 10 s to connect, 10 s to the greeting, 20 s of silence) and
+ * the wait before it (25 s at most), so a claim lapses only when its holder died.
  */
 const CLAIM_MS = 120_000;
+const HOUR = 3_600_000;
+
+/** The counters a welcome e-mail is sent against (the store's, shared by replicas). */
+export type SendCounter = Pick<CounterRepository, "consumeAll" | "release">;
 
 export interface NewsletterOptions {
-  /** Delays between welcome-mail attempts; the last failure is logged and left for the next start. */
+  /** Delays between a sign-up's welcome attempts; what is still unsent waits for a sweep. */
   readonly retryDelaysMs: readonly number[];
+  /** How often pending welcomes are tried again, one attempt each (default 15 minutes). */
+  readonly sweepEveryMs?: number;
+  /**
+   * Welcome e-mails sent in a clock hour by the whole service, and to one mailbox in a UTC day.
+   * A sign-up asks for a mail to an address nobody confirmed; without these, sign-ups of
+   * `victim+1@…`, `victim+2@…` from many networks flooded one inbox. What a limit holds back
+   * stays pending, and a later sweep sends it.
+   */
+  readonly sendLimits?: { readonly perHour: number; readonly perMailboxPerDay: number };
 }
 
+const DEFAULT_OPTIONS = { retryDelaysMs: [1000, 5000, 25000], sweepEveryMs: 15 * 60_000, sendLimits: { perHour: 100, perMailboxPerDay: 2 } };
+
+/** Why an attempt did not send. */
+type Outcome = "sent" | "failed" | "refused_permanently" | "held_back" | "not_ours";
+
 /**
- * Store first, then send: a failing mail server never loses a subscription. The welcome e-mail
- * is retried in the background and, if still unsent, again at the next start. Every attempt
- * first claims the address in the store, so replicas that start together and each resume the
- * pending welcomes send each one once.
+ * Store first, then send: a failing mail server never loses a subscription. A sign-up's welcome
+ * e-mail is tried a few times in the background; what is still unsent is tried again by a sweep
+ * every 15 minutes (and at start), up to MAX_WELCOME_ATTEMPTS attempts in all. Every attempt first
+ * claims the address in the store, so replicas that sweep together send each welcome once.
  */
 export class NewsletterService {
   private readonly inflight = new Set<Promise<void>>();
   /** This instance's name on its claims (one per process, never shared). */
   private readonly claimant = randomUUID();
+  /** Addresses this instance holds a claim on, given back when it stops. */
+  private readonly held = new Set<string>();
+  /** Of those, the ones whose e-mail is on its way: their claims are kept to the end (see `stop`). */
+  private readonly sending = new Set<string>();
+  private readonly stopping = new AbortController();
+  private readonly options: Required<NewsletterOptions>;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
   constructor(
     private readonly repo: NewsletterRepository,
+    private readonly counters: SendCounter,
     private readonly mailer: Mailer,
     private readonly owner: OwnerNotifier,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly options: NewsletterOptions = { retryDelaysMs: [1000, 5000, 25000] },
-  ) {}
+    options: NewsletterOptions = DEFAULT_OPTIONS,
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+  }
 
   /** Returns whether the address was new; the caller answers identically either way. */
   async subscribe(email: string, name: string | null): Promise<boolean> {
@@ -45,31 +79,83 @@ export class NewsletterService {
     return created;
   }
 
-  /** Resends welcome e-mails that never went out (called at start-up). */
-  async resumePending(): Promise<void> {
-    for (const s of await this.repo.pendingWelcome(MAX_ATTEMPTS)) this.track(this.sendWelcome(s.email));
+  /** Sweeps pending welcomes now and then every `sweepEveryMs` until `stop`. */
+  start(): void {
+    if (this.sweepTimer !== undefined || this.stopping.signal.aborted) return;
+    this.resumePending();
+    this.sweepTimer = setInterval(() => this.resumePending(), this.options.sweepEveryMs);
+    this.sweepTimer.unref();
   }
 
-  /** Waits for background sends (graceful shutdown, tests). */
+  /** One sweep over welcomes that never went out, in the background (start-up, the timer, tests). */
+  resumePending(): void {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    this.track(this.sweep().finally(() => (this.sweeping = false)));
+  }
+
+  /** Waits for background sends (tests). */
   async drain(): Promise<void> {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
   /**
+   * Stops sweeping, cuts short every wait between attempts, lets a send in progress finish for
+   * up to `withinMs`, and gives back the claims this instance holds, so a replacement started at
+   * once sends those welcomes instead of waiting two minutes for the claims to lapse. A claim on a
+   * mail still on its way is kept: given back, another replica could send the same welcome.
+   */
+  async stop(withinMs: number): Promise<void> {
+    clearInterval(this.sweepTimer);
+    this.stopping.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.drain(), new Promise<void>((r) => (timer = setTimeout(r, withinMs)))]);
+    clearTimeout(timer);
+    const idle = [...this.held].filter((email) => !this.sending.has(email));
+    await Promise.allSettled(idle.map((email) => this.repo.releaseWelcome(email, this.claimant)));
+  }
+
+  /**
    * A background job's failure (the store unreachable or busy while it claims or records) is
    * logged, not left to crash the process as an unhandled rejection: the address stays pending
-   * and the next start sends its welcome.
+   * and a later sweep sends its welcome.
    */
   private track(job: Promise<void>): void {
     const p = job.catch((err: unknown) => {
-      this.logger.error({ err: errorSummary(err) }, "welcome e-mail job failed; the next start tries again");
+      this.logger.error({ err: errorSummary(err) }, "welcome e-mail job failed; a later sweep tries again");
     });
     this.inflight.add(p);
     void p.finally(() => this.inflight.delete(p));
   }
 
   private async deliver(email: string): Promise<void> {
-    await Promise.all([this.sendWelcome(email), this.notifyOwner(email)]);
+    await Promise.all([this.sendWelcome(email, [0, ...this.options.retryDelaysMs]), this.notifyOwner(email)]);
+  }
+
+  /** One attempt per pending address, one address at a time: a sweep never opens a burst of connections. */
+  private async sweep(): Promise<void> {
+    for (const s of await this.repo.pendingWelcome(MAX_WELCOME_ATTEMPTS)) {
+      if (this.stopping.signal.aborted) return;
+      await this.sendWelcome(s.email, [0]);
+    }
+  }
+
+  /** Attempts after each of `delays` until one sends, the server refuses for good, or it is not ours to send. */
+  private async sendWelcome(email: string, delays: readonly number[]): Promise<void> {
+    let outcome: Outcome = "failed";
+    for (const [i, delay] of delays.entries()) {
+      if (delay > 0 && !(await this.pause(delay))) break;
+      outcome = await this.attempt(email, i + 1);
+      if (outcome !== "failed") break;
+    }
+    if (this.held.delete(email)) await this.repo.releaseWelcome(email, this.claimant);
+    if (outcome === "failed" || outcome === "refused_permanently") {
+      const attempts = (await this.repo.get(email))?.welcomeAttempts ?? 0;
+      this.logger.warn(
+        { to: maskEmail(email), attempts, max_attempts: MAX_WELCOME_ATTEMPTS },
+        attempts >= MAX_WELCOME_ATTEMPTS ? "welcome e-mail not delivered; giving up" : "welcome e-mail not delivered yet; a later sweep tries again",
+      );
+    }
   }
 
   /**
@@ -77,31 +163,70 @@ export class NewsletterService {
    * the submitted `name` would let anyone send a line of their own text (a link, a warning) from
    * MAIL_FROM to any address.
    */
-  private async sendWelcome(email: string): Promise<void> {
-    const delays = [0, ...this.options.retryDelaysMs];
-    for (let attempt = 0; attempt < delays.length; attempt++) {
-      if ((delays[attempt] ?? 0) > 0) await new Promise((r) => setTimeout(r, delays[attempt]));
-      // Sent meanwhile, or another replica is sending it: not ours to send.
-      if (!(await this.repo.claimWelcome(email, this.claimant, this.clock.now(), CLAIM_MS))) return;
-      let sent = false;
-      try {
-        await this.mailer.send({
-          to: email,
-          subject: "Welcome to Market Intelligence",
-          text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
-        });
-        sent = true;
-      } catch (err) {
-        // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
-        this.logger.warn({ err: errorSummary(err), attempt: attempt + 1, to: maskEmail(email) }, "welcome e-mail failed");
-      }
-      // Recorded outside the send's try: a store failure after a sent e-mail must not count as a
-      // failed send and send it again (it fails the job, logged by `track`).
-      await this.repo.recordWelcomeAttempt(email, sent ? new Date(this.clock.now()).toISOString() : null);
-      if (sent) return;
+  private async attempt(email: string, attempt: number): Promise<Outcome> {
+    // Sent meanwhile, out of attempts, or another replica is sending it: not ours to send.
+    if (!(await this.repo.claimWelcome(email, this.claimant, this.clock.now(), CLAIM_MS, MAX_WELCOME_ATTEMPTS))) return "not_ours";
+    this.held.add(email);
+    const windows = this.sendWindows(email);
+    if (!(await this.counters.consumeAll(windows, this.clock.now())).allowed) {
+      this.logger.info({ to: maskEmail(email) }, "welcome e-mail held back by the send limits; a later sweep sends it");
+      return "held_back";
     }
-    await this.repo.releaseWelcome(email, this.claimant);
-    this.logger.error({ to: maskEmail(email) }, "welcome e-mail not delivered; will retry at next start");
+    let outcome: Outcome = "sent";
+    this.sending.add(email);
+    try {
+      await this.mailer.send({
+        to: email,
+        subject: "Welcome to Market Intelligence",
+        text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
+      });
+    } catch (err) {
+      // A 5xx is the server's final word (unknown user, refused address): retrying cannot help.
+      const code = (err as { responseCode?: unknown }).responseCode;
+      outcome = typeof code === "number" && code >= 500 ? "refused_permanently" : "failed";
+      // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
+      this.logger.warn({ err: errorSummary(err), attempt, to: maskEmail(email) }, "welcome e-mail failed");
+      // Nothing reached the mailbox: the limits get the mail back.
+      const now = this.clock.now();
+      await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
+    } finally {
+      this.sending.delete(email);
+    }
+    // Recorded outside the send's try: a store failure after a sent e-mail must not count as a
+    // failed send and send it again (it fails the job, logged by `track`).
+    const sentAt = outcome === "sent" ? new Date(this.clock.now()).toISOString() : null;
+    await this.repo.recordWelcomeAttempt(email, sentAt, outcome === "refused_permanently" ? MAX_WELCOME_ATTEMPTS : undefined);
+    return outcome;
+  }
+
+  /** The service's hourly window and the mailbox's daily one (its name hashed: counters are not a mailing list). */
+  private sendWindows(email: string): CounterWindow[] {
+    const now = this.clock.now();
+    const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
+    const dayEnd = nextUtcMidnight(now);
+    const mailbox = createHash("sha256").update(mailboxOf(email)).digest("base64url").slice(0, 22);
+    const { perHour, perMailboxPerDay } = this.options.sendLimits;
+    return [
+      { bucket: `welcome-mail:${hourEnd}`, limit: perHour, expiresAt: hourEnd },
+      { bucket: `welcome-mailbox:${mailbox}:${dayEnd}`, limit: perMailboxPerDay, expiresAt: dayEnd },
+    ];
+  }
+
+  /** Waits `ms`; false when the service stopped meanwhile. */
+  private pause(ms: number): Promise<boolean> {
+    const signal = this.stopping.signal;
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(true);
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   private async notifyOwner(email: string): Promise<void> {

@@ -77,7 +77,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   }, logger);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
-  const newsletter = new NewsletterService(store.newsletter, mailer, owner, clock, logger, overrides.newsletter);
+  const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, overrides.newsletter);
   const actors = openActors(config, store, market.clock, clock, logger);
   // Per service, never per module: two services in one process (tests) lease independently.
   const quotaCounting = openQuotaCounting(store, clock, logger);
@@ -163,7 +163,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         }
         metricsServer = m;
       }
-      await newsletter.resumePending();
+      newsletter.start();
       await actors.host.start();
       if (actors.kind === "dapr" && membership !== null && market.clock instanceof ReplayMarketClock) {
         // A Dapr replay cluster: the clock comes first, since the schedules run on it. One
@@ -236,7 +236,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         // is left of the budget less a moment for the store to close.
         await actors.host.shutdown(Math.max(STORE_CLOSE_RESERVE_MS, left() - STORE_CLOSE_RESERVE_MS));
         await market.stop();
-        await newsletter.drain();
+        await newsletter.stop(Math.max(0, left() - STORE_CLOSE_RESERVE_MS));
         mailer.close();
         await store.close();
       })();

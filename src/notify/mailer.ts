@@ -12,10 +12,44 @@ export interface Mailer {
   close(): void;
 }
 
-/** SMTP through nodemailer (SMTP_URL); connection and socket timeouts keep a dead server from hanging us. */
-export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url, { from });
-  Object.assign(transport.options, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+/**
+ * How long the mailer waits to connect, for the server's greeting, and through a silence
+ * mid-conversation. nodemailer's own defaults are 2 min, 30 s and 10 min: one stuck attempt then
+ * outlasted its claim on the address (another replica sent the same welcome) and the shutdown.
+ */
+export interface SmtpTimeouts {
+  readonly connectionMs: number;
+  readonly greetingMs: number;
+  readonly socketMs: number;
+}
+
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 };
+
+/**
+ * SMTP through nodemailer (SMTP_URL). nodemailer drops every other option given beside a `url`
+ * (and the timeouts once set on the transport afterwards never reached its connection), so the
+ * URL is read here into plain options. With credentials on a plain `smtp://` URL STARTTLS is
+ * required, so a man in the middle who strips the server's STARTTLS offer gets a refusal, not the
+ * password. The URL's own query options (`?requireTLS=false` for a relay on a trusted network,
+ * `?tls.rejectUnauthorized=false`) come last and decide, as they do in nodemailer.
+ */
+export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Mailer {
+  const parsed = new URL(url);
+  const auth = parsed.username !== "" ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {};
+  const transport = nodemailer.createTransport(
+    {
+      host: parsed.hostname,
+      ...(parsed.port !== "" ? { port: Number(parsed.port) } : {}),
+      secure: parsed.protocol === "smtps:",
+      ...auth,
+      connectionTimeout: timeouts.connectionMs,
+      greetingTimeout: timeouts.greetingMs,
+      socketTimeout: timeouts.socketMs,
+      ...(parsed.username !== "" && parsed.protocol === "smtp:" ? { requireTLS: true } : {}),
+      ...urlOptions(parsed.searchParams),
+    },
+    { from },
+  );
   return {
     async send(m) {
       await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
@@ -24,6 +58,18 @@ export function smtpMailer(url: string, from: string): Mailer {
       transport.close();
     },
   };
+}
+
+/** A connection URL's query options as nodemailer reads them: "true"/"false" and numbers typed, `tls.*` nested. */
+function urlOptions(params: URLSearchParams): Record<string, unknown> {
+  const typed = (v: string): unknown => (v === "true" ? true : v === "false" ? false : v !== "" && !Number.isNaN(Number(v)) ? Number(v) : v);
+  const options: Record<string, unknown> = {};
+  const tls: Record<string, unknown> = {};
+  for (const [key, value] of params) {
+    if (key.startsWith("tls.")) tls[key.slice(4)] = typed(value);
+    else if (!key.includes(".")) options[key] = typed(value);
+  }
+  return Object.keys(tls).length > 0 ? { ...options, tls } : options;
 }
 
 /** Without SMTP_URL, e-mails are logged (subject only: addresses are personal data), not sent. */

@@ -5,14 +5,19 @@ export interface OwnerNotifier {
   notify(text: string): Promise<void>;
 }
 
-/** Slack/Discord-style incoming webhook: POST {text, content} as JSON, 5 s timeout. */
+/**
+ * Slack/Discord-style incoming webhook: POST {text, content} as JSON, 5 s timeout. The text
+ * quotes a subscriber's domain, which anyone picks (`x@everyone.io`), and Discord pings the
+ * whole channel for a literal "@everyone" or "@here" unless `allowed_mentions` says otherwise;
+ * Slack ignores the field.
+ */
 export function webhookOwnerNotifier(url: string): OwnerNotifier {
   return {
     async notify(text) {
       const res = await fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ text, content: text }),
+        body: JSON.stringify({ text, content: text, allowed_mentions: { parse: [] } }),
         signal: AbortSignal.timeout(5000),
         redirect: "error",
       });

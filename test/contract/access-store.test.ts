@@ -305,6 +305,23 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(await store.newsletter.pendingWelcome(5)).toEqual([]);
   });
 
+  it("claims a welcome only below its attempt limit, and a give-up takes the count to the limit at once", async () => {
+    const t = Date.UTC(2026, 0, 3);
+    await store.newsletter.subscribe("b@example.com", null, "2026-01-03T00:00:00.000Z");
+    expect(await store.newsletter.claimWelcome("b@example.com", "me", t, 60_000, 2)).toBe(true);
+    await store.newsletter.recordWelcomeAttempt("b@example.com", null);
+    expect(await store.newsletter.claimWelcome("b@example.com", "me", t, 60_000, 2)).toBe(true);
+    await store.newsletter.recordWelcomeAttempt("b@example.com", null);
+    // Two attempts made: no claim, by this claimant or any other, even with its claim lapsed.
+    expect(await store.newsletter.claimWelcome("b@example.com", "me", t, 60_000, 2)).toBe(false);
+    expect(await store.newsletter.claimWelcome("b@example.com", "other", t + 120_000, 60_000, 2)).toBe(false);
+    await store.newsletter.subscribe("c@example.com", null, "2026-01-03T00:00:00.000Z");
+    expect(await store.newsletter.claimWelcome("c@example.com", "me", t, 60_000, 5)).toBe(true);
+    await store.newsletter.recordWelcomeAttempt("c@example.com", null, 5);
+    expect(await store.newsletter.get("c@example.com")).toMatchObject({ welcomeSentAt: null, welcomeAttempts: 5 });
+    expect(await store.newsletter.claimWelcome("c@example.com", "me", t, 60_000, 5)).toBe(false);
+  });
+
   it("answers the readiness ping", async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });

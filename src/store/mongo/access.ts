@@ -266,8 +266,10 @@ export class MongoNewsletter implements NewsletterRepository {
       throw err;
     }
   }
-  async recordWelcomeAttempt(email: string, sentAt: string | null): Promise<void> {
-    await this.subs.updateOne({ _id: email }, { $inc: { welcomeAttempts: 1 }, ...(sentAt ? { $set: { welcomeSentAt: sentAt } } : {}) });
+  async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
+    // The claim makes the caller the only writer, so the two forms never race each other.
+    const count = giveUpAt === undefined ? { $inc: { welcomeAttempts: 1 } } : { $max: { welcomeAttempts: giveUpAt } };
+    await this.subs.updateOne({ _id: email }, { ...count, ...(sentAt ? { $set: { welcomeSentAt: sentAt } } : {}) });
   }
   async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
     const docs = await this.subs
@@ -279,9 +281,9 @@ export class MongoNewsletter implements NewsletterRepository {
   async get(email: string): Promise<Subscriber | null> {
     return this.subs.findOne({ _id: email }, { projection: { _id: 0, claim: 0 } });
   }
-  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number): Promise<boolean> {
+  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean> {
     const r = await this.subs.updateOne(
-      { _id: email, welcomeSentAt: null, $or: [{ claim: null }, { claim: { $exists: false } }, { "claim.by": claimant }, { "claim.until": { $lte: now } }] },
+      { _id: email, welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts }, $or: [{ claim: null }, { claim: { $exists: false } }, { "claim.by": claimant }, { "claim.until": { $lte: now } }] },
       { $set: { claim: { by: claimant, until: now + leaseMs } } },
     );
     return r.matchedCount === 1;

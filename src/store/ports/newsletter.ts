@@ -9,14 +9,20 @@ export interface Subscriber {
 export interface NewsletterRepository {
   /** Stores a new subscriber; false (and no change) when the address is already subscribed. */
   subscribe(email: string, name: string | null, at: string): Promise<boolean>;
-  recordWelcomeAttempt(email: string, sentAt: string | null): Promise<void>;
+  /**
+   * Counts one attempt; `sentAt` when it went out. `giveUpAt` (the attempt limit) records a
+   * refusal retrying cannot mend (a 5xx): the count goes straight to it, so no later sweep,
+   * restart or replica tries again.
+   */
+  recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void>;
   /**
    * Takes, or renews, the right to send this address's welcome e-mail until `now + leaseMs`.
-   * False when the welcome went out or another claimant holds a claim that has not expired, so
-   * replicas starting together (each resuming pending welcomes) send each one once.
+   * False when the welcome went out, `maxAttempts` attempts were made, or another claimant holds
+   * a claim that has not expired, so replicas sweeping together send each one once, and no
+   * number of sweeps or restarts makes more than `maxAttempts` attempts.
    */
-  claimWelcome(email: string, claimant: string, now: number, leaseMs: number): Promise<boolean>;
-  /** Gives a claim up (attempts exhausted), so the next start may try at once. */
+  claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean>;
+  /** Gives a claim up (this run is done with it), so another sweep or replica may try at once. */
   releaseWelcome(email: string, claimant: string): Promise<void>;
   /** Subscribers whose welcome e-mail has not gone out yet, for resending after a restart. */
   pendingWelcome(maxAttempts: number): Promise<Subscriber[]>;

@@ -316,24 +316,24 @@ export class SqliteNewsletter implements NewsletterRepository {
       "INSERT INTO newsletter_subscribers (email, name, subscribed_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
     );
     this.attempt = db.prepare(
-      `UPDATE newsletter_subscribers SET welcome_attempts = welcome_attempts + 1,
+      `UPDATE newsletter_subscribers SET welcome_attempts = MAX(welcome_attempts + 1, COALESCE(?, 0)),
          welcome_sent_at = COALESCE(?, welcome_sent_at) WHERE email = ?`,
     );
     this.pending = db.prepare<[number], SubscriberRow>(
       "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
     );
     this.one = db.prepare<[string], SubscriberRow>("SELECT * FROM newsletter_subscribers WHERE email = ?");
-    this.claim = db.prepare<[{ email: string; claimant: string; now: number; until: number }]>(
+    this.claim = db.prepare<[{ email: string; claimant: string; now: number; until: number; maxAttempts: number }]>(
       `UPDATE newsletter_subscribers SET welcome_claimant = @claimant, welcome_claimed_until = @until
-       WHERE email = @email AND welcome_sent_at IS NULL
+       WHERE email = @email AND welcome_sent_at IS NULL AND welcome_attempts < @maxAttempts
          AND (welcome_claimant IS NULL OR welcome_claimant = @claimant OR welcome_claimed_until <= @now)`,
     );
     this.release = db.prepare(
       "UPDATE newsletter_subscribers SET welcome_claimant = NULL, welcome_claimed_until = NULL WHERE email = ? AND welcome_claimant = ?",
     );
   }
-  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number): Promise<boolean> {
-    return this.claim.run({ email, claimant, now, until: now + leaseMs }).changes === 1;
+  async claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean> {
+    return this.claim.run({ email, claimant, now, until: now + leaseMs, maxAttempts }).changes === 1;
   }
   async releaseWelcome(email: string, claimant: string): Promise<void> {
     this.release.run(email, claimant);
@@ -341,8 +341,8 @@ export class SqliteNewsletter implements NewsletterRepository {
   async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
     return this.insert.run(email, name, at).changes === 1;
   }
-  async recordWelcomeAttempt(email: string, sentAt: string | null): Promise<void> {
-    this.attempt.run(sentAt, email);
+  async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
+    this.attempt.run(giveUpAt ?? null, sentAt, email);
   }
   async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
     return this.pending.all(maxAttempts).map(toSubscriber);

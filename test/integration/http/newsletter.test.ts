@@ -51,6 +51,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     const note = owner.received.map((r) => r.body).join("\n");
     expect(note).toMatch(/subscri/i);
     expect(note).not.toContain("trader.one@example.com");
+    // A subscriber's domain is theirs to pick ("@everyone.io"): Discord must ping nobody.
+    expect((JSON.parse(owner.received[0]?.body ?? "{}") as { allowed_mentions?: unknown }).allowed_mentions).toEqual({ parse: [] });
     const stored = await svc.service.store.newsletter.get("trader.one@example.com");
     expect(stored?.welcomeSentAt).not.toBeNull();
   });
@@ -73,6 +75,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     expect(typeof ((await bad.json()) as { detail: unknown }).detail).toBe("string");
     // A host without a dot cannot be reached from the internet.
     expect((await subscribe({ email: "trader@localhost" }, "198.51.100.5")).status).toBe(400);
+    // WHATWG allows dots anywhere in the local part; SMTP refuses these, so no mail could go out.
+    for (const [i, email] of ["a..b@example.com", ".a@example.com", "a.@example.com"].entries()) {
+      expect((await subscribe({ email }, `198.51.100.${60 + i}`)).status).toBe(400);
+    }
 
     const malformed = [{}, { email: 42 }, { email: `${"a".repeat(250)}@x.io` }, { email: "a@b.co", name: "n".repeat(101) }, { email: "a@b.co", website: "w".repeat(501) }];
     for (const [i, body] of malformed.entries()) {

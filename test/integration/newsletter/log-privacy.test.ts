@@ -43,7 +43,10 @@ describe("newsletter failures in the log", () => {
     await svc.service.deps.newsletter.drain();
 
     const welcome = log.lines.filter((l) => l.msg === "welcome e-mail failed");
-    expect(welcome).toHaveLength(2);
+    // A 550 is the server's final word: no second attempt, in this run or any later sweep's.
+    expect(welcome).toHaveLength(1);
+    expect((await svc.service.store.newsletter.get(ADDRESS))?.welcomeAttempts).toBe(5);
+    expect(log.lines.some((l) => l.msg === "welcome e-mail not delivered; giving up")).toBe(true);
     expect(welcome[0]).toMatchObject({ err: { name: "Error", code: "EENVELOPE", command: "RCPT TO", responseCode: 550 }, to: "d***@example.org" });
     const owner = log.lines.filter((l) => l.msg === "owner notification failed");
     expect(owner).toHaveLength(1);

@@ -24,7 +24,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails across replicas
   const replica = async () => {
     const store = await openStore(url);
     stores.push(store);
-    return { store, newsletter: new NewsletterService(store.newsletter, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(logger), clock, logger, { retryDelaysMs: [] }) };
+    return { store, newsletter: new NewsletterService(store.newsletter, store.counters, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(logger), clock, logger, { retryDelaysMs: [] }) };
   };
   const mailsTo = (email: string) => smtp.mails.filter((m) => m.to.includes(email)).length;
 
@@ -61,7 +61,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails across replicas
     const [a, b] = [await replica(), await replica()];
     await a.store.newsletter.subscribe("held@example.com", null, new Date(clock.now()).toISOString());
     // A replica that claimed the address and died before sending.
-    expect(await a.store.newsletter.claimWelcome("held@example.com", "a-replica-that-died", clock.now(), 120_000)).toBe(true);
+    expect(await a.store.newsletter.claimWelcome("held@example.com", "a-replica-that-died", clock.now(), 120_000, 5)).toBe(true);
     await b.newsletter.resumePending();
     await b.newsletter.drain();
     expect(mailsTo("held@example.com")).toBe(0);
@@ -84,11 +84,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails across replicas
         return Promise.reject(Object.assign(new Error("database is locked: busy@example.com"), { code: "SQLITE_BUSY" }));
       },
     });
-    const service = new NewsletterService(flaky, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(captured), clock, captured, { retryDelaysMs: [] });
+    const service = new NewsletterService(flaky, store.counters, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(captured), clock, captured, { retryDelaysMs: [] });
     expect(await service.subscribe("busy@example.com", null)).toBe(true);
     await service.drain();
     expect(mailsTo("busy@example.com")).toBe(0);
-    const failed = lines.filter((l) => l.msg === "welcome e-mail job failed; the next start tries again");
+    const failed = lines.filter((l) => l.msg === "welcome e-mail job failed; a later sweep tries again");
     expect(failed).toHaveLength(1);
     // The error's kind and code only: its message quoted the address.
     expect(JSON.stringify(lines)).not.toContain("busy@example.com");
