@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig, type Config } from "./config/env.js";
 import { buildService, type Service } from "./composition/build-service.js";
 import { exitOnProcessFault } from "./logging/process-faults.js";
+import { createLogger } from "./logging/logger.js";
+import { errorSummary } from "./logging/error-summary.js";
 
 function configOrExit(): Config {
   try {
@@ -47,7 +49,16 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => shutdown("SIGINT"));
 
   const config = configOrExit();
-  service = await buildService(config);
+  try {
+    service = await buildService(config);
+  } catch (err) {
+    // One line an operator can act on, not a stack trace: a failure to open the store or the
+    // market data quotes what it was given (a connection string with its password), so the
+    // line keeps its kind and code, and a missing file's path.
+    const path = (err as { path?: unknown } | null)?.path;
+    createLogger(config.LOG_LEVEL).fatal({ err: errorSummary(err), ...(typeof path === "string" ? { path } : {}), store: config.STORE_URL.split(":")[0] }, "cannot start");
+    process.exit(1);
+  }
   exitOnProcessFault(service.logger, (code) => process.exit(code));
   if (signalled !== null) {
     await service.stop();
@@ -60,7 +71,9 @@ async function main(): Promise<void> {
     // A start-up cut short by a signal fails its last step; the handler's stop() exits 0.
     if (signalled !== null) return;
     // The port is bound before anything shared starts (issue 19): close what was opened and go.
-    service.logger.fatal({ err: err instanceof Error ? err.message : String(err), port: config.PORT, host: config.HOST }, "cannot listen");
+    // The address from the error itself: the metrics listener (METRICS_PORT) can be the one refused.
+    const { address, port } = (err ?? {}) as { address?: unknown; port?: unknown };
+    service.logger.fatal({ err: err instanceof Error ? err.message : String(err), ...(typeof address === "string" ? { address } : {}), ...(typeof port === "number" ? { port } : {}) }, "cannot listen");
     await service.stop();
     process.exit(1);
   }

@@ -13,7 +13,17 @@ export function isIsoDayOrInstant(v: string): boolean {
   return z.iso.date().safeParse(v).success || z.iso.datetime({ offset: true }).safeParse(v).success;
 }
 
-const positiveInt = z.coerce.number({ message: "must be a number" }).int("must be an integer").positive("must be > 0");
+/**
+ * A number written in decimal, as an operator writes one. `z.coerce.number()` used JavaScript's
+ * Number(), which also read "0x1F90" as port 8080 and " 1e3 " as 1000: a typo that still parses
+ * is worse than one refused.
+ */
+function decimal<S extends z.ZodType<number>>(schema: S) {
+  return z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), schema);
+}
+
+const number = () => z.number({ message: "must be a number" });
+const positiveInt = decimal(number().int("must be an integer").positive("must be > 0"));
 
 const storeUrl = z
   .string()
@@ -30,6 +40,9 @@ const httpUrl = z
   .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
   .refine(
     (v) => {
+      // zod runs this even when the URL check above failed: an unparsable value is that check's to
+      // report (new URL would throw, quoting the value, which can be a secret webhook URL).
+      if (!URL.canParse(v)) return true;
       const u = new URL(v);
       return u.username === "" && u.password === "";
     },
@@ -43,6 +56,7 @@ const httpUrl = z
  * a public host would hand the key to every hop on the way.
  */
 function keyStaysPrivate(baseUrl: string): boolean {
+  if (!URL.canParse(baseUrl)) return true; // LLM_BASE_URL's own check reports it
   const url = new URL(baseUrl);
   if (url.protocol === "https:") return true;
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -80,11 +94,11 @@ function acceptedByResolver(server: string): boolean {
  * variables are parsed: nothing else reads process.env.
  */
 const settings = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: decimal(number().int().min(0).max(65535)).default(8080),
   HOST: z.string().min(1).default("0.0.0.0"),
   STORE_URL: storeUrl.default("sqlite:./data/mis.sqlite"),
   ACTOR_RUNTIME: z.enum(["local", "dapr"]).default("local"),
-  DAPR_HTTP_PORT: z.coerce.number().int().min(1).max(65535).default(3500),
+  DAPR_HTTP_PORT: decimal(number().int().min(1).max(65535)).default(3500),
   DAPR_HOST: z.string().min(1).default("127.0.0.1"),
   /**
    * Dapr's app API token: daprd sends it as `dapr-api-token` on every call to the app (actor
@@ -93,7 +107,7 @@ const settings = z.object({
    */
   APP_API_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. 32 random bytes, hex)").optional(),
   MARKET_FEED: z.enum(["replay", "live"]).default("replay"),
-  REPLAY_SPEED: z.coerce.number().positive("must be > 0").default(60),
+  REPLAY_SPEED: decimal(number().positive("must be > 0")).default(60),
   /** A day (its 00:00 UTC) or an instant: the default itself is an hour, not a midnight. */
   REPLAY_START: z
     .string()
@@ -101,7 +115,7 @@ const settings = z.object({
       message: "must be an ISO date (YYYY-MM-DD) or date-time with its zone (e.g. 2026-03-23T07:00:00Z)",
     })
     .optional(),
-  REPLAY_WARMUP_DAYS: z.coerce.number().int("must be a whole number of days").min(0).max(60).default(14),
+  REPLAY_WARMUP_DAYS: decimal(number().int("must be a whole number of days").min(0).max(60)).default(14),
   LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -111,7 +125,12 @@ const settings = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(30_000),
   LLM_SESSION_BUDGET_MS: positiveInt.default(90_000),
   LLM_MAX_CONCURRENT_SESSIONS: positiveInt.default(1),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be smtp:// or smtps://").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be smtp:// or smtps://")
+    // Parsed here, not first by nodemailer halfway through start-up (a stack trace quoting the password).
+    .refine((v) => URL.canParse(v) && new URL(v).hostname !== "", "must be smtp[s]://[user:password@]host[:port] with a valid host and port")
+    .optional(),
   MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
   OWNER_NOTIFY_URL: httpUrl.optional(),
   TRUST_PROXY: z
@@ -121,7 +140,7 @@ const settings = z.object({
   /** Accept TRUST_PROXY=true anyway (every client could then choose its IP through X-Forwarded-For). */
   TRUST_PROXY_FORCE: bool.default(false),
   /** Prometheus /metrics listens here, apart from the API (0: an ephemeral port); unset: not served. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_PORT: decimal(number().int().min(0).max(65535)).optional(),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** Node's server limits (issue 19): a slow or idle client cannot hold a connection longer. */
   HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(10_000),

@@ -1,3 +1,4 @@
+import type { Db, MongoClient } from "mongodb";
 import type { Store } from "../store.js";
 import { openMongo } from "./database.js";
 import { MongoApiKeys, MongoCounters, MongoNewsletter, MongoSlidingWindows } from "./access.js";
@@ -18,6 +19,16 @@ import { MongoResponseCache } from "./response-cache.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
   const { client, db } = await openMongo(url);
+  try {
+    return await storeOn(client, db);
+  } catch (err) {
+    // A connected client keeps the process alive: the CLI hung after a failed start.
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function storeOn(client: MongoClient, db: Db): Promise<Store> {
   // One queue for both: turns and outbox acknowledgements write the same actor documents.
   const actorWrites = new ActorWriteQueue();
   const repos = {

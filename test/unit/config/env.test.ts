@@ -49,9 +49,44 @@ describe("configuration", () => {
     ["LLM_BASE_URL", "http://127.0.0.1:8081/v1", "LLM_MODEL: must be set with LLM_BASE_URL"],
     ["LLM_MODEL", "smollm2", "LLM_BASE_URL: must be set with LLM_MODEL"],
     ["LLM_API_KEY", "sk-local", "LLM_BASE_URL: must be set with LLM_MODEL"],
+    // Not URLs at all: the credentials check must not throw on them (it printed the value).
+    ["PUBLIC_BASE_URL", "notaurl", "PUBLIC_BASE_URL: must be an http(s) URL"],
+    ["PUBLIC_BASE_URL", "http://", "PUBLIC_BASE_URL: must be an http(s) URL"],
+    ["OWNER_NOTIFY_URL", "hooks.slack.com/services/T0001/B0001/XXsecretTOKENxx", "OWNER_NOTIFY_URL: must be an http(s) URL"],
+    ["LLM_BASE_URL", "llm.example.com/v1", "LLM_BASE_URL: must be an http(s) URL"],
+    ["SMTP_URL", "smtp://user:s3cretSMTP@[bad", "SMTP_URL: must be smtp[s]://[user:password@]host[:port]"],
+    ["SMTP_URL", "smtp://mailer:s3cretSMTP@mail.example.com:notaport", "SMTP_URL: must be smtp[s]://[user:password@]host[:port]"],
+    // Numbers in decimal only: Number() read these as 8080, 1000 and 16.
+    ["PORT", "0x1F90", "PORT: must be a number"],
+    ["PORT", "1e3", "PORT: must be a number"],
+    ["QUOTA_FREE_PER_DAY", "0x10", "QUOTA_FREE_PER_DAY: must be a number"],
+    ["REPLAY_SPEED", "Infinity", "REPLAY_SPEED: must be a number"],
   ])("stops on %s=%s naming the variable and the rule", (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it("never repeats a refused value, which can be a secret", () => {
+    for (const [name, value] of [
+      ["OWNER_NOTIFY_URL", "hooks.slack.com/services/T0001/B0001/XXsecretTOKENxx"],
+      ["SMTP_URL", "smtp://user:s3cretSMTP@[bad"],
+      ["STORE_URL", "postgres://admin:S3cretPass@db/x"],
+    ] as const) {
+      const err = (() => {
+        try {
+          loadConfig({ [name]: value });
+        } catch (e) {
+          return e;
+        }
+        return null;
+      })();
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).not.toMatch(/secret|S3cret/i);
+    }
+  });
+
+  it("reads decimal numbers with surrounding spaces as the operator wrote them", () => {
+    expect(loadConfig({ PORT: " 9090 ", REPLAY_SPEED: "2.5", QUOTA_FREE_PER_DAY: "7" })).toMatchObject({ PORT: 9090, REPLAY_SPEED: 2.5, QUOTA_FREE_PER_DAY: 7 });
   });
 
   it("will not run on Dapr without daprd's app API token, nor with a short one", () => {
