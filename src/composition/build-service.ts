@@ -230,7 +230,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         }
         // No request is in flight any more: unused leased calls go back to the shared windows.
         await quotaCounting.close().catch((err: unknown) => logger.warn({ err: String(err) }, "giving back leased quota calls failed"));
-        await warming;
+        // A start-up waiting on a sidecar ends at its next retry once the host stops; never past the budget.
+        await within(warming, left());
         membership?.stop();
         // Turns in flight finish and commit before the store they write to closes, within what
         // is left of the budget less a moment for the store to close.

@@ -164,7 +164,7 @@ export class DaprActorHost implements ActorHost {
       const argText = arg === undefined ? undefined : toJsonText(arg);
       // One id for every delivery of this call, ours and daprd's: the host runs it once.
       const callId = randomBytes(12).toString("base64url");
-      const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText, callId));
+      const body = await retryWhileMoving(() => this.options.sidecar.invoke(type, id, method, argText, callId), this.stopSignal.signal, () => new ActorHostStoppedError(type, id));
       return body.length === 0 ? undefined : fromJsonText(body);
     });
   }
@@ -177,7 +177,11 @@ export class DaprActorHost implements ActorHost {
    */
   async adopt(handover: ActorHandover): Promise<void> {
     if (this.phase === "stopped") throw new ActorHostStoppedError(handover.type, handover.id);
-    await retryWhileMoving(() => this.options.sidecar.invoke(handover.type, handover.id, ADOPT_METHOD, toJsonText(handover)));
+    await retryWhileMoving(
+      () => this.options.sidecar.invoke(handover.type, handover.id, ADOPT_METHOD, toJsonText(handover)),
+      this.stopSignal.signal,
+      () => new ActorHostStoppedError(handover.type, handover.id),
+    );
   }
 
   /** Dapr pulls the types and timeouts from /dapr/config when the app is up: nothing to do here. */
@@ -718,13 +722,19 @@ export function isMovingError(err: unknown): boolean {
   return err instanceof DaprError && MOVING.test(err.body);
 }
 
-async function retryWhileMoving(call: () => Promise<string>): Promise<string> {
+/**
+ * Runs `call` again while daprd refuses connections (starting) or answers that the actor moves,
+ * each within its own time limit; not once the host stops: a stopping replica waiting a minute
+ * for a sidecar that is not there ran past main.ts's 10 s forced exit.
+ */
+async function retryWhileMoving(call: () => Promise<string>, stopping: AbortSignal, stopped: () => Error): Promise<string> {
   const startDeadline = Date.now() + SIDECAR_START_MS;
   const movingDeadline = Date.now() + MOVING_RETRY_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();
     } catch (err) {
+      if (stopping.aborted) throw stopped();
       if (refused(err) && Date.now() < startDeadline) {
         await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
