@@ -104,12 +104,16 @@ wait_http() { # what, url, seconds, pid
 start redis "$REDIS" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$RUN_DIR/redis" --appendonly yes --save ''
 for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$REDIS_PORT") 2>/dev/null && break; sleep 0.1; done
 
+# Everything on loopback: without mTLS (no sentry here), anyone who reached placement or a daprd's
+# internal gRPC port could invoke actors, and daprd would forward to the app with its token.
 start placement "$BIN/placement" --port "$PLACEMENT_PORT" --healthz-port "$PLACEMENT_HEALTH" --metrics-port "$PLACEMENT_METRICS" \
+  --listen-address 127.0.0.1 --healthz-listen-address 127.0.0.1 --metrics-listen-address 127.0.0.1 \
   --id dapr-placement-0 --initial-cluster "dapr-placement-0=127.0.0.1:$((PLACEMENT_PORT + 1000))" --log-level warn
 start scheduler "$BIN/scheduler" --port "$SCHEDULER_PORT" --healthz-port "$SCHEDULER_HEALTH" --metrics-port "$SCHEDULER_METRICS" \
   --etcd-data-dir "$RUN_DIR/scheduler" --etcd-client-port "$ETCD_CLIENT" \
   --etcd-initial-cluster "dapr-scheduler-server-0=http://127.0.0.1:$ETCD_PEER" --id dapr-scheduler-server-0 \
-  --listen-address 127.0.0.1 --override-broadcast-host-port "127.0.0.1:$SCHEDULER_PORT" --log-level warn
+  --listen-address 127.0.0.1 --healthz-listen-address 127.0.0.1 --metrics-listen-address 127.0.0.1 \
+  --override-broadcast-host-port "127.0.0.1:$SCHEDULER_PORT" --log-level warn
 wait_http placement "http://127.0.0.1:$PLACEMENT_HEALTH/healthz" 30 "${PIDS[1]}"
 wait_http scheduler "http://127.0.0.1:$SCHEDULER_HEALTH/healthz" 60 "${PIDS[2]}"
 
@@ -118,9 +122,12 @@ for ((r = 0; r < REPLICAS; r++)); do
   # The service listens before it calls its actors, and its calls wait for the sidecar.
   start "service-$r" env ACTOR_RUNTIME=dapr PORT="$app_port" HOST="${HOST:-127.0.0.1}" DAPR_HTTP_PORT="$http_port" \
     PUBLIC_BASE_URL="${PUBLIC_BASE_URL:-http://localhost:$BASE_PORT}" node --import tsx src/main.ts
-  start "daprd-$r" "$BIN/daprd" --app-id "$APP_ID" --app-port "$app_port" --app-protocol http --app-channel-address 127.0.0.1 \
+  # DAPR_HOST_IP: the address daprd announces to placement for its internal gRPC port, which
+  # listens on loopback only; the other daprds reach it there.
+  start "daprd-$r" env DAPR_HOST_IP=127.0.0.1 "$BIN/daprd" --app-id "$APP_ID" --app-port "$app_port" --app-protocol http --app-channel-address 127.0.0.1 \
     --dapr-http-port "$http_port" --dapr-grpc-port "$grpc_port" --dapr-internal-grpc-port "$((grpc_port + 1))" \
-    --dapr-listen-addresses 127.0.0.1 --metrics-port "$((9091 + r))" \
+    --dapr-listen-addresses 127.0.0.1 --dapr-internal-grpc-listen-address 127.0.0.1 \
+    --metrics-port "$((9091 + r))" --metrics-listen-address 127.0.0.1 \
     --placement-host-address "127.0.0.1:$PLACEMENT_PORT" --scheduler-host-address "127.0.0.1:$SCHEDULER_PORT" \
     --resources-path "$RUN_DIR/components" --config dapr/config.yaml --log-level warn \
     --enable-app-health-check --app-health-check-path /healthz --app-health-probe-interval 5 \
