@@ -215,6 +215,10 @@ export async function openMarket(
   const end = Math.max(...ends);
   const start = config.REPLAY_START ? replayStartMs(config.REPLAY_START) : defaultReplayStart(span);
   const runFrom = Math.min(start, end);
+  if (start > end) {
+    // Said once, at start: otherwise the operator sees replay running from another day than asked.
+    logger?.warn({ replay_start: new Date(start).toISOString(), data_end: new Date(end).toISOString() }, "REPLAY_START is after the bundled data ends; replay starts at the end of the data");
+  }
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
   return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end, runFrom), runFrom, pollers: [], orderBook: null, stop: idle };
 }
