@@ -25,6 +25,7 @@ export const cliGroups: Readonly<Record<string, CliGroup>> = {
   ghost: lazy("start a new Ghost Trader sprint, or sign TAO off paper mode", () => import("./commands/ghost.js"), (m) => ({ run: m.ghostCommand, usage: m.ghostUsage })),
   backtest: lazy("the engine backtest over the bundled history, with its benchmarks; writes nothing", () => import("./commands/backtest.js"), (m) => ({ run: m.backtestCommand, usage: m.backtestUsage })),
   regime: lazy("fit and score the hidden Markov model on a CSV of observations", () => import("./commands/regime.js"), (m) => ({ run: m.regimeCommand, usage: m.regimeUsage })),
+  newsletter: lazy("remove a newsletter subscriber (an unsubscribe or erasure request)", () => import("./commands/newsletter.js"), (m) => ({ run: m.newsletterCommand, usage: m.newsletterUsage })),
   verdicts: lazy("export the walk-forward hourly verdicts as the service would have published them", () => import("./commands/verdicts.js"), (m) => ({ run: m.verdictsCommand, usage: m.verdictsUsage })),
 };
 

@@ -281,6 +281,9 @@ export class MongoNewsletter implements NewsletterRepository {
   async get(email: string): Promise<Subscriber | null> {
     return this.subs.findOne({ _id: email }, { projection: { _id: 0, claim: 0 } });
   }
+  async remove(email: string): Promise<boolean> {
+    return (await this.subs.deleteOne({ _id: email })).deletedCount === 1;
+  }
   async claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean> {
     const r = await this.subs.updateOne(
       { _id: email, welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts }, $or: [{ claim: null }, { claim: { $exists: false } }, { "claim.by": claimant }, { "claim.until": { $lte: now } }] },

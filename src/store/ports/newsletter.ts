@@ -27,4 +27,6 @@ export interface NewsletterRepository {
   /** Subscribers whose welcome e-mail has not gone out yet, for resending after a restart. */
   pendingWelcome(maxAttempts: number): Promise<Subscriber[]>;
   get(email: string): Promise<Subscriber | null>;
+  /** Forgets a subscriber (an unsubscribe, an erasure request); false when the address was not stored. */
+  remove(email: string): Promise<boolean>;
 }

@@ -309,6 +309,7 @@ export class SqliteNewsletter implements NewsletterRepository {
   private readonly attempt;
   private readonly pending;
   private readonly one;
+  private readonly removeOne;
   private readonly claim;
   private readonly release;
   constructor(db: SqliteDb) {
@@ -323,6 +324,7 @@ export class SqliteNewsletter implements NewsletterRepository {
       "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
     );
     this.one = db.prepare<[string], SubscriberRow>("SELECT * FROM newsletter_subscribers WHERE email = ?");
+    this.removeOne = db.prepare<[string]>("DELETE FROM newsletter_subscribers WHERE email = ?");
     this.claim = db.prepare<[{ email: string; claimant: string; now: number; until: number; maxAttempts: number }]>(
       `UPDATE newsletter_subscribers SET welcome_claimant = @claimant, welcome_claimed_until = @until
        WHERE email = @email AND welcome_sent_at IS NULL AND welcome_attempts < @maxAttempts
@@ -350,5 +352,8 @@ export class SqliteNewsletter implements NewsletterRepository {
   async get(email: string): Promise<Subscriber | null> {
     const r = this.one.get(email);
     return r ? toSubscriber(r) : null;
+  }
+  async remove(email: string): Promise<boolean> {
+    return this.removeOne.run(email).changes === 1;
   }
 }
