@@ -142,9 +142,10 @@ export class NewsletterService {
 
   /** Attempts after each of `delays` until one sends, the server refuses for good, or it is not ours to send. */
   private async sendWelcome(email: string, delays: readonly number[]): Promise<void> {
-    let outcome: Outcome = "failed";
+    let outcome: Outcome | null = null;
     for (const [i, delay] of delays.entries()) {
-      if (delay > 0 && !(await this.pause(delay))) break;
+      // A stopped service starts no attempt (a sign-up answered while it stopped): the next start's sweep sends it.
+      if (this.stopping.signal.aborted || (delay > 0 && !(await this.pause(delay)))) break;
       outcome = await this.attempt(email, i + 1);
       if (outcome !== "failed") break;
     }
