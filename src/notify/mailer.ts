@@ -38,7 +38,8 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
   const auth = parsed.username !== "" ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {};
   const transport = nodemailer.createTransport(
     {
-      host: parsed.hostname,
+      // An IPv6 literal comes bracketed in a URL; the socket wants the bare address.
+      host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
       ...(parsed.port !== "" ? { port: Number(parsed.port) } : {}),
       secure: parsed.protocol === "smtps:",
       ...auth,

@@ -58,6 +58,32 @@ describe("the SMTP mailer against servers that misbehave", () => {
     expect(authAttempts).toEqual([]);
   });
 
+  it("sends to a server named by an IPv6 literal, as a URL brackets it", async () => {
+    let received = 0;
+    const v6 = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on("end", () => {
+          received++;
+          callback();
+        });
+      },
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => v6.listen(port, "::1", r));
+    try {
+      const mailer = smtpMailer(`smtp://[::1]:${port}`, "hello@market-intel.test");
+      await mailer.send(MESSAGE);
+      mailer.close();
+      expect(received).toBe(1);
+    } finally {
+      await new Promise<void>((r) => v6.close(() => r()));
+    }
+  });
+
   it("still sends without TLS when the URL itself says requireTLS=false (a relay on a trusted network), or has no credentials", async () => {
     const optedOut = smtpMailer(`smtp://relay-user:relay-pass@127.0.0.1:${plainPort}?requireTLS=false`, "hello@market-intel.test");
     await optedOut.send(MESSAGE);
