@@ -54,8 +54,13 @@ export class NewsletterService {
   private readonly claimant = randomUUID();
   /** Addresses this instance holds a claim on, given back when it stops. */
   private readonly held = new Set<string>();
-  /** Of those, the ones whose e-mail is on its way: their claims are kept to the end (see `stop`). */
-  private readonly sending = new Set<string>();
+  /**
+   * Of those, the ones between their claim and their recorded attempt (the send limits, the
+   * send, the record): their claims are kept to the end (see `stop`).
+   */
+  private readonly busy = new Set<string>();
+  /** Addresses a job of this process is working on: a sweep never starts a second one beside it. */
+  private readonly jobs = new Set<string>();
   private readonly stopping = new AbortController();
   private readonly options: Required<NewsletterOptions>;
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -111,7 +116,7 @@ export class NewsletterService {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.drain(), new Promise<void>((r) => (timer = setTimeout(r, withinMs)))]);
     clearTimeout(timer);
-    const idle = [...this.held].filter((email) => !this.sending.has(email));
+    const idle = [...this.held].filter((email) => !this.busy.has(email));
     await Promise.allSettled(idle.map((email) => this.repo.releaseWelcome(email, this.claimant)));
   }
 
@@ -140,8 +145,22 @@ export class NewsletterService {
     }
   }
 
-  /** Attempts after each of `delays` until one sends, the server refuses for good, or it is not ours to send. */
+  /**
+   * Attempts after each of `delays` until one sends, the server refuses for good, or it is not
+   * ours to send. The store's claim keeps other processes off the address; `jobs` keeps this
+   * process's own sweep off it (the claim is per process, so it would let the sweep in).
+   */
   private async sendWelcome(email: string, delays: readonly number[]): Promise<void> {
+    if (this.jobs.has(email)) return;
+    this.jobs.add(email);
+    try {
+      await this.sendWelcomeAlone(email, delays);
+    } finally {
+      this.jobs.delete(email);
+    }
+  }
+
+  private async sendWelcomeAlone(email: string, delays: readonly number[]): Promise<void> {
     let outcome: Outcome | null = null;
     for (const [i, delay] of delays.entries()) {
       // A stopped service starts no attempt (a sign-up answered while it stopped): the next start's sweep sends it.
@@ -168,13 +187,26 @@ export class NewsletterService {
     // Sent meanwhile, out of attempts, or another replica is sending it: not ours to send.
     if (!(await this.repo.claimWelcome(email, this.claimant, this.clock.now(), CLAIM_MS, MAX_WELCOME_ATTEMPTS))) return "not_ours";
     this.held.add(email);
+    this.busy.add(email);
+    try {
+      return await this.sendClaimed(email, attempt);
+    } finally {
+      this.busy.delete(email);
+    }
+  }
+
+  private async sendClaimed(email: string, attempt: number): Promise<Outcome> {
     const windows = this.sendWindows(email);
     if (!(await this.counters.consumeAll(windows, this.clock.now())).allowed) {
       this.logger.info({ to: maskEmail(email) }, "welcome e-mail held back by the send limits; a later sweep sends it");
       return "held_back";
     }
+    if (this.stopping.signal.aborted) {
+      // Stopped while the limits were counted: no mail starts now, and its places go back.
+      await this.giveBack(windows);
+      return "held_back";
+    }
     let outcome: Outcome = "sent";
-    this.sending.add(email);
     try {
       await this.mailer.send({
         to: email,
@@ -182,16 +214,11 @@ export class NewsletterService {
         text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
       });
     } catch (err) {
-      // A 5xx is the server's final word (unknown user, refused address): retrying cannot help.
-      const code = (err as { responseCode?: unknown }).responseCode;
-      outcome = typeof code === "number" && code >= 500 ? "refused_permanently" : "failed";
+      outcome = recipientRefused(err) ? "refused_permanently" : "failed";
       // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
       this.logger.warn({ err: errorSummary(err), attempt, to: maskEmail(email) }, "welcome e-mail failed");
       // Nothing reached the mailbox: the limits get the mail back.
-      const now = this.clock.now();
-      await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
-    } finally {
-      this.sending.delete(email);
+      await this.giveBack(windows);
     }
     // Recorded outside the send's try: a store failure after a sent e-mail must not count as a
     // failed send and send it again (it fails the job, logged by `track`).
@@ -200,7 +227,12 @@ export class NewsletterService {
     return outcome;
   }
 
-  /** The service's hourly window and the mailbox's daily one (its name hashed: counters are not a mailing list). */
+  private async giveBack(windows: readonly CounterWindow[]): Promise<void> {
+    const now = this.clock.now();
+    await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
+  }
+
+  /** The service's hourly window and the mailbox's daily one (its name hashed, so the counters are no readable list of mailboxes). */
   private sendWindows(email: string): CounterWindow[] {
     const now = this.clock.now();
     const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
@@ -238,4 +270,15 @@ export class NewsletterService {
       this.logger.warn({ err: errorSummary(err) }, "owner notification failed");
     }
   }
+}
+
+/**
+ * The server's final word on this recipient (a 5xx to RCPT TO: unknown user, refused address),
+ * which no retry can change. Any other 5xx (a refused password, a blocklisted greeting, a refused
+ * MAIL_FROM, a quota) is the sender's configuration or standing: once an operator mends it, the
+ * same welcome goes out.
+ */
+function recipientRefused(err: unknown): boolean {
+  const { responseCode, command } = (err ?? {}) as { responseCode?: unknown; command?: unknown };
+  return typeof responseCode === "number" && responseCode >= 500 && command === "RCPT TO";
 }

@@ -1,3 +1,4 @@
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -8,6 +9,7 @@ import { createLogger } from "../../../src/logging/logger.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
+import { freePort } from "../../support/free-port.js";
 
 const HOUR = 3_600_000;
 
@@ -125,5 +127,83 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mail limits on %s", (
     replacement.resumePending();
     await replacement.drain();
     expect(mailsTo("handover@example.com")).toBe(1);
+  });
+});
+
+/**
+ * A real SMTP server whose behaviour the test sets: whether it accepts the login, and how long
+ * it holds each message before accepting it.
+ */
+async function configurableSmtp(): Promise<{ url: string; accepted: string[]; settings: { acceptLogin: boolean; holdMs: number }; stop: () => Promise<void> }> {
+  const accepted: string[] = [];
+  const settings = { acceptLogin: true, holdMs: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth(_auth, _session, callback) {
+      if (settings.acceptLogin) return callback(null, { user: "relay" });
+      callback(Object.assign(new Error("5.7.8 Authentication credentials invalid"), { responseCode: 535 }));
+    },
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on("end", () => {
+        setTimeout(() => {
+          accepted.push(...session.envelope.rcptTo.map((r) => r.address));
+          callback();
+        }, settings.holdMs);
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  return { url: `smtp://relay:pass@127.0.0.1:${port}?requireTLS=false`, accepted, settings, stop: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails against a misconfigured or slow mail server on %s", (kind) => {
+  let store: Store;
+  let smtp: Awaited<ReturnType<typeof configurableSmtp>>;
+  const clock = new ManualClock(Date.UTC(2026, 11, 5, 10, 0, 0));
+  const logger = createLogger("silent");
+  const services: NewsletterService[] = [];
+  const service = () => {
+    const s = new NewsletterService(store.newsletter, store.counters, smtpMailer(smtp.url, "hello@market-intel.test"), logOwnerNotifier(logger), clock, logger, { retryDelaysMs: [] });
+    services.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    smtp = await configurableSmtp();
+    store = await openStore(freshStoreUrl(kind, "smtp-config"));
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.stop(1_000)));
+    await store.close();
+    await smtp.stop();
+  });
+
+  it("keeps retrying a welcome the server refused for a wrong password, and sends it once the password is mended", async () => {
+    smtp.settings.acceptLogin = false;
+    const news = service();
+    await news.subscribe("patient@example.com", null);
+    await news.drain();
+    // A 535 is the sender's to mend, not the recipient's final word: one attempt counted, not five.
+    expect((await store.newsletter.get("patient@example.com"))?.welcomeAttempts).toBe(1);
+    smtp.settings.acceptLogin = true;
+    news.resumePending();
+    await news.drain();
+    expect(smtp.accepted.filter((a) => a === "patient@example.com")).toHaveLength(1);
+  });
+
+  it("sends one welcome when a sweep comes round while this process is still sending it", async () => {
+    smtp.settings.holdMs = 400;
+    const news = service();
+    await news.subscribe("once@example.com", null);
+    // The sign-up's send is in the server's hands; the sweep (every 15 minutes) fires now.
+    await new Promise((r) => setTimeout(r, 100));
+    news.resumePending();
+    await news.drain();
+    smtp.settings.holdMs = 0;
+    expect(smtp.accepted.filter((a) => a === "once@example.com")).toHaveLength(1);
   });
 });
