@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capCcxtBodies } from "../../../../src/feeds/live/ccxt-body-cap.js";
@@ -107,5 +110,33 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     expect([(err as ProviderError).kind, (err as ProviderError).retryable]).toEqual(["malformed", false]);
     klines = { body: [kline(0), kline(1)] };
     expect(await source(64 * 1024).fetchHourly("BTC", T0, 2)).toHaveLength(2);
+  }, 20_000);
+
+  it("asks for answers uncompressed, so the cap counts what is read, not gzip that would inflate past it", async () => {
+    // Answers gzip to a client that accepts it: 1,000 klines are ~120 KB raw, far less gzipped.
+    const encodings: string[] = [];
+    const big = JSON.stringify(Array.from({ length: 1000 }, (_, i) => kline(i)));
+    const gz = createServer((req, res) => {
+      const accept = String(req.headers["accept-encoding"] ?? "");
+      encodings.push(accept);
+      const body = req.url?.startsWith("/api/v3/exchangeInfo") ? JSON.stringify(exchangeInfo) : big;
+      res.setHeader("content-type", "application/json");
+      if (/gzip/.test(accept)) {
+        res.setHeader("content-encoding", "gzip");
+        res.end(gzipSync(body));
+      } else res.end(body);
+    });
+    await new Promise<void>((r) => gz.listen(0, "127.0.0.1", r));
+    try {
+      expect(gzipSync(big).length).toBeLessThan(64 * 1024);
+      const exchange = new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 });
+      (exchange.urls["api"] as Record<string, string>)["public"] = `http://127.0.0.1:${(gz.address() as AddressInfo).port}/api/v3`;
+      const err = await new CcxtCandleSource("binance", capCcxtBodies(exchange, 64 * 1024)).fetchHourly("BTC", T0, 1000).catch((e: unknown) => e);
+      expect(encodings.length).toBeGreaterThan(0);
+      expect(new Set(encodings)).toEqual(new Set(["identity"]));
+      expect((err as ProviderError).kind).toBe("malformed");
+    } finally {
+      await new Promise<void>((r) => gz.close(() => r()));
+    }
   }, 20_000);
 });
