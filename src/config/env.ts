@@ -49,6 +49,19 @@ const httpUrl = z
     { message: "must not carry credentials (user:password@); use LLM_API_KEY for a provider's key" },
   );
 
+/** What the mailer reads of SMTP_URL (src/notify/mailer.ts), read here first so a bad one stops the start by name. */
+function smtpUrlReadable(v: string): boolean {
+  if (!URL.canParse(v)) return false;
+  const u = new URL(v);
+  try {
+    decodeURIComponent(u.username);
+    decodeURIComponent(u.password);
+  } catch {
+    return false;
+  }
+  return u.hostname !== "";
+}
+
 /**
  * Whether LLM_API_KEY, sent as a bearer token to LLM_BASE_URL, stays off the public internet: an
  * https URL, or plain http to this machine or a private network (a loopback or private address,
@@ -129,7 +142,7 @@ const settings = z.object({
     .string()
     .regex(/^smtps?:\/\//, "must be smtp:// or smtps://")
     // Parsed here, not first by nodemailer halfway through start-up (a stack trace quoting the password).
-    .refine((v) => URL.canParse(v) && new URL(v).hostname !== "", "must be smtp[s]://[user:password@]host[:port] with a valid host and port")
+    .refine(smtpUrlReadable, "must be smtp[s]://[user:password@]host[:port] with a valid host and port, and %-escapes that decode")
     .optional(),
   MAIL_FROM: z.string().min(3).default("Market Intelligence <no-reply@localhost>"),
   OWNER_NOTIFY_URL: httpUrl.optional(),

@@ -47,7 +47,7 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
       greetingTimeout: timeouts.greetingMs,
       socketTimeout: timeouts.socketMs,
       ...(parsed.username !== "" && parsed.protocol === "smtp:" ? { requireTLS: true } : {}),
-      ...urlOptions(parsed.searchParams),
+      ...urlOptions(parsed.searchParams, ["host", "secure", ...(parsed.port !== "" ? ["port"] : []), ...(parsed.username !== "" ? ["auth"] : [])]),
     },
     { from },
   );
@@ -61,14 +61,18 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
   };
 }
 
-/** A connection URL's query options as nodemailer reads them: "true"/"false" and numbers typed, `tls.*` nested. */
-function urlOptions(params: URLSearchParams): Record<string, unknown> {
+/**
+ * A connection URL's query options as nodemailer reads them: "true"/"false" and numbers typed,
+ * `tls.*` nested, and none of `given` (what the URL itself says: `smtps://…?secure=false` does
+ * not downgrade the connection).
+ */
+function urlOptions(params: URLSearchParams, given: readonly string[]): Record<string, unknown> {
   const typed = (v: string): unknown => (v === "true" ? true : v === "false" ? false : v !== "" && !Number.isNaN(Number(v)) ? Number(v) : v);
   const options: Record<string, unknown> = {};
   const tls: Record<string, unknown> = {};
   for (const [key, value] of params) {
     if (key.startsWith("tls.")) tls[key.slice(4)] = typed(value);
-    else if (!key.includes(".")) options[key] = typed(value);
+    else if (!key.includes(".") && !given.includes(key)) options[key] = typed(value);
   }
   return Object.keys(tls).length > 0 ? { ...options, tls } : options;
 }

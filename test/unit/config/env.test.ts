@@ -56,6 +56,7 @@ describe("configuration", () => {
     ["LLM_BASE_URL", "llm.example.com/v1", "LLM_BASE_URL: must be an http(s) URL"],
     ["SMTP_URL", "smtp://user:s3cretSMTP@[bad", "SMTP_URL: must be smtp[s]://[user:password@]host[:port]"],
     ["SMTP_URL", "smtp://mailer:s3cretSMTP@mail.example.com:notaport", "SMTP_URL: must be smtp[s]://[user:password@]host[:port]"],
+    ["SMTP_URL", "smtp://mailer:s3cret%zz@mail.example.com", "SMTP_URL: must be smtp[s]://[user:password@]host[:port]"],
     // Numbers in decimal only: Number() read these as 8080, 1000 and 16.
     ["PORT", "0x1F90", "PORT: must be a number"],
     ["PORT", "1e3", "PORT: must be a number"],
