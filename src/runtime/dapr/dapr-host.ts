@@ -724,8 +724,9 @@ export function isMovingError(err: unknown): boolean {
 
 /**
  * Runs `call` again while daprd refuses connections (starting) or answers that the actor moves,
- * each within its own time limit; not once the host stops: a stopping replica waiting a minute
- * for a sidecar that is not there ran past main.ts's 10 s forced exit.
+ * each within its own time limit. A refused connection is not retried once the host stops: a
+ * stopping replica waiting a minute for a sidecar that is not there ran past main.ts's 10 s
+ * forced exit.
  */
 async function retryWhileMoving(call: () => Promise<string>, stopping: AbortSignal, stopped: () => Error): Promise<string> {
   const startDeadline = Date.now() + SIDECAR_START_MS;
@@ -734,8 +735,10 @@ async function retryWhileMoving(call: () => Promise<string>, stopping: AbortSign
     try {
       return await call();
     } catch (err) {
-      if (stopping.aborted) throw stopped();
       if (refused(err) && Date.now() < startDeadline) {
+        // Only the wait for a sidecar that is not there ends with the stop; a call answered
+        // "moving" while the replica drains still follows its actor to the new host.
+        if (stopping.aborted) throw stopped();
         await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
       }
