@@ -41,8 +41,9 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   const openApi = buildOpenApi(routes, deps.config.PUBLIC_BASE_URL);
   // Shared through the store: every replica serves an entry alike until it expires (issue 17).
   // Entries are kept apart by the response schemas and the market feed, so a process started
-  // on the same store after an upgrade (or on the other feed) never serves bodies it would not
-  // have computed itself.
+  // on the same store after an upgrade that changed a body's shape (or on the other feed) never
+  // serves bodies of another shape. A build that computes a figure differently in the same
+  // shape shares entries with the one before until they expire (an hour at most).
   const cache = new ResponseCache(deps.wallClock, { shared: deps.store.responseCache, namespace: cacheNamespace(openApi, deps.config.MARKET_FEED) });
 
   // Ahead of the API pipeline: daprd's callbacks carry their own body formats and no API key.
