@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
 import type { Mailer } from "../notify/mailer.js";
@@ -9,6 +10,7 @@ import { maskEmail } from "../domain/access/mask-email.js";
 import { mailboxOf } from "../domain/access/mailbox.js";
 import { nextUtcMidnight } from "../domain/access/utc-day.js";
 import { errorSummary } from "../logging/error-summary.js";
+import { within } from "../runtime/activation-table.js";
 
 /** Attempts at one welcome e-mail over its whole life, across sweeps, restarts and replicas. */
 export const MAX_WELCOME_ATTEMPTS = 5;
@@ -113,9 +115,7 @@ export class NewsletterService {
   async stop(withinMs: number): Promise<void> {
     clearInterval(this.sweepTimer);
     this.stopping.abort();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.drain(), new Promise<void>((r) => (timer = setTimeout(r, withinMs)))]);
-    clearTimeout(timer);
+    await within(this.drain(), withinMs);
     const idle = [...this.held].filter((email) => !this.busy.has(email));
     await Promise.allSettled(idle.map((email) => this.repo.releaseWelcome(email, this.claimant)));
   }
@@ -247,19 +247,7 @@ export class NewsletterService {
 
   /** Waits `ms`; false when the service stopped meanwhile. */
   private pause(ms: number): Promise<boolean> {
-    const signal = this.stopping.signal;
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(true);
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    return sleep(ms, true, { signal: this.stopping.signal }).catch(() => false);
   }
 
   private async notifyOwner(email: string): Promise<void> {
