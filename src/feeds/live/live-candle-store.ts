@@ -24,8 +24,12 @@ export class LiveCandleStore {
   private readonly h4: Candle[] = [];
   private readonly ind1h = new TechnicalIndicators();
   private readonly ind4h = new TechnicalIndicators();
-  private last1h: ObservedTechnicals | null = null;
-  private last4h: ObservedTechnicals | null = null;
+  /**
+   * The indicator values after each kept bar, parallel to `h1` and `h4`: a Ghost Trader applying
+   * two bars in one turn, and its 12-hour RSI low, read them as of earlier closes, as in replay.
+   */
+  private readonly tech1h: ObservedTechnicals[] = [];
+  private readonly tech4h: ObservedTechnicals[] = [];
   private bucket: Candle | null = null;
 
   /** Open time of the newest stored bar, to ask the exchange only for newer ones. */
@@ -43,10 +47,14 @@ export class LiveCandleStore {
       const last = this.lastOpenTime;
       // A bar still forming (close in the future) would be revised later: take closed bars only.
       if ((last !== null && bar.t <= last) || bar.t + HOUR > now) continue;
+      const tech = { values: this.ind1h.update(bar), observedAt: bar.t + HOUR };
       this.h1.push(bar);
-      if (this.h1.length > KEPT_HOURLY_BARS) this.h1.shift();
-      this.last1h = { values: this.ind1h.update(bar), observedAt: bar.t + HOUR };
-      out.push(this.last1h);
+      this.tech1h.push(tech);
+      if (this.h1.length > KEPT_HOURLY_BARS) {
+        this.h1.shift();
+        this.tech1h.shift();
+      }
+      out.push(tech);
       this.addToBucket(bar);
     }
     return out;
@@ -58,9 +66,18 @@ export class LiveCandleStore {
     return bars.filter((b) => b.t + ms <= at).slice(-limit);
   }
 
+  /** The values after the newest bar closed by `at` (null before the first kept bar closes). */
   technicals(interval: "1h" | "4h", at: number): ObservedTechnicals | null {
-    const t = interval === "1h" ? this.last1h : this.last4h;
-    return t && t.observedAt <= at ? t : null;
+    const series = interval === "1h" ? this.tech1h : this.tech4h;
+    // Closes ascend: binary search for the last one at or before `at`.
+    let lo = 0;
+    let hi = series.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((series[mid]?.observedAt ?? Number.POSITIVE_INFINITY) <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return series[lo - 1] ?? null;
   }
 
   private addToBucket(bar: Candle): void {
@@ -83,8 +100,11 @@ export class LiveCandleStore {
   private closeBucket(): void {
     if (!this.bucket) return;
     this.h4.push(this.bucket);
-    if (this.h4.length > KEPT_FOUR_HOUR_BARS) this.h4.shift();
-    this.last4h = { values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS };
+    this.tech4h.push({ values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS });
+    if (this.h4.length > KEPT_FOUR_HOUR_BARS) {
+      this.h4.shift();
+      this.tech4h.shift();
+    }
     this.bucket = null;
   }
 }

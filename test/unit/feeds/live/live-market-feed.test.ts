@@ -69,6 +69,20 @@ describe("LiveMarketFeed streaming candles and indicators", () => {
     // Every closed bar is kept (fewer than the 2,400 a feed holds), not only the first page's 1,000.
     expect(feed.candles("BTC", "1h", at, 3000)).toEqual(closedBars);
     expect(feed.technicals("BTC", "4h", at)).not.toBeNull();
+    // As of an earlier close the feed answers that bar's values, as replay does: a trader that
+    // applies two bars in one turn, and its 12-hour RSI low, read them (not null, not the newest).
+    for (const back of [1, 5, 11, 400]) {
+      const k = last - back;
+      const earlier = feed.technicals("BTC", "1h", (closedBars[k] as Candle).t + H + 59_000);
+      expect(earlier?.observedAt).toBe((closedBars[k] as Candle).t + H);
+      expect(earlier?.values.rsi14).toBeCloseTo(batch.fields.rsi14[k] ?? Number.NaN, 9);
+      expect(earlier?.values.volumeRatio).toBeCloseTo(batch.fields.volumeRatio[k] ?? Number.NaN, 9);
+    }
+    expect(feed.technicals("BTC", "1h", (closedBars[0] as Candle).t + H - 1)).toBeNull();
+    const fourHourEarlier = feed.technicals("BTC", "4h", at - 24 * H);
+    expect(fourHourEarlier).not.toBeNull();
+    expect(fourHourEarlier?.observedAt).toBeLessThanOrEqual(at - 24 * H);
+    expect(fourHourEarlier?.observedAt).toBeGreaterThan(at - 28 * H - 1);
 
     const snap = buildSignalsSnapshot({
       mode: "live",
