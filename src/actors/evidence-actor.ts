@@ -22,6 +22,7 @@ import type { CalibrationHistoryRepository } from "../store/ports/calibration-hi
 import type { RecordableHour } from "../application/recorded-rulings.js";
 import { CalibrationRecord } from "../application/calibration-record.js";
 import { evaluateRegimesSteps } from "../domain/evaluation/regime-evaluation.js";
+import { nextBarTurn, scheduleTag } from "./bar-turn.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -44,8 +45,11 @@ export function evaluationGapMs(now: number, warmUpEndsAt: number | null): numbe
 }
 /** The regime evaluation reads what the service published: the regime history's retention, 90 days. */
 const REGIME_EVALUATION_SPAN_MS = 90 * DAY;
-/** 2: the evaluate reminder checks hourly and evaluates when the last evaluation is old enough. */
-const SCHEDULE_VERSION = 2;
+/**
+ * 2: the evaluate reminder checks hourly and evaluates when the last evaluation is old enough.
+ * 3: the check waits `barTurnOffsetMs` after the close (live bars settle after it).
+ */
+const SCHEDULE_VERSION = 3;
 /**
  * The shape of the stored evaluation documents. Raised whenever it changes (2: the regime rows'
  * `gradedHours`; 3: the regime evaluation's `r2AddedByChance`): an actor whose last evaluation
@@ -86,6 +90,8 @@ export interface EvidenceActorDeps {
    * days). Replay mode neither reads nor writes it (the bundled history is the record there).
    */
   readonly history: CalibrationHistoryRepository;
+  /** How long after each hourly close the evaluation turn runs (live bars reach the feed after it); default 0. */
+  readonly barTurnOffsetMs?: number;
 }
 
 /** One stream's walk-forward state, rebuilt on activation from the feed (and in live mode the record; see `catchUp`). */
@@ -151,11 +157,13 @@ export class EvidenceActor extends Actor {
   }
 
   async ensureScheduled(): Promise<void> {
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === SCHEDULE_VERSION) return;
+    const offset = this.deps.barTurnOffsetMs ?? 0;
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
+    const version = await this.ctx.state.get("schedule", z.unknown());
+    if (version === wanted) return;
     const now = this.ctx.clock.now();
-    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
-    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+    this.ctx.reminders.set("evaluate", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });
+    this.ctx.state.set("schedule", wanted);
   }
 
   override async receiveReminder(name: string): Promise<void> {
@@ -185,7 +193,10 @@ export class EvidenceActor extends Actor {
     const state = await this.#catchUp(stream, Math.min(at, this.ctx.clock.now()));
     const maps: Record<string, CalibrationMap> = {};
     for (const [agent, calibrator] of state.agents) maps[agent] = calibrator.mapAt(at);
-    const body: AgentMaps = { fittedAt: refitTime(at), maps };
+    // The maps' own fit time: until the close at midnight is known they are the day before's
+    // (WalkForwardCalibrator.mapAt), and a document stamped with today would stand all day.
+    const fits = Object.values(maps).map((m) => m.fittedAt);
+    const body: AgentMaps = { fittedAt: fits.length === 0 ? refitTime(at) : Math.min(...fits), maps };
     await this.deps.evidence.put({ key: agentCalibrationKey(stream.asset), at: body.fittedAt, body });
     return body;
   }
@@ -199,8 +210,17 @@ export class EvidenceActor extends Actor {
     const { at } = z.object({ at: z.number().int() }).parse(request);
     const asset = this.#streamOf("council").asset;
     const fitAt = refitTime(Math.min(at, this.ctx.clock.now()));
+    const prices = await this.#pricesTo(fitAt);
+    // As the verdict and council maps (WalkForwardCalibrator.mapAt): the day's fit waits for the
+    // close at its fit time, so the outcomes ending then are graded as any later fit grades them.
+    const known = prices.lastTime();
+    if (known === null || known < fitAt) {
+      const stored = await this.deps.evidence.get(modelCalibrationKey(asset));
+      const before = stored === null ? null : modelMapsSchema.safeParse(stored.body);
+      if (before?.success === true && before.data.fittedAt < fitAt) return before.data;
+    }
     const sessions = await this.deps.sessions.modelSessionsBetween(asset, fitAt - calibrationLeadMs(), fitAt);
-    const maps = fitModelMaps(asset, sessions, await this.#pricesTo(fitAt), fitAt, DEFAULT_CALIBRATION);
+    const maps = fitModelMaps(asset, sessions, prices, fitAt, DEFAULT_CALIBRATION);
     await this.deps.evidence.put({ key: modelCalibrationKey(asset), at: maps.fittedAt, body: maps });
     return maps;
   }

@@ -12,14 +12,16 @@ import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../application/ghost-bar-source.js";
 import { noteOutage } from "./outage-span.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
+import { nextBarTurn, scheduleTag } from "./bar-turn.js";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 /**
  * 2: the TAO liquidity reminder follows whether a probe is wired (live) or not (replay).
  * 3: every trader probes its depth live (DECISIONS 7: BTC, ETH and SOL gates have the TAO form).
+ * 4: the bar turn waits `barTurnOffsetMs` after the close (live bars settle after it).
  */
-const SCHEDULE_VERSION = 3;
+const SCHEDULE_VERSION = 4;
 /**
  * Bars applied in one turn after an outage: a week, the longest a position can stay open. A
  * longer outage is caught up a week per turn, oldest bars first, so an open position meets every
@@ -40,6 +42,11 @@ export interface GhostTraderDeps {
   readonly costs: CostModel;
   /** Live mode only (DECISIONS 7): replay has no order book, so liquidity stays UNKNOWN there. */
   readonly liquidityProbe: LiquidityProbe | null;
+  /**
+   * How long after each hourly close the bar turn runs: 0 in replay; live, once the bar is in
+   * the feed and the regime row for the same close is stored (composition/capabilities/ghost.ts).
+   */
+  readonly barTurnOffsetMs: number;
 }
 
 const ghostStateSchema = z.custom<GhostState>(
@@ -95,11 +102,12 @@ export class GhostTraderActor extends Actor {
   async ensureScheduled(): Promise<void> {
     // One store may run live, then replay: the version says which of the two schedules is set.
     const probing = this.deps.liquidityProbe !== null;
-    const wanted = SCHEDULE_VERSION * 10 + (probing ? 1 : 0);
-    const version = await this.ctx.state.get("schedule", z.number());
+    const offset = this.deps.barTurnOffsetMs;
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset, probing ? "+probe" : "");
+    const version = await this.ctx.state.get("schedule", z.unknown());
     if (version === wanted) return;
     const now = this.ctx.clock.now();
-    this.ctx.reminders.set("bar", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
+    this.ctx.reminders.set("bar", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });
     if (probing) this.ctx.reminders.set("liquidity", { dueInMs: 0, periodMs: MINUTE });
     else {
       this.ctx.reminders.delete("liquidity");

@@ -22,6 +22,7 @@ import { regimeModelSchema } from "../domain/regime/model-schema.js";
 import { regimeReport } from "../domain/regime/regime-report.js";
 import { DEFAULT_WINDOW_BARS } from "../domain/regime/walk-forward.js";
 import { DEFAULT_RESTARTS } from "../domain/regime/fit-hmm.js";
+import { nextBarTurn, scheduleTag } from "./bar-turn.js";
 
 const HOUR = 3_600_000;
 /** Walk-forward refit interval (regime.md: weekly, warm-started). */
@@ -43,8 +44,8 @@ const MAX_CATCH_UP_BARS = 24;
  */
 export const RETENTION_MS = 90 * 24 * HOUR;
 const DAY = 24 * HOUR;
-/** 2: adds the daily "prune" reminder. */
-const SCHEDULE_VERSION = 2;
+/** 2: adds the daily "prune" reminder. 3: the hourly turn waits `barTurnOffsetMs` after the close. */
+const SCHEDULE_VERSION = 3;
 
 const hysteresisSchema = z.object({
   regime: z.enum(REGIMES).nullable(),
@@ -58,6 +59,8 @@ export interface RegimeActorDeps {
   readonly history: RegimeHistoryRepository;
   /** Seeded restarts per fit (default 10; a full fit costs about 1 s, see docs/regime.md). */
   readonly restarts?: number;
+  /** How long after each hourly close the turn runs (live bars reach the feed after it); default 0. */
+  readonly barTurnOffsetMs?: number;
 }
 
 /** What the actor holds, for operators and tests (no model internals). */
@@ -91,12 +94,14 @@ export class RegimeActor extends Actor {
    * next market midnight (UTC), unless this version of them is set.
    */
   async ensureScheduled(): Promise<void> {
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === SCHEDULE_VERSION) return;
+    const offset = this.deps.barTurnOffsetMs ?? 0;
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
+    const version = await this.ctx.state.get("schedule", z.unknown());
+    if (version === wanted) return;
     const now = this.ctx.clock.now();
-    this.ctx.reminders.set("evaluate", { dueAt: Math.ceil(now / HOUR) * HOUR, periodMs: HOUR });
+    this.ctx.reminders.set("evaluate", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });
     this.ctx.reminders.set("prune", { dueAt: Math.ceil(now / DAY) * DAY, periodMs: DAY });
-    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+    this.ctx.state.set("schedule", wanted);
   }
 
   async status(): Promise<RegimeActorStatus> {

@@ -109,6 +109,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     bus: actors.bus,
     marketPollers: market.pollers,
     orderBook: market.orderBook,
+    barSettleMs: market.barSettleMs,
     readiness,
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;

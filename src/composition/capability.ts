@@ -13,6 +13,8 @@ export interface CapabilityContext extends AppDeps {
   readonly marketPollers?: readonly MarketPoller[];
   /** Live only: the spot exchange's order book for the TAO liquidity probe. */
   readonly orderBook?: OrderBookExchange | null;
+  /** How long after an hourly close the bar is in the feed (Market.barSettleMs); 0 when not given. */
+  readonly barSettleMs?: number;
 }
 
 /**

@@ -50,6 +50,12 @@ export interface Market {
   readonly pollers: readonly MarketPoller[];
   /** Live only: the spot exchange's order book (TAO liquidity gate); null in replay or without one. */
   readonly orderBook: OrderBookExchange | null;
+  /**
+   * How long after an hourly close the bar is in the feed: 0 where the bars are there already
+   * (replay, a preloaded feed); live, the once-a-minute candle poll plus room for a retry. The
+   * actors that read the newest bar take their hourly turn this long after the close.
+   */
+  readonly barSettleMs: number;
   /** Waits (bounded) for polls still in flight (live mode); call after the actor host stopped. */
   stop(): Promise<void>;
 }
@@ -91,6 +97,11 @@ export interface SharedLiveLog {
 }
 
 const MINUTE = 60_000;
+/**
+ * Live: a closed hourly bar is in the feed by the first candle poll after its close (each minute)
+ * once the exchange answers; two minutes leave room for a slow answer or one retry.
+ */
+export const LIVE_BAR_SETTLE_MS = 2 * MINUTE;
 const HOUR = 60 * MINUTE;
 
 
@@ -170,6 +181,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     runFrom: null,
     pollers,
     orderBook: hasOrderBook(spot) ? spot : null,
+    barSettleMs: LIVE_BAR_SETTLE_MS,
     async stop() {
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
       await Promise.race([Promise.allSettled([...inFlight, sync?.stop()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
@@ -206,7 +218,7 @@ export async function openMarket(
   const idle = async () => undefined;
   if (config.MARKET_FEED === "live") {
     // A preloaded feed (tests) is used as it is, without pollers.
-    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], orderBook: null, stop: idle };
+    if (preloaded) return { feed: preloaded, clock: new LiveMarketClock(wall), runFrom: null, pollers: [], orderBook: null, barSettleMs: 0, stop: idle };
     return openLive(config, wall, live, shared, logger);
   }
   const feed = preloaded ?? (await ReplayMarketFeed.load(config.MARKET_DATA_DIR));
@@ -220,5 +232,5 @@ export async function openMarket(
     logger?.warn({ replay_start: new Date(start).toISOString(), data_end: new Date(end).toISOString() }, "REPLAY_START is after the bundled data ends; replay starts at the end of the data");
   }
   const warmUpMs = config.REPLAY_WARMUP_DAYS * 24 * HOUR;
-  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end, runFrom), runFrom, pollers: [], orderBook: null, stop: idle };
+  return { feed, clock: new ReplayMarketClock(wall, runFrom - warmUpMs, config.REPLAY_SPEED, end, runFrom), runFrom, pollers: [], orderBook: null, barSettleMs: 0, stop: idle };
 }

@@ -23,7 +23,7 @@ export const judiciaryCapability: Capability = {
     // The adaptive multipliers the WeightsActor learns (ghost capability); 1.0 until it has data.
     const weights = multipliersFor(ctx.store.signalWeights);
     const evidence = ctx.store.evidence;
-    ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt }));
+    ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt, barTurnOffsetMs: ctx.barSettleMs ?? 0 }));
     ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
     const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));

@@ -6,7 +6,7 @@ import type { Capability } from "../capability.js";
 export const regimeCapability: Capability = {
   name: "regime",
   registerActors(ctx) {
-    ctx.host.register(RegimeActor, (actorCtx) => new RegimeActor(actorCtx, { feed: ctx.feed, history: ctx.store.regimeHistory }));
+    ctx.host.register(RegimeActor, (actorCtx) => new RegimeActor(actorCtx, { feed: ctx.feed, history: ctx.store.regimeHistory, barTurnOffsetMs: ctx.barSettleMs ?? 0 }));
   },
   async start(ctx) {
     await ctx.host.proxy(RegimeActor, RegimeActor.ID).ensureScheduled();

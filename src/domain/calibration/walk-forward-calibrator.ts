@@ -42,6 +42,8 @@ export class WalkForwardCalibrator {
   /** Matured rows inside the window, oldest first, with their outcome. */
   private readonly window = new MaturedWindow();
   private current: CalibrationMap | null = null;
+  /** The map in force before `current`: a turn begun before midnight may still ask for its day. */
+  private previous: CalibrationMap | null = null;
   private lastSeen = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -62,12 +64,27 @@ export class WalkForwardCalibrator {
     return this.settings.horizonHours * HOUR;
   }
 
-  /** The map in force at `t` (refitted when `t` is in a new UTC day); `t` never goes back. */
+  /**
+   * The map in force at `t`: fitted at the start of t's UTC day once the close at that time is
+   * known. Until it is (live, the bar reaches the feed a minute or two after midnight; in the
+   * history, an exchange outage across midnight) the map fitted before stays in force: fitting
+   * early would grade the outcomes ending at midnight as missing, for good, where an actor that
+   * fits later (restarted, or on another replica) grades them. Rows are calibrated only at known
+   * closes, so this never holds for them. `t` goes back at most to the day before the newest fit
+   * (a turn that began before midnight); further back throws.
+   */
   mapAt(t: number): CalibrationMap {
     const fitAt = refitTime(t);
     if (this.current !== null && this.current.fittedAt === fitAt) return this.current;
-    if (this.current !== null && fitAt < this.current.fittedAt) throw new Error(`calibration of ${this.stream} cannot go back in time`);
+    if (this.current !== null && fitAt < this.current.fittedAt) {
+      // The map in force then: the one before the newest (fitted that day or, deferred, earlier).
+      if (this.previous !== null && this.previous.fittedAt <= fitAt) return this.previous;
+      throw new Error(`calibration of ${this.stream} cannot go back in time`);
+    }
+    const known = this.prices.lastTime();
+    if (this.current !== null && (known === null || known < fitAt)) return this.current;
     this.mature(fitAt);
+    this.previous = this.current;
     this.current = fitCalibrationMap(this.stream, this.histogram, fitAt, this.settings);
     return this.current;
   }

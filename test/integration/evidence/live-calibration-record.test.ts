@@ -119,6 +119,35 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live-mode calibration after a r
     expect(unrecorded.verdict.outcomes).toBeLessThan(lived.verdict.outcomes);
   }, 240_000);
 
+  it("fits the day's maps as a restarted actor does when asked before the bar closing at midnight is polled", async () => {
+    const store = await openStore(freshStoreUrl(kind, "livecal-midnight"));
+    stores.push(store);
+    const midnight = Math.ceil(t0 / DAY) * DAY + DAY;
+    const clock = new ManualClock(t0);
+    const first = await startAt(store, clock, bars);
+    await maps(first.evidence, t0);
+    clock.set(midnight - 30 * 60_000);
+    expect((await first.feed.pollCandles("BTC")).ok).toBe(true);
+    await maps(first.evidence, clock.now());
+    // 00:00:10: the first verdict and council session of the day ask for its maps; the bar that
+    // closed at midnight reaches the feed with the next minute's poll.
+    clock.set(midnight + 10_000);
+    const early = await maps(first.evidence, clock.now());
+    expect(early.verdict.fittedAt).toBe(midnight - DAY);
+    expect(early.council.fittedAt).toBe(midnight - DAY);
+    expect(early.agents.fittedAt).toBe(midnight - DAY);
+    clock.set(midnight + 60_000);
+    expect((await first.feed.pollCandles("BTC")).ok).toBe(true);
+    const lived = await maps(first.evidence, clock.now());
+    expect(lived.verdict.fittedAt).toBe(midnight);
+    expect(lived.agents.fittedAt).toBe(midnight);
+    await hosts.splice(0)[0]?.shutdown();
+
+    // Restarted after the poll: it grades the outcomes that ended at midnight, as the first did.
+    const restarted = await startAt(store, clock, bars);
+    expect(await maps(restarted.evidence, clock.now())).toEqual(lived);
+  }, 240_000);
+
   it("records every hour it ruled even when a write to the record failed mid-way", async () => {
     const clock = new ManualClock(t0);
     const clean = await openStore(freshStoreUrl(kind, "livecal-clean"));

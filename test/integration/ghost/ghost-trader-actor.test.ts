@@ -101,7 +101,7 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     });
     const logger = createLogger("silent");
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null }));
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: 0 }));
     await host.start();
     await host.proxy(GhostTraderActor, "ETH").ensureScheduled();
   });
@@ -341,7 +341,7 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     const logger = createLogger("silent");
     const bus = new InProcessEventBus();
     host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null }));
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: 0 }));
     await host.start();
     // Same market time: no new bar, so the restored activation holds the very position it had.
     expect((await host.proxy(GhostTraderActor, "ETH").step()).applied).toBe(0);

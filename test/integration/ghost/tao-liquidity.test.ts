@@ -121,7 +121,7 @@ describe("TAO Ghost Trader with the live liquidity probe (every 60 s)", () => {
     };
     const source = new TaoSource(candles);
     const s = store;
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: s.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: counted }));
+    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: s.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: counted, barTurnOffsetMs: 0 }));
     await host.start();
     await host.proxy(GhostTraderActor, "TAO").ensureScheduled();
     const afterEntry: (string | null)[] = [];
@@ -182,7 +182,7 @@ describe("BTC, ETH and SOL probe their depth live too (DECISIONS 7: their gates 
     try {
       const ex = new StandInBook(async () => THIN);
       const noBars: GhostBarSource = { bars: () => [], input: () => Promise.reject(new Error("no bars in this test")) };
-      host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source: noBars, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: (a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a) }));
+      host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source: noBars, ledger: store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: (a) => new CcxtOrderBookDepth("binance", ex).depthUsd(a), barTurnOffsetMs: 0 }));
       await host.start();
       const trader = host.proxy(GhostTraderActor, asset);
       // Before the first answer, live depth is not measured: gate 0 would stay shut.

@@ -166,6 +166,20 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     }
   });
 
+  it("takes the hourly bar turns once the bar that just closed is in the feed: regime and evidence 2 minutes after the hour, the traders a minute later", async () => {
+    // The candles are polled once a minute: a turn exactly on the hour would find the bar that
+    // just closed missing and act on the hour before's.
+    const reminders = await svc.service.deps.store.actorState.loadReminders();
+    const minuteOfHour = (type: string, id: string, name: string) => {
+      const r = reminders.find((x) => x.actorType === type && x.actorId === id && x.name === name);
+      expect(r?.periodMs, `${type}/${id} ${name}`).toBe(H);
+      return ((r?.dueAt ?? Number.NaN) % H) / 60_000;
+    };
+    expect(minuteOfHour("Regime", "BTC", "evaluate")).toBe(2);
+    for (const asset of ASSETS) expect(minuteOfHour("Evidence", asset, "evaluate")).toBe(2);
+    for (const asset of ASSETS) expect(minuteOfHour(GhostTraderActor.actorType, asset, "bar")).toBe(3);
+  });
+
   it("stops its pollers with the service", async () => {
     await svc.stop();
     const before = server.requests.length;

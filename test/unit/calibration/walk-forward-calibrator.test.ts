@@ -47,6 +47,41 @@ describe("walk-forward calibration", () => {
     expect(all[all.length - 1]?.calibration).toBe("isotonic");
   });
 
+  it("keeps the day before's map until the close at the day's fit time is known, then fits as a late starter does", () => {
+    const { prices, rows } = market(120);
+    const day = T0 + 100 * DAY;
+    const before = rows.filter((r) => r.at < day);
+    // Live at 00:00:30: the bar closing at midnight has not reached the feed yet.
+    const early = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day - 1));
+    for (const r of before) early.calibrate(r);
+    const waiting = early.mapAt(day + 30_000);
+    expect(waiting.fittedAt).toBe(day - DAY);
+    // A minute later it has: the day's map counts the outcome that ended at midnight.
+    early.setPrices(prices.upTo(day + 60_000));
+    const fitted = early.mapAt(day + 60_000);
+    expect(fitted.fittedAt).toBe(day);
+    // The same map as an actor that started after the close (restarted, or on another replica).
+    const late = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day + 60_000));
+    for (const r of before) late.calibrate(r);
+    expect(fitted).toEqual(late.mapAt(day + 60_000));
+    // Fitting at 00:00:30 would have graded the midnight outcome as missing, for good.
+    const hasty = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day - 1));
+    for (const r of before) hasty.observe(r);
+    expect(hasty.mapAt(day + 30_000).outcomes).toBeLessThan(fitted.outcomes);
+  });
+
+  it("answers a turn begun before midnight with its own day's map after the next day's fit, and nothing older", () => {
+    const { prices, rows } = market(60);
+    const day = T0 + 40 * DAY;
+    const cal = new WalkForwardCalibrator("verdict:BTC", prices);
+    for (const r of rows.filter((r) => r.at < day)) cal.calibrate(r);
+    const yesterday = cal.mapAt(day - 5 * 60_000);
+    expect(cal.mapAt(day).fittedAt).toBe(day);
+    // A verdict turn whose grid time was 23:55 reaches the calibrator after midnight's fit.
+    expect(cal.mapAt(day - 5 * 60_000)).toBe(yesterday);
+    expect(() => cal.mapAt(day - DAY - 1)).toThrow(/cannot go back in time/);
+  });
+
   it("counts an outcome only once its horizon has ended by the fit time", () => {
     const { prices } = market(10);
     expect(forwardReturn(prices, T0, DAY, T0 + DAY - 1)).toBeNull();
