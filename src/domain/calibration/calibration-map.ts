@@ -14,7 +14,10 @@ export const CALIBRATION_KINDS = ["isotonic", "base_rate", "prior"] as const;
 export type CalibrationKind = (typeof CALIBRATION_KINDS)[number];
 
 export const calibrationStepSchema = z.object({
-  /** Upper bound (inclusive) of the score range this step covers; the last step covers the rest. */
+  /**
+   * The highest whole score among the step's outcomes. Scores are pooled by the nearest whole
+   * number, so the step holds scores below `maxScore + 0.5`; the last step holds the rest.
+   */
   maxScore: z.number(),
   /** Mean score of the step's outcomes: where its probability is anchored for interpolation. */
   meanScore: z.number(),

@@ -26,13 +26,20 @@ export const calibrationSchema = z
     window_days: z.number().int(),
     base_rate: z.number().describe("Probability of an up-move used when the score shows no skill (shrunk toward 0.5)"),
     up_share: z.number().nullable().describe("Raw share of up-moves in the window"),
-    steps: z.array(z.object({ max_score: z.number(), mean_score: z.number(), p_up: z.number(), count: z.number().int() })),
+    steps: z.array(
+      z.object({
+        max_score: z.number().describe("Highest whole score among the step's outcomes (scores pool by the nearest whole number, so the step holds scores below max_score + 0.5; the last step holds the rest)"),
+        mean_score: z.number().describe("Mean score of the step's outcomes, where p_up is anchored for interpolation"),
+        p_up: z.number().describe("Probability of an up-move over the horizon for scores in the step"),
+        count: z.number().int().describe("Matured hourly outcomes the step was fitted on (overlapping horizons)"),
+      }),
+    ),
   })
   .meta({
     id: "CalibrationMap",
     // Described on the component: a description beside its use would inline it under another name.
     description:
-      "The map in force at evaluated_at: score to probability of an up-move. Maps are refitted at 00:00 UTC and the evaluation runs every 6 market hours, so for up to 6 hours after midnight this is the previous day's map; a verdict's own map is in its confidence_basis",
+      "The map in force at evaluated_at: score to probability of an up-move. Maps are refitted at 00:00 UTC, once the bar closing then is known (live, a minute or two later; the day before's map stands until then), and the evaluation runs every 6 market hours, so for up to 6 hours after midnight this is the previous day's map; a verdict's own map is in its confidence_basis",
   });
 
 const span = z.object({
