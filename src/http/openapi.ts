@@ -19,20 +19,38 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Not available yet or dependency down",
 };
 
-/** What every keyed route may answer before its handler runs (the router's access checks). */
-const ACCESS_ERRORS: readonly ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_inactive", "tier_required", "daily_limit_exceeded", "rate_limit_exceeded"];
+/** What every keyed route may answer before its handler runs (the router's key check). */
+const KEY_ERRORS: readonly ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_inactive"];
 /** What reading a request body may answer (the JSON parser, error-handler.ts). */
 const BODY_ERRORS: readonly ErrorCode[] = ["json_invalid", "json_content_type", "json_not_object", "bad_content_encoding", "malformed_body", "body_aborted", "payload_too_large", "unsupported_media_type"];
 /** What any route may answer. */
 const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ["method_not_allowed", "internal"];
 
+/** What a keyed route's access checks may refuse: the tier, the daily quota and the rate limits it is held to. */
+function accessErrorsOf(r: Route): ErrorCode[] {
+  const a = r.access;
+  if (a.kind !== "key") return [];
+  // A count-only route (revoking or rotating a key) is never refused by the quota or the
+  // per-minute limit; only its own limits refuse it.
+  const countOnly = a.quota === "count-only";
+  return [
+    ...KEY_ERRORS,
+    ...(a.tier === "free" ? [] : (["tier_required"] as const)),
+    ...(countOnly ? [] : (["daily_limit_exceeded"] as const)),
+    ...(!countOnly || (a.limits?.length ?? 0) > 0 ? (["rate_limit_exceeded"] as const) : []),
+  ];
+}
+
 /** Every error a route may answer: the pipeline's (by its access and inputs) and its handler's. */
 function errorsOf(r: Route): ErrorCode[] {
   return [
     ...(r.errors ?? []),
-    ...(r.access.kind === "key" ? ACCESS_ERRORS : []),
+    ...accessErrorsOf(r),
     ...(r.query || r.body || r.params ? (["validation_failed"] as const) : []),
-    ...(r.body ? BODY_ERRORS : []),
+    // Every route but GET reads a body, when one is sent, through the same parser and its limits.
+    ...(r.body || r.method !== "get" ? BODY_ERRORS : []),
+    // A path parameter that does not percent-decode (`/v1/webhooks/%ZZ`) names no resource.
+    ...(r.path.includes("{") ? (["not_found"] as const) : []),
     ...ANY_ROUTE_ERRORS,
   ];
 }

@@ -111,6 +111,7 @@ export const chartingSignalSchema = z
       .describe("live spot: the last traded price, at most 5 minutes old (replay: the last hourly close); 0 if unavailable"),
     ghost_status: z.enum(["WAITING", "READY", "IN_POSITION"]),
     timestamp: z.number().int().describe("Unix epoch seconds"),
+    ...cacheFields,
   })
   .meta({ id: "ChartingSignal" });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../../support/service.js";
+import { createKey, startService, type RunningService } from "../../support/service.js";
 
 /** Issue 19 item 4: the document says what the service does (the differences Schemathesis found). */
 
@@ -19,10 +19,34 @@ afterAll(() => svc.stop());
 const schemaOf = (path: string, method: string, status: number): unknown => doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"].schema;
 
 describe("the OpenAPI document agrees with the service", () => {
-  it("documents the webhook routes' 404 as the coded object they answer", () => {
-    for (const [path, method] of [["/v1/webhooks/{id}", "delete"], ["/v1/webhooks/{id}", "patch"], ["/v1/webhooks/{id}/deliveries", "get"], ["/v1/webhooks/test", "post"]]) {
-      expect(schemaOf(path as string, method as string, 404), `${method} ${path}`).toEqual({ $ref: "#/components/schemas/AccessError" });
+  it("documents the webhook routes' 404 as the coded object they answer, and {id} routes' also as the plain one a path that does not decode gets", async () => {
+    expect(schemaOf("/v1/webhooks/test", "post", 404)).toEqual({ $ref: "#/components/schemas/AccessError" });
+    const both = { anyOf: [{ $ref: "#/components/schemas/AccessError" }, { $ref: "#/components/schemas/PlainError" }] };
+    const templated: readonly (readonly [string, string])[] = [["/v1/webhooks/{id}", "delete"], ["/v1/webhooks/{id}", "patch"], ["/v1/webhooks/{id}/deliveries", "get"], ["/v1/webhooks/{id}/rotate-secret", "post"]];
+    for (const [path, method] of templated) {
+      expect(schemaOf(path, method, 404), `${method} ${path}`).toEqual(both);
     }
+    const res = await fetch(`${svc.url}/v1/webhooks/%ZZ`, { method: "DELETE", headers: { "x-api-key": await createKey(svc, "basic") } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: "Not Found" });
+  });
+
+  it("documents the body errors on every route that reads a body, as one sent to a route that takes none gets", async () => {
+    const bodyless: readonly (readonly [string, string])[] = [["/v1/keys/rotate", "post"], ["/v1/keys/current", "delete"], ["/v1/tao/council/run", "post"], ["/v1/webhooks/{id}", "delete"]];
+    for (const [path, method] of bodyless) {
+      for (const status of [400, 413, 415, 422]) expect(doc.paths[path]?.[method]?.responses[String(status)], `${status} on ${method} ${path}`).toBeDefined();
+    }
+    const res = await fetch(`${svc.url}/v1/tao/council/run`, { method: "POST", headers: { "x-api-key": await createKey(svc, "pro"), "content-type": "application/json" }, body: "{bad" });
+    expect(res.status).toBe(422);
+    expect(doc.paths["/v1/tao/council/run"]?.post?.responses["422"]).toBeDefined();
+  });
+
+  it("documents no refusal a route cannot give: no 403 on routes any key may call, no 429 on revoking a key", () => {
+    expect(doc.paths["/v1/charting/signal"]?.get?.responses["403"]).toBeUndefined();
+    expect(doc.paths["/v1/tao/council"]?.get?.responses["403"]).toBeDefined();
+    expect(doc.paths["/v1/keys/current"]?.delete?.responses["429"]).toBeUndefined();
+    // Rotating is held to its own limit (5 an hour) but never to the quota.
+    expect(doc.paths["/v1/keys/rotate"]?.post?.responses["429"]).toBeDefined();
   });
 
   it("documents HEAD /v1/health, as SPEC lists it, and the service answers it with the GET's headers and no body", async () => {
