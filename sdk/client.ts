@@ -25,7 +25,7 @@ import type {
   SolCouncil,
   TaoCouncil,
   TaoStatus,
-  TrackRecord,
+  TrackRecords,
   Verdict,
   VerdictEvaluation,
   WebhookCreated,
@@ -129,7 +129,10 @@ export class MarketIntelClient {
     return this.get(ENDPOINTS.healthLive.path);
   }
 
-  /** Readiness: store and actor host checked; a 503 `not_ready` carries the same shape as its body. */
+  /**
+   * Readiness: store and actor host checked. Not ready is a 503 whose body is the same readiness
+   * report (an `ApiRequestError` with `code` null: read its `body`).
+   */
   healthReady(): Promise<Readiness> {
     return this.get(ENDPOINTS.healthReady.path);
   }
@@ -252,7 +255,7 @@ export class MarketIntelClient {
     return this.get(ENDPOINTS.taoStatus.path);
   }
 
-  trackRecord(asset: Asset): Promise<TrackRecord> {
+  trackRecord<A extends Asset>(asset: A): Promise<TrackRecords[A]> {
     return this.get(`/v1/${asset.toLowerCase()}/track-record`);
   }
 

@@ -53,7 +53,7 @@ export const ENDPOINTS = {
     method: "get",
     path: "/v1/charting/signal",
     access: "free",
-    fields: ["verdict", "confidence", "regime", "dark_pool", "rsi", "ema_200", "btc_price", "ghost_status", "timestamp"],
+    fields: ["verdict", "confidence", "regime", "dark_pool", "rsi", "ema_200", "btc_price", "ghost_status", "timestamp", ...cache],
   },
   signals: {
     method: "get",

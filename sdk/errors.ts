@@ -2,7 +2,11 @@
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
-    /** `detail.error` (e.g. tier_required, not_ready), or null for plain and validation errors. */
+    /**
+     * `detail.error` (e.g. tier_required, warming_up) or a bare body's `error`
+     * (tao_council_unavailable); null for plain and validation errors and for the readiness 503,
+     * whose body is the readiness report itself (read `status === 503` and `body`).
+     */
     readonly code: string | null,
     message: string,
     /** The parsed JSON body, or the raw text when it was not JSON. */

@@ -242,10 +242,38 @@ export interface TaoGates {
   readonly trigger: string | null;
 }
 
+/** The open TAO trade in `TaoStatus` (SPEC "TAO status"). */
+export interface TaoCurrentTrade {
+  readonly entryPrice: number;
+  readonly sizeTao: number;
+  readonly pnlUsd: number;
+  readonly pnlPct: number;
+  readonly tp1Hit: boolean;
+  readonly stopLoss: number;
+  readonly tp1Target: number;
+  readonly tp2Target: number;
+  /** High-water mark since entry; null before the trail has anything to follow. */
+  readonly hwm: number | null;
+  /** Order-book depth in USD at entry; null when it was not measured (replay). */
+  readonly liquidityAtEntry: number | null;
+  readonly taoBtcRatioAtEntry: number | null;
+  readonly daysSinceHalving: number | null;
+}
+
+/** The TAO verdict subset shown in `TaoStatus.latestVerdict`. */
+export interface TaoStatusVerdict {
+  readonly ruling: TaoRuling;
+  readonly confidence: number;
+  /** Each agent's vote, by agent name. */
+  readonly agentVotes: Readonly<Record<string, { readonly ruling: TaoRuling; readonly confidence: number }>>;
+  readonly riskFlags: readonly string[];
+  readonly createdAt: string;
+}
+
 export interface TaoStatus extends Partial<CacheInfo> {
   readonly status: "WAITING" | "IN_TRADE";
-  readonly currentTrade: Readonly<Record<string, unknown>> | null;
-  readonly latestVerdict: { readonly ruling: string; readonly confidence: number; readonly createdAt: string } | null;
+  readonly currentTrade: TaoCurrentTrade | null;
+  readonly latestVerdict: TaoStatusVerdict | null;
   readonly regime: string | null;
   /** Null when TAO's last hourly bar is over 2 hours old (no current figure). */
   readonly rsi1h: number | null;
@@ -262,6 +290,7 @@ export interface TaoStatus extends Partial<CacheInfo> {
   readonly gates: TaoGates;
 }
 
+/** The fields every asset's closed trade has; each asset's record adds its own (`BtcTrade`, …). */
 export interface Trade {
   readonly id: string;
   readonly entryTime: string;
@@ -275,6 +304,27 @@ export interface Trade {
   readonly mode: "A" | "B" | "C";
 }
 
+export interface BtcTrade extends Trade {
+  readonly sizeBtc: number;
+}
+
+export interface EthTrade extends Trade {
+  readonly sizeEth: number;
+}
+
+export interface SolTrade extends Trade {
+  readonly sizeSol: number;
+  readonly networkHealthAtEntry: "HEALTHY" | "DEGRADED" | "UNKNOWN";
+}
+
+export interface TaoTrade extends Trade {
+  readonly sizeTao: number;
+  /** Order-book depth in USD at entry; null when it was not measured (replay). */
+  readonly liquidityAtEntry: number | null;
+  readonly daysSinceHalving: number | null;
+  readonly isPaper: boolean;
+}
+
 export interface TrackRecordStats {
   readonly totalTrades: number;
   readonly winRate: number;
@@ -284,10 +334,24 @@ export interface TrackRecordStats {
   readonly worstTrade: number;
 }
 
+/** TAO's record also counts its paper validation (SPEC "Track records"). */
+export interface TaoTrackRecordStats extends TrackRecordStats {
+  readonly validatedPaperTrades: number;
+  readonly paperValidationTarget: number;
+}
+
 /** Cache fields: present on a cached answer, optional because SPEC lists only the data fields. */
-export interface TrackRecord extends Partial<CacheInfo> {
-  readonly trades: readonly Trade[];
-  readonly stats: TrackRecordStats;
+export interface TrackRecord<T extends Trade = Trade, S extends TrackRecordStats = TrackRecordStats> extends Partial<CacheInfo> {
+  readonly trades: readonly T[];
+  readonly stats: S;
+}
+
+/** Each asset's track record, as `client.trackRecord(asset)` types it. */
+export interface TrackRecords {
+  readonly BTC: TrackRecord<BtcTrade>;
+  readonly ETH: TrackRecord<EthTrade>;
+  readonly SOL: TrackRecord<SolTrade>;
+  readonly TAO: TrackRecord<TaoTrade, TaoTrackRecordStats>;
 }
 
 export interface GhostStats extends Partial<CacheInfo> {
@@ -392,7 +456,7 @@ export interface Candles extends CacheInfo {
   readonly candles: readonly Candle[];
 }
 
-export interface ChartingSignal {
+export interface ChartingSignal extends CacheInfo {
   /** The BTC ruling of the last 15 minutes; PENDING when there is none (no live price, or none yet). */
   readonly verdict: Ruling | "PENDING";
   /** Calibrated confidence in percent; 0 when PENDING. */

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { ENDPOINTS } from "../../../sdk/endpoints.js";
+import type { BtcTrade, EthTrade, SolTrade, TaoCurrentTrade, TaoStatusVerdict, TaoTrackRecordStats, TaoTrade, TrackRecords, TrackRecordStats } from "../../../sdk/types.js";
 import { startService, type RunningService } from "../../support/service.js";
 
 interface Schema {
@@ -53,9 +54,39 @@ describe("SDK endpoints against /v1/openapi.json", () => {
 });
 
 /** Nested shapes the SDK types by hand, where a drift would not show in the top-level fields. */
+const TRADE = ["id", "entryTime", "exitTime", "entryPrice", "exitPrice", "pnlUsd", "pnlPct", "tp1PnlUsd", "result", "mode"] as const;
+const OWN_TRADE_FIELDS = {
+  Btc: ["sizeBtc"],
+  Eth: ["sizeEth"],
+  Sol: ["sizeSol", "networkHealthAtEntry"],
+  Tao: ["sizeTao", "liquidityAtEntry", "daysSinceHalving", "isPaper"],
+} as const;
+const TRACK_RECORD_STATS = ["totalTrades", "winRate", "totalPnl", "avgHoldMinutes", "bestTrade", "worstTrade"] as const;
+const TAO_STATUS_VERDICT = ["ruling", "confidence", "agentVotes", "riskFlags", "createdAt"] as const;
+const TAO_CURRENT_TRADE = ["entryPrice", "sizeTao", "pnlUsd", "pnlPct", "tp1Hit", "stopLoss", "tp1Target", "tp2Target", "hwm", "liquidityAtEntry", "taoBtcRatioAtEntry", "daysSinceHalving"] as const;
+
+// The same lists hold the SDK's hand-written types (checked by the type checker, `npm run lint`).
+type Fields<T extends readonly string[]> = T[number];
+expectTypeOf<keyof BtcTrade>().toEqualTypeOf<Fields<typeof TRADE> | Fields<typeof OWN_TRADE_FIELDS.Btc>>();
+expectTypeOf<keyof EthTrade>().toEqualTypeOf<Fields<typeof TRADE> | Fields<typeof OWN_TRADE_FIELDS.Eth>>();
+expectTypeOf<keyof SolTrade>().toEqualTypeOf<Fields<typeof TRADE> | Fields<typeof OWN_TRADE_FIELDS.Sol>>();
+expectTypeOf<keyof TaoTrade>().toEqualTypeOf<Fields<typeof TRADE> | Fields<typeof OWN_TRADE_FIELDS.Tao>>();
+expectTypeOf<keyof TrackRecordStats>().toEqualTypeOf<Fields<typeof TRACK_RECORD_STATS>>();
+expectTypeOf<keyof TaoTrackRecordStats>().toEqualTypeOf<Fields<typeof TRACK_RECORD_STATS> | "validatedPaperTrades" | "paperValidationTarget">();
+expectTypeOf<keyof TaoStatusVerdict>().toEqualTypeOf<Fields<typeof TAO_STATUS_VERDICT>>();
+expectTypeOf<keyof TaoCurrentTrade>().toEqualTypeOf<Fields<typeof TAO_CURRENT_TRADE>>();
+expectTypeOf<TrackRecords["TAO"]["trades"][number]>().toEqualTypeOf<TaoTrade>();
+expectTypeOf<TrackRecords["SOL"]["trades"][number]>().toEqualTypeOf<SolTrade>();
+
 const NESTED: readonly (readonly [string, readonly string[]])[] = [
   ["ConfidenceBasis", ["kind", "horizon_hours", "fitted_at", "note"]],
   ["CalibrationMap", ["kind", "horizon_hours", "fitted_at", "outcomes", "window_days", "base_rate", "up_share", "steps"]],
+  // sdk/types.ts: Trade and each asset's own trade, TAO's record stats, TAO status's nested shapes.
+  ...(["Btc", "Eth", "Sol", "Tao"] as const).map((a) => [`${a}Trade`, [...TRADE, ...OWN_TRADE_FIELDS[a]]] as const),
+  ["TrackRecordStats", TRACK_RECORD_STATS],
+  ["TaoTrackRecordStats", [...TRACK_RECORD_STATS, "validatedPaperTrades", "paperValidationTarget"]],
+  ["TaoStatusVerdict", TAO_STATUS_VERDICT],
+  ["TaoCurrentTrade", TAO_CURRENT_TRADE],
 ];
 
 describe("SDK nested types against /v1/openapi.json components", () => {
