@@ -4,7 +4,13 @@ import { TIERS } from "../../domain/access/tiers.js";
 import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "../../domain/access/printable-text.js";
 
 export const generateKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(100).regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE)
+    .describe("Trimmed of surrounding whitespace first: the lengths count what is left, so a name of spaces only is refused"),
   // A pattern (not `format: email`, whose RFC reading differs): the OpenAPI document states
   // exactly the addresses accepted.
   email: z.string().max(EMAIL_MAX_LENGTH).meta({ pattern: EMAIL_ADDRESS.source }).pipe(z.email({ pattern: EMAIL_ADDRESS })),
