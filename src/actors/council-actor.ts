@@ -15,12 +15,14 @@ import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
 import { currentRegimeAt } from "../application/current-regime.js";
 import { notePriceGap } from "./outage-span.js";
+import { nextTurnAt, scheduleTag } from "./bar-turn.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */
 export const COUNCIL_PERIOD_MS = 30 * MINUTE;
 export const COUNCIL_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
-const SCHEDULE_VERSION = 1;
+/** 2: the turn runs `turnOffsetMs` after each 30-minute slot (composition/turn-order.ts). */
+const SCHEDULE_VERSION = 2;
 
 export interface CouncilActorDeps {
   /** Where the day's calibration map is read (EvidenceActor fits it): confidence is a probability. */
@@ -28,6 +30,11 @@ export interface CouncilActorDeps {
   readonly feed: MarketFeed;
   readonly sessions: CouncilSessionRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  /**
+   * How long after each 30-minute slot its session is held (about the slot's instant): once the
+   * regime of a close is stored, and live once its bar is in the feed. Default 0.
+   */
+  readonly turnOffsetMs?: number;
   /** The language-model port, one session at a time; null: judiciary mode (no provider configured). */
   readonly advisor: CouncilAdvisorSource | null;
   /**
@@ -78,10 +85,16 @@ export class CouncilActor extends Actor {
   }
 
   async ensureScheduled(): Promise<void> {
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === SCHEDULE_VERSION) return;
-    this.ctx.reminders.set("deliberate", { dueInMs: 0, periodMs: COUNCIL_PERIOD_MS });
-    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+    const offset = this.deps.turnOffsetMs ?? 0;
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
+    const version = await this.ctx.state.get("schedule", z.unknown());
+    if (version === wanted) return;
+    const now = this.ctx.clock.now();
+    const next = nextTurnAt(now, COUNCIL_PERIOD_MS, offset);
+    this.ctx.reminders.set("deliberate", { dueAt: next, periodMs: COUNCIL_PERIOD_MS });
+    // Between two turns, one now: a new service has a session at once.
+    if (next > now) this.ctx.reminders.set("first", { dueInMs: 0 });
+    this.ctx.state.set("schedule", wanted);
   }
 
   /**
@@ -93,7 +106,7 @@ export class CouncilActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name !== "deliberate") return;
+    if (name !== "deliberate" && name !== "first") return;
     await this.#run();
   }
 
@@ -106,7 +119,7 @@ export class CouncilActor extends Actor {
 
   async #run(): Promise<RefreshResult> {
     const asset = this.asset;
-    const at = Math.floor(this.ctx.clock.now() / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
+    const at = Math.floor((this.ctx.clock.now() - (this.deps.turnOffsetMs ?? 0)) / COUNCIL_PERIOD_MS) * COUNCIL_PERIOD_MS;
     let last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     last = await this.#announceUncommitted(last, at);

@@ -15,6 +15,7 @@ import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
 import { currentRegimeAt } from "../application/current-regime.js";
 import { notePriceGap } from "./outage-span.js";
+import { nextTurnAt, scheduleTag } from "./bar-turn.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -22,12 +23,18 @@ const HOUR = 60 * MINUTE;
 export const VERDICT_PERIOD_MS = 5 * MINUTE;
 /** Retention: verdicts older than this (market time) are pruned, hourly, per asset. */
 export const VERDICT_RETENTION_MS = 30 * 24 * HOUR;
-const SCHEDULE_VERSION = 1;
+/** 2: the turn runs `turnOffsetMs` after each 5-minute slot (composition/turn-order.ts). */
+const SCHEDULE_VERSION = 2;
 
 export interface VerdictActorDeps {
   readonly feed: MarketFeed;
   readonly verdicts: VerdictRepository & VerdictPruning;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  /**
+   * How long after each 5-minute slot its verdict is made (about the slot's instant): once the
+   * regime of a close is stored, and live once its bar is in the feed. Default 0.
+   */
+  readonly turnOffsetMs?: number;
   readonly weights?: MultiplierSource;
   /** Where the day's calibration map is read (EvidenceActor fits it): confidence is a probability. */
   readonly evidence: EvidenceRepository;
@@ -59,10 +66,16 @@ export class VerdictActor extends Actor {
   }
 
   async ensureScheduled(): Promise<void> {
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === SCHEDULE_VERSION) return;
-    this.ctx.reminders.set("evaluate", { dueInMs: 0, periodMs: VERDICT_PERIOD_MS });
-    this.ctx.state.set("schedule", SCHEDULE_VERSION);
+    const offset = this.deps.turnOffsetMs ?? 0;
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
+    const version = await this.ctx.state.get("schedule", z.unknown());
+    if (version === wanted) return;
+    const now = this.ctx.clock.now();
+    const next = nextTurnAt(now, VERDICT_PERIOD_MS, offset);
+    this.ctx.reminders.set("evaluate", { dueAt: next, periodMs: VERDICT_PERIOD_MS });
+    // Between two turns, one now: a new service has a verdict at once.
+    if (next > now) this.ctx.reminders.set("first", { dueInMs: 0 });
+    this.ctx.state.set("schedule", wanted);
   }
 
   /** Market time of the newest stored verdict of this actor, or null before the first. */
@@ -71,14 +84,14 @@ export class VerdictActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name !== "evaluate") return;
+    if (name !== "evaluate" && name !== "first") return;
     await this.#evaluate();
   }
 
   async #evaluate(): Promise<void> {
     const asset = this.asset;
     // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
-    const at = Math.floor(this.ctx.clock.now() / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
+    const at = Math.floor((this.ctx.clock.now() - (this.deps.turnOffsetMs ?? 0)) / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
     last = await this.#announceUncommitted(last, at);

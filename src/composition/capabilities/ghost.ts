@@ -7,20 +7,10 @@ import { weightsRoutes } from "../../http/routes/weights.js";
 import { multipliersFor } from "../../store/signal-multipliers.js";
 import { FeedBarSource } from "../../application/ghost-bar-source.js";
 import type { Capability } from "../capability.js";
+import { turnOffsets } from "../turn-order.js";
 import { CcxtOrderBookDepth, type OrderBookExchange } from "../../feeds/live/ccxt-order-book.js";
 import type { LiquidityProbe } from "../../actors/ghost-trader-actor.js";
 
-const REGIME_HEAD_START_MS = 60_000;
-
-/**
- * When after each hourly close the traders take their turn: at the close where the bars are
- * there already (replay); live, a minute after the regime's turn for the same close (which waits
- * `barSettleMs` for the bar), so a trader reads the regime row stored for that close, not the
- * hour before's.
- */
-export function traderTurnOffsetMs(barSettleMs: number): number {
-  return barSettleMs === 0 ? 0 : barSettleMs + REGIME_HEAD_START_MS;
-}
 
 /** TAO/USDT depth on the live spot exchange (the one the live candles come from). */
 function ccxtLiquidityProbe(exchange: OrderBookExchange): LiquidityProbe {
@@ -40,7 +30,7 @@ export const ghostCapability: Capability = {
     const source = new FeedBarSource(ctx.feed, ctx.store);
     // Replay has no order book (DECISIONS 7): the probe, and its 60-second reminder, exist only live.
     const liquidityProbe = ctx.config.MARKET_FEED === "live" && ctx.orderBook ? ccxtLiquidityProbe(ctx.orderBook) : null;
-    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe, barTurnOffsetMs: traderTurnOffsetMs(ctx.barSettleMs ?? 0) };
+    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe, barTurnOffsetMs: turnOffsets(ctx.barSettleMs ?? 0).trader };
     ctx.host.register(GhostTraderActor, (actorCtx) => new GhostTraderActor(actorCtx, deps));
     const multipliers = multipliersFor(ctx.store.signalWeights);
     ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows), ctx.feed));

@@ -10,6 +10,7 @@ import { llmTelemetry } from "../../observability/llm-telemetry.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { multipliersFor } from "../../store/signal-multipliers.js";
 import type { Capability } from "../capability.js";
+import { turnOffsets } from "../turn-order.js";
 
 /**
  * Judiciary Engine and councils: a VerdictActor per asset (every 5 market minutes; BTC's publishes
@@ -23,8 +24,9 @@ export const judiciaryCapability: Capability = {
     // The adaptive multipliers the WeightsActor learns (ghost capability); 1.0 until it has data.
     const weights = multipliersFor(ctx.store.signalWeights);
     const evidence = ctx.store.evidence;
-    ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt, barTurnOffsetMs: ctx.barSettleMs ?? 0 }));
-    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence }));
+    const offsets = turnOffsets(ctx.barSettleMs ?? 0);
+    ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt, barTurnOffsetMs: offsets.evidence }));
+    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence, turnOffsetMs: offsets.verdict }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
     const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
@@ -34,7 +36,7 @@ export const judiciaryCapability: Capability = {
     const taoLiquidity = ctx.orderBook ? async () => (await ctx.host.proxy(GhostTraderActor, "TAO").liquidity()).status : null;
     ctx.host.register(
       CouncilActor,
-      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence, taoLiquidity }),
+      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence, taoLiquidity, turnOffsetMs: offsets.council }),
     );
   },
   async start(ctx) {

@@ -119,8 +119,28 @@ export class LocalActorHost implements ActorHost {
    * turn in the host is over. Tests call it after moving a ManualClock.
    */
   async runDue(): Promise<void> {
+    await this.runDueMarketInOrder();
     this.fireDue(true);
     await this.activations.settled();
+  }
+
+  /**
+   * Market reminders due at different times fire in time order, the turns of one time over
+   * before those of the next, as when market time runs through them: a warm-up step spans 5
+   * market minutes, and a trader's turn a minute after a close must read what the verdict,
+   * regime and council turns of that close stored. Turns due at the same time run side by side.
+   */
+  private async runDueMarketInOrder(): Promise<void> {
+    const now = this.clocks.market.now();
+    let done = Number.NEGATIVE_INFINITY;
+    for (let next = this.reminders.nextDue("market"); this.phase === "running" && next !== undefined && next < now; next = this.reminders.nextDue("market")) {
+      // Still due at a time already fired: its turn could not move it on (the store was
+      // unreachable); fireDue below tries it once more, as a poll would.
+      if (next <= done) return;
+      for (const reminder of this.reminders.takeDue("market", next)) this.fireReminder(reminder);
+      await this.activations.settled();
+      done = next;
+    }
   }
 
   oldestTurnMs(): number {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GhostTraderActor } from "../../../src/actors/ghost-trader-actor.js";
 import { FeedBarSource } from "../../../src/application/ghost-bar-source.js";
-import { traderTurnOffsetMs } from "../../../src/composition/capabilities/ghost.js";
+import { turnOffsets } from "../../../src/composition/turn-order.js";
 import { LIVE_BAR_SETTLE_MS } from "../../../src/composition/open-market.js";
 import { DEFAULT_COSTS } from "../../../src/domain/ghost/costs.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
@@ -42,7 +42,7 @@ describe("a live Ghost Trader's hourly turn", () => {
     const s = store;
     expect((await feed.pollCandles("ETH")).ok).toBe(true);
     host = new LocalActorHost({ store: s.actorState, clock, logger: createLogger("silent"), pollIntervalMs: 0 });
-    const deps = { source: new FeedBarSource(feed, s), ledger: s.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: traderTurnOffsetMs(LIVE_BAR_SETTLE_MS) };
+    const deps = { source: new FeedBarSource(feed, s), ledger: s.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: turnOffsets(LIVE_BAR_SETTLE_MS).trader };
     host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, deps));
     await host.start();
     await host.proxy(GhostTraderActor, "ETH").ensureScheduled();

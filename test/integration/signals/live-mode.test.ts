@@ -166,17 +166,19 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     }
   });
 
-  it("takes the hourly bar turns once the bar that just closed is in the feed: regime and evidence 2 minutes after the hour, the traders a minute later", async () => {
+  it("takes each turn once what it reads is in: regime and evidence 2 minutes after the hour (the bar is polled), verdicts and councils 30 s later, the traders 30 s after them", async () => {
     // The candles are polled once a minute: a turn exactly on the hour would find the bar that
     // just closed missing and act on the hour before's.
     const reminders = await svc.service.deps.store.actorState.loadReminders();
     const minuteOfHour = (type: string, id: string, name: string) => {
       const r = reminders.find((x) => x.actorType === type && x.actorId === id && x.name === name);
-      expect(r?.periodMs, `${type}/${id} ${name}`).toBe(H);
-      return ((r?.dueAt ?? Number.NaN) % H) / 60_000;
+      expect(r?.periodMs, `${type}/${id} ${name}`).toBeGreaterThanOrEqual(5 * 60_000);
+      return ((r?.dueAt ?? Number.NaN) % (r?.periodMs ?? H)) / 60_000;
     };
     expect(minuteOfHour("Regime", "BTC", "evaluate")).toBe(2);
     for (const asset of ASSETS) expect(minuteOfHour("Evidence", asset, "evaluate")).toBe(2);
+    for (const asset of ASSETS) expect(minuteOfHour("Verdict", asset, "evaluate")).toBe(2.5);
+    for (const asset of ["BTC", "TAO", "SOL"]) expect(minuteOfHour("Council", asset, "deliberate")).toBe(2.5);
     for (const asset of ASSETS) expect(minuteOfHour(GhostTraderActor.actorType, asset, "bar")).toBe(3);
   });
 
