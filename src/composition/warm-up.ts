@@ -39,7 +39,9 @@ export async function warmUp(
   try {
     let steps = 0;
     let lastLog = started;
-    for (let t = from + stepMs; t < until; t += stepMs) {
+    // Steps on the grid of the schedules (whole 5 market minutes): a turn due between two steps
+    // fires at the next one, less than a period late, so it is still about its own slot.
+    for (let t = Math.floor(from / stepMs) * stepMs + stepMs; t < until; t += stepMs) {
       if (stop.aborted) return { from, to: clock.now(), steps, wallMs: Date.now() - started };
       clock.advanceTo(t);
       await host.runDue();

@@ -55,6 +55,8 @@ export class LocalActorHost implements ActorHost {
   private readonly turnDeps: TurnDeps;
   private readonly activations = new ActivationTable();
   private readonly reminders = new ReminderBook();
+  /** runDue calls firing market reminders in time order: the poll leaves market reminders to them. */
+  private orderedRuns = 0;
   private readonly timers = new DueQueue<TimerEntry>();
   private readonly services: ContextServices;
   private readonly clocks: HostClocks;
@@ -133,13 +135,19 @@ export class LocalActorHost implements ActorHost {
   private async runDueMarketInOrder(): Promise<void> {
     const now = this.clocks.market.now();
     let done = Number.NEGATIVE_INFINITY;
-    for (let next = this.reminders.nextDue("market"); this.phase === "running" && next !== undefined && next < now; next = this.reminders.nextDue("market")) {
-      // Still due at a time already fired: its turn could not move it on (the store was
-      // unreachable); fireDue below tries it once more, as a poll would.
-      if (next <= done) return;
-      for (const reminder of this.reminders.takeDue("market", next)) this.fireReminder(reminder);
-      await this.activations.settled();
-      done = next;
+    // The poll would take every market reminder due by `now` at once, whatever the order.
+    this.orderedRuns += 1;
+    try {
+      for (let next = this.reminders.nextDue("market"); this.phase === "running" && next !== undefined && next < now; next = this.reminders.nextDue("market")) {
+        // Still due at a time already fired: its turn could not move it on (the store was
+        // unreachable); fireDue below tries it once more, as a poll would.
+        if (next <= done) return;
+        for (const reminder of this.reminders.takeDue("market", next)) this.fireReminder(reminder);
+        await this.activations.settled();
+        done = next;
+      }
+    } finally {
+      this.orderedRuns -= 1;
     }
   }
 
@@ -243,6 +251,7 @@ export class LocalActorHost implements ActorHost {
   private fireDue(sweepNow = false): void {
     if (this.phase !== "running") return;
     for (const clock of REMINDER_CLOCKS) {
+      if (clock === "market" && this.orderedRuns > 0) continue;
       for (const reminder of this.reminders.takeDue(clock, this.clocks[clock].now())) this.fireReminder(reminder);
     }
     const now = this.options.clock.now();
