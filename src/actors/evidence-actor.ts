@@ -22,7 +22,8 @@ import type { CalibrationHistoryRepository } from "../store/ports/calibration-hi
 import type { RecordableHour } from "../application/recorded-rulings.js";
 import { CalibrationRecord } from "../application/calibration-record.js";
 import { evaluateRegimesSteps } from "../domain/evaluation/regime-evaluation.js";
-import { nextBarTurn, scheduleTag } from "./bar-turn.js";
+import { nextBarTurn } from "../domain/market/turn-slots.js";
+import { scheduleTag } from "./schedule-tag.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -159,7 +160,7 @@ export class EvidenceActor extends Actor {
   async ensureScheduled(): Promise<void> {
     const offset = this.deps.barTurnOffsetMs ?? 0;
     const wanted = scheduleTag(SCHEDULE_VERSION, offset);
-    const version = await this.ctx.state.get("schedule", z.unknown());
+    const version = await this.ctx.state.get("schedule", z.number());
     if (version === wanted) return;
     const now = this.ctx.clock.now();
     this.ctx.reminders.set("evaluate", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });

@@ -12,7 +12,8 @@ import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../application/ghost-bar-source.js";
 import { noteOutage } from "./outage-span.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
-import { nextBarTurn, scheduleTag } from "./bar-turn.js";
+import { nextBarTurn } from "../domain/market/turn-slots.js";
+import { scheduleTag } from "./schedule-tag.js";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -103,8 +104,8 @@ export class GhostTraderActor extends Actor {
     // One store may run live, then replay: the version says which of the two schedules is set.
     const probing = this.deps.liquidityProbe !== null;
     const offset = this.deps.barTurnOffsetMs;
-    const wanted = scheduleTag(SCHEDULE_VERSION, offset, probing ? "+probe" : "");
-    const version = await this.ctx.state.get("schedule", z.unknown());
+    const wanted = scheduleTag(SCHEDULE_VERSION, offset, probing ? 1 : 0);
+    const version = await this.ctx.state.get("schedule", z.number());
     if (version === wanted) return;
     const now = this.ctx.clock.now();
     this.ctx.reminders.set("bar", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });

@@ -22,7 +22,8 @@ import { regimeModelSchema } from "../domain/regime/model-schema.js";
 import { regimeReport } from "../domain/regime/regime-report.js";
 import { DEFAULT_WINDOW_BARS } from "../domain/regime/walk-forward.js";
 import { DEFAULT_RESTARTS } from "../domain/regime/fit-hmm.js";
-import { nextBarTurn, scheduleTag } from "./bar-turn.js";
+import { nextBarTurn } from "../domain/market/turn-slots.js";
+import { scheduleTag } from "./schedule-tag.js";
 
 const HOUR = 3_600_000;
 /** Walk-forward refit interval (regime.md: weekly, warm-started). */
@@ -96,7 +97,7 @@ export class RegimeActor extends Actor {
   async ensureScheduled(): Promise<void> {
     const offset = this.deps.barTurnOffsetMs ?? 0;
     const wanted = scheduleTag(SCHEDULE_VERSION, offset);
-    const version = await this.ctx.state.get("schedule", z.unknown());
+    const version = await this.ctx.state.get("schedule", z.number());
     if (version === wanted) return;
     const now = this.ctx.clock.now();
     this.ctx.reminders.set("evaluate", { dueAt: nextBarTurn(now, offset), periodMs: HOUR });

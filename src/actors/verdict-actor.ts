@@ -15,7 +15,8 @@ import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
 import { currentRegimeAt } from "../application/current-regime.js";
 import { notePriceGap } from "./outage-span.js";
-import { nextTurnAt, scheduleTag } from "./bar-turn.js";
+import { firedEarly, nextTurnAt, slotAt } from "../domain/market/turn-slots.js";
+import { scheduleTag } from "./schedule-tag.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -68,7 +69,7 @@ export class VerdictActor extends Actor {
   async ensureScheduled(): Promise<void> {
     const offset = this.deps.turnOffsetMs ?? 0;
     const wanted = scheduleTag(SCHEDULE_VERSION, offset);
-    const version = await this.ctx.state.get("schedule", z.unknown());
+    const version = await this.ctx.state.get("schedule", z.number());
     if (version === wanted) return;
     const now = this.ctx.clock.now();
     const next = nextTurnAt(now, VERDICT_PERIOD_MS, offset);
@@ -85,13 +86,18 @@ export class VerdictActor extends Actor {
 
   override async receiveReminder(name: string): Promise<void> {
     if (name !== "evaluate" && name !== "first") return;
+    const now = this.ctx.clock.now();
+    const offset = this.deps.turnOffsetMs ?? 0;
+    if (name === "evaluate" && firedEarly(now, VERDICT_PERIOD_MS, offset)) {
+      this.ctx.reminders.set("evaluate", { dueAt: slotAt(now, VERDICT_PERIOD_MS, offset) + offset + VERDICT_PERIOD_MS, periodMs: VERDICT_PERIOD_MS });
+    }
     await this.#evaluate();
   }
 
   async #evaluate(): Promise<void> {
     const asset = this.asset;
     // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
-    const at = Math.floor((this.ctx.clock.now() - (this.deps.turnOffsetMs ?? 0)) / VERDICT_PERIOD_MS) * VERDICT_PERIOD_MS;
+    const at = slotAt(this.ctx.clock.now(), VERDICT_PERIOD_MS, this.deps.turnOffsetMs ?? 0);
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
     last = await this.#announceUncommitted(last, at);

@@ -52,6 +52,7 @@ export const judiciaryCapability: Capability = {
     ...verdictRoutes(ctx),
     ...councilRoutes({
       ...ctx,
+      councilTurnOffsetMs: turnOffsets(ctx.barSettleMs ?? 0).council,
       nudgeCouncil: (asset) => {
         ctx.host
           .proxy(CouncilActor, asset)

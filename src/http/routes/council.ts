@@ -5,6 +5,7 @@ import { btcCouncilSessionSchema, solCouncilResponseSchema, solVerdictSchema, ta
 import { cacheFields } from "../schemas/common.js";
 import { assetVerdictView, btcCouncilView } from "../../domain/council/session-views.js";
 import { livePriceAt } from "../../application/judiciary-inputs.js";
+import { nextTurnAt, slotAt } from "../../domain/market/turn-slots.js";
 import type { CouncilAsset, CouncilSession } from "../../domain/council/council-types.js";
 
 /** DECISIONS 2: council latest, SOL council and TAO council 60 s. The TAO run POST is not cached. */
@@ -21,6 +22,8 @@ export interface CouncilRouteDeps extends AppDeps {
    * (SPEC 13's "internal trigger"); fire-and-forget, the route never waits for a deliberation.
    */
   readonly nudgeCouncil?: (asset: CouncilAsset) => void;
+  /** How long after each 30-minute slot its session is held (composition/turn-order.ts); default 0. */
+  readonly councilTurnOffsetMs?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -59,10 +62,11 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
   }
 
   /** Whether TAO has a live price now: the council deliberates only then (no refresh is due otherwise). */
+  const turnOffset = deps.councilTurnOffsetMs ?? 0;
   const taoPriced = () => livePriceAt(deps.feed, "TAO", marketClock.now()) !== null;
 
   function detailOf(s: CouncilSession | null, nudged: boolean): string {
-    const next = iso((Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) + 1) * REFRESH_MINUTES * 60_000);
+    const next = iso(nextTurnAt(marketClock.now() + 1, REFRESH_MINUTES * 60_000, turnOffset));
     const refresh = taoPriced()
       ? `the council refreshes every 30 minutes, next at ${next}`
       : "TAO has no live price (its last hourly bar is over 2 hours old), so the council does not deliberate until it returns";
@@ -117,7 +121,7 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       errors: ["tao_council_unavailable"],
       handler: async () => {
         const s = await readTao();
-        const slot = Math.floor(marketClock.now() / (REFRESH_MINUTES * 60_000)) * REFRESH_MINUTES * 60_000;
+        const slot = slotAt(marketClock.now(), REFRESH_MINUTES * 60_000, turnOffset);
         const nudged = deps.nudgeCouncil !== undefined && (s === null || s.at < slot) && taoPriced();
         if (nudged) deps.nudgeCouncil?.("TAO");
         const verdict = taoVerdict(s);

@@ -195,5 +195,8 @@ export class SidecarClient {
 
 /** Milliseconds as a Go duration, the form Dapr's reminder API takes. */
 export function goDuration(ms: number): string {
-  return `${Math.max(0, Math.round(ms))}ms`;
+  // A market period scaled by a replay speed that does not divide it (300,000 ms at 7x) is not
+  // whole milliseconds: rounded, every firing would come a little early, and the drift adds up.
+  if (!Number.isInteger(ms)) return `${Math.max(0, Math.round(ms * 1000))}us`;
+  return `${Math.max(0, ms)}ms`;
 }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { EARLY_FIRING_TOLERANCE_MS, firedEarly, nextTurnAt, slotAt } from "../../../src/domain/market/turn-slots.js";
+import { turnOffsets } from "../../../src/composition/turn-order.js";
+
+const MIN = 60_000;
+const SLOT = Date.UTC(2026, 2, 1, 10, 0);
+const PERIOD = 5 * MIN;
+const OFFSET = 30_000;
+
+describe("turn slots", () => {
+  it("schedules the next turn offset after a slot, and a turn at its time is about that slot", () => {
+    expect(nextTurnAt(SLOT, PERIOD, OFFSET)).toBe(SLOT + OFFSET);
+    expect(nextTurnAt(SLOT + OFFSET, PERIOD, OFFSET)).toBe(SLOT + OFFSET);
+    expect(nextTurnAt(SLOT + OFFSET + 1, PERIOD, OFFSET)).toBe(SLOT + PERIOD + OFFSET);
+    expect(slotAt(SLOT + OFFSET, PERIOD, OFFSET)).toBe(SLOT);
+    // Fired late (a warm-up step, a slow sidecar): still the slot it was due for, up to a period.
+    expect(slotAt(SLOT + PERIOD + OFFSET - 1, PERIOD, OFFSET)).toBe(SLOT);
+  });
+
+  it("takes a turn that fires a little early (a drifted Dapr schedule) as its coming slot's, and says so", () => {
+    const early = SLOT + OFFSET - 3_000;
+    expect(slotAt(early, PERIOD, OFFSET)).toBe(SLOT);
+    expect(firedEarly(early, PERIOD, OFFSET)).toBe(true);
+    expect(firedEarly(SLOT + OFFSET, PERIOD, OFFSET)).toBe(false);
+    // Earlier than the tolerance: the slot before, as before its turn.
+    expect(slotAt(SLOT + OFFSET - EARLY_FIRING_TOLERANCE_MS - 1, PERIOD, OFFSET)).toBe(SLOT - PERIOD);
+  });
+
+  it("keeps the turns about one close in order with room for an early firing between them", () => {
+    for (const settle of [0, 2 * MIN]) {
+      const o = turnOffsets(settle);
+      expect(o.regime).toBe(settle);
+      expect(o.verdict - EARLY_FIRING_TOLERANCE_MS).toBeGreaterThan(o.regime);
+      expect(o.council).toBe(o.verdict);
+      expect(o.trader - EARLY_FIRING_TOLERANCE_MS).toBeGreaterThan(o.verdict);
+    }
+  });
+});
