@@ -82,7 +82,16 @@ export class WalkForwardCalibrator {
       throw new Error(`calibration of ${this.stream} cannot go back in time`);
     }
     const known = this.prices.lastTime();
-    if (this.current !== null && (known === null || known < fitAt)) return this.current;
+    if (known === null || known < fitAt) {
+      if (this.current !== null) return this.current;
+      // No map yet (an actor activated between midnight and the close at midnight reaching the
+      // feed): the one an actor that had kept running has in force, of the newest known close's day.
+      if (known !== null) return this.fit(refitTime(known));
+    }
+    return this.fit(fitAt);
+  }
+
+  private fit(fitAt: number): CalibrationMap {
     this.mature(fitAt);
     this.previous = this.current;
     this.current = fitCalibrationMap(this.stream, this.histogram, fitAt, this.settings);

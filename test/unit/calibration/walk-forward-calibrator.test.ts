@@ -64,10 +64,10 @@ describe("walk-forward calibration", () => {
     const late = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day + 60_000));
     for (const r of before) late.calibrate(r);
     expect(fitted).toEqual(late.mapAt(day + 60_000));
-    // Fitting at 00:00:30 would have graded the midnight outcome as missing, for good.
-    const hasty = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day - 1));
-    for (const r of before) hasty.observe(r);
-    expect(hasty.mapAt(day + 30_000).outcomes).toBeLessThan(fitted.outcomes);
+    // An actor activated at 00:00:30 with no map yet has the one a running actor has in force.
+    const fresh = new WalkForwardCalibrator("verdict:BTC", prices.upTo(day - 1));
+    for (const r of before) fresh.observe(r);
+    expect(fresh.mapAt(day + 30_000)).toEqual(waiting);
   });
 
   it("answers a turn begun before midnight with its own day's map after the next day's fit, and nothing older", () => {
