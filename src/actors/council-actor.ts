@@ -166,7 +166,8 @@ export class CouncilActor extends Actor {
     const session = calibratedSession(outcome.session, map, agentMaps.maps, modelMaps);
     await this.deps.sessions.save(session);
     this.ctx.state.set("lastAt", at);
-    await this.ctx.publish("council.new", { ...councilNewData(session) });
+    // Stamped at its slot, as a verdict.new (the turn may run a period late).
+    await this.ctx.publish("council.new", { ...councilNewData(session) }, { at: session.at });
     return { outcome: "session", at };
   }
 

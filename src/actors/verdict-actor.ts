@@ -117,7 +117,9 @@ export class VerdictActor extends Actor {
     await this.deps.verdicts.save(entry);
     if (at % HOUR === 0) await this.deps.verdicts.pruneBefore(asset, at - VERDICT_RETENTION_MS);
     this.ctx.state.set("lastAt", at);
-    if (asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(entry.verdict) });
+    // Stamped at the slot it is about, not the turn's time (up to a period later when the turn
+    // ran late): SPEC's data carries no time, and a stamp in the next slot would read as its ruling.
+    if (asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(entry.verdict) }, { at });
   }
 
   /**

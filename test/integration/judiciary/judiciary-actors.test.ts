@@ -475,6 +475,21 @@ describe("verdict and council actors over the bundled replay data", () => {
     await sessions.close();
   });
 
+  it("stamps verdict.new and council.new at the slot they are about, also when the turn ran late (a replay step)", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const late = await rig(start, { turnOffsetMs: 30_000 }, { turnOffsetMs: 30_000 });
+    r = late;
+    // The turns due 30 s after the start's slot fire only at the next step, 5 minutes on.
+    await late.advance(5 * MIN);
+    expect((await late.store.verdicts.latest("BTC"))?.at).toBe(start);
+    expect((await late.store.councilSessions.latest("BTC"))?.at).toBe(start);
+    const stampOf = (event: string) => Date.parse(late.events.filter((e) => e.event === event).at(-1)?.timestamp ?? "");
+    for (const event of ["verdict.new", "council.new"]) {
+      expect(stampOf(event), event).toBeGreaterThanOrEqual(start);
+      expect(stampOf(event), event).toBeLessThan(start + 5 * MIN);
+    }
+  });
+
   it("a refresh nudge deliberates only when the current slot has no session", async () => {
     const start = dayWith(false) + 10 * HOUR;
     r = await rig(start);
