@@ -1,4 +1,4 @@
-/** Verdicts and councils after the regime of the same close; the traders after all of them. */
+/** The traders a minute after the close's other turns. */
 const STEP_MS = 30_000;
 
 /** How long after the instant it is about each scheduled turn runs, ms of market time. */
@@ -12,18 +12,21 @@ export interface TurnOffsets {
 
 /**
  * The order of the turns about one close, as offsets after it: the bar settles in the feed
- * (`barSettleMs`: live 2 minutes, replay none), then the regime (and the evidence) turn, then the
- * verdicts and councils, which read that regime, then the traders, which read all three. Turns
- * due at one instant run side by side on the in-process host and on any replica under Dapr, so
- * without the offsets a verdict read the hour before's regime or this one's by chance, and a
- * trader the close's verdict or the one 5 minutes before; the backtest reads them all at the close.
+ * (`barSettleMs`: live 2 minutes, replay none), then the regime, evidence, verdict and council
+ * turns, then the traders, which read all of them. Turns due at one instant run side by side on
+ * the in-process host and on any replica under Dapr, so without the offset a trader read the
+ * close's verdict or the one 5 minutes before by chance; the backtest reads them at the close.
+ * (A verdict still reads its close's regime or the hour before's by turn order: left, recorded.)
  */
 export function turnOffsets(barSettleMs: number): TurnOffsets {
   return {
     regime: barSettleMs,
     evidence: barSettleMs,
-    verdict: barSettleMs + STEP_MS,
-    council: barSettleMs + STEP_MS,
+    // With the regime for now: 30 s after it made a Dapr replica that is still waiting for the
+    // cluster's clock see (and serve) the warm-up's first verdict of its own start slot, and the
+    // chaos suite's daprd-kill scenario failed on it in CI (docs/decisions.md).
+    verdict: barSettleMs,
+    council: barSettleMs,
     trader: barSettleMs + 2 * STEP_MS,
   };
 }

@@ -166,7 +166,7 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     }
   });
 
-  it("takes each turn once what it reads is in: regime and evidence 2 minutes after the hour (the bar is polled), verdicts and councils 30 s later, the traders 30 s after them", async () => {
+  it("takes each turn once what it reads is in: regime, evidence, verdicts and councils 2 minutes after the hour (the bar is polled), the traders a minute later", async () => {
     // The candles are polled once a minute: a turn exactly on the hour would find the bar that
     // just closed missing and act on the hour before's.
     const reminders = await svc.service.deps.store.actorState.loadReminders();
@@ -177,8 +177,8 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     };
     expect(minuteOfHour("Regime", "BTC", "evaluate")).toBe(2);
     for (const asset of ASSETS) expect(minuteOfHour("Evidence", asset, "evaluate")).toBe(2);
-    for (const asset of ASSETS) expect(minuteOfHour("Verdict", asset, "evaluate")).toBe(2.5);
-    for (const asset of ["BTC", "TAO", "SOL"]) expect(minuteOfHour("Council", asset, "deliberate")).toBe(2.5);
+    for (const asset of ASSETS) expect(minuteOfHour("Verdict", asset, "evaluate")).toBe(2);
+    for (const asset of ["BTC", "TAO", "SOL"]) expect(minuteOfHour("Council", asset, "deliberate")).toBe(2);
     for (const asset of ASSETS) expect(minuteOfHour(GhostTraderActor.actorType, asset, "bar")).toBe(3);
   });
 
