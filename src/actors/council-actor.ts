@@ -15,17 +15,13 @@ import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
 import { currentRegimeAt } from "../application/current-regime.js";
 import { notePriceGap } from "./outage-span.js";
-import { firedEarly, nextTurnAt, slotAt } from "../domain/market/turn-slots.js";
-import { scheduleTag } from "./schedule-tag.js";
+import { slotAt } from "../domain/market/turn-slots.js";
+import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */
 export const COUNCIL_PERIOD_MS = 30 * MINUTE;
 
-/** The 30-minute slot a council turn (or a nudge) at `now` is about, its turn `turnOffsetMs` after the slot. */
-export function councilSlotAt(now: number, turnOffsetMs: number): number {
-  return slotAt(now, COUNCIL_PERIOD_MS, turnOffsetMs);
-}
 export const COUNCIL_ASSETS: readonly CouncilAsset[] = ["BTC", "TAO", "SOL"];
 /** 2: the turn runs `turnOffsetMs` after each 30-minute slot (composition/turn-order.ts). */
 const SCHEDULE_VERSION = 2;
@@ -91,16 +87,11 @@ export class CouncilActor extends Actor {
   }
 
   async ensureScheduled(): Promise<void> {
-    const offset = this.deps.turnOffsetMs ?? 0;
-    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === wanted) return;
-    const now = this.ctx.clock.now();
-    const next = nextTurnAt(now, COUNCIL_PERIOD_MS, offset);
-    this.ctx.reminders.set("deliberate", { dueAt: next, periodMs: COUNCIL_PERIOD_MS });
-    // Between two turns, one now: a new service has a session at once.
-    if (next > now) this.ctx.reminders.set("first", { dueInMs: 0 });
-    this.ctx.state.set("schedule", wanted);
+    await ensureSlotSchedule(this.ctx, this.#schedule);
+  }
+
+  get #schedule(): SlotSchedule {
+    return { reminder: "deliberate", periodMs: COUNCIL_PERIOD_MS, offsetMs: this.deps.turnOffsetMs ?? 0, version: SCHEDULE_VERSION };
   }
 
   /**
@@ -112,12 +103,8 @@ export class CouncilActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name !== "deliberate" && name !== "first") return;
-    const now = this.ctx.clock.now();
-    const offset = this.deps.turnOffsetMs ?? 0;
-    if (name === "deliberate" && firedEarly(now, COUNCIL_PERIOD_MS, offset)) {
-      this.ctx.reminders.set("deliberate", { dueAt: councilSlotAt(now, offset) + offset + COUNCIL_PERIOD_MS, periodMs: COUNCIL_PERIOD_MS });
-    }
+    if (name !== "deliberate" && name !== FIRST_TURN) return;
+    slotOfFiring(this.ctx, this.#schedule, name);
     await this.#run();
   }
 
@@ -130,7 +117,7 @@ export class CouncilActor extends Actor {
 
   async #run(): Promise<RefreshResult> {
     const asset = this.asset;
-    const at = councilSlotAt(this.ctx.clock.now(), this.deps.turnOffsetMs ?? 0);
+    const at = slotAt(this.ctx.clock.now(), COUNCIL_PERIOD_MS, this.deps.turnOffsetMs ?? 0);
     let last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     last = await this.#announceUncommitted(last, at);

@@ -15,8 +15,7 @@ import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
 import { currentRegimeAt } from "../application/current-regime.js";
 import { notePriceGap } from "./outage-span.js";
-import { firedEarly, nextTurnAt, slotAt } from "../domain/market/turn-slots.js";
-import { scheduleTag } from "./schedule-tag.js";
+import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -67,16 +66,11 @@ export class VerdictActor extends Actor {
   }
 
   async ensureScheduled(): Promise<void> {
-    const offset = this.deps.turnOffsetMs ?? 0;
-    const wanted = scheduleTag(SCHEDULE_VERSION, offset);
-    const version = await this.ctx.state.get("schedule", z.number());
-    if (version === wanted) return;
-    const now = this.ctx.clock.now();
-    const next = nextTurnAt(now, VERDICT_PERIOD_MS, offset);
-    this.ctx.reminders.set("evaluate", { dueAt: next, periodMs: VERDICT_PERIOD_MS });
-    // Between two turns, one now: a new service has a verdict at once.
-    if (next > now) this.ctx.reminders.set("first", { dueInMs: 0 });
-    this.ctx.state.set("schedule", wanted);
+    await ensureSlotSchedule(this.ctx, this.#schedule);
+  }
+
+  get #schedule(): SlotSchedule {
+    return { reminder: "evaluate", periodMs: VERDICT_PERIOD_MS, offsetMs: this.deps.turnOffsetMs ?? 0, version: SCHEDULE_VERSION };
   }
 
   /** Market time of the newest stored verdict of this actor, or null before the first. */
@@ -85,19 +79,13 @@ export class VerdictActor extends Actor {
   }
 
   override async receiveReminder(name: string): Promise<void> {
-    if (name !== "evaluate" && name !== "first") return;
-    const now = this.ctx.clock.now();
-    const offset = this.deps.turnOffsetMs ?? 0;
-    if (name === "evaluate" && firedEarly(now, VERDICT_PERIOD_MS, offset)) {
-      this.ctx.reminders.set("evaluate", { dueAt: slotAt(now, VERDICT_PERIOD_MS, offset) + offset + VERDICT_PERIOD_MS, periodMs: VERDICT_PERIOD_MS });
-    }
-    await this.#evaluate();
+    if (name !== "evaluate" && name !== FIRST_TURN) return;
+    await this.#evaluate(slotOfFiring(this.ctx, this.#schedule, name));
   }
 
-  async #evaluate(): Promise<void> {
+  /** The verdict of slot `at`, on the 5-minute grid: its id is then stable under retries and coalescing. */
+  async #evaluate(at: number): Promise<void> {
     const asset = this.asset;
-    // On the 5-minute grid: the id of an evaluation is then stable under retries and coalescing.
-    const at = slotAt(this.ctx.clock.now(), VERDICT_PERIOD_MS, this.deps.turnOffsetMs ?? 0);
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
     last = await this.#announceUncommitted(last, at);

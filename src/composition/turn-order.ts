@@ -1,5 +1,5 @@
 /** The traders a minute after the close's other turns. */
-const STEP_MS = 30_000;
+const TRADERS_AFTER_MS = 60_000;
 
 /** How long after the instant it is about each scheduled turn runs, ms of market time. */
 export interface TurnOffsets {
@@ -27,6 +27,6 @@ export function turnOffsets(barSettleMs: number): TurnOffsets {
     // chaos suite's daprd-kill scenario failed on it in CI (docs/decisions.md).
     verdict: barSettleMs,
     council: barSettleMs,
-    trader: barSettleMs + 2 * STEP_MS,
+    trader: barSettleMs + TRADERS_AFTER_MS,
   };
 }
