@@ -171,12 +171,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         // replica warms the whole cluster up (or resumes it) while the others wait; each then
         // ensures its schedules on the running clock.
         const clusterClock = market.clock;
-        warming = startDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, stopRequested.signal, startAttempted)
-          .catch(async (err: unknown) => {
-            logger.error({ err }, "joining the cluster's replay clock failed; this replica's market time runs on its own");
-            if (clusterClock.warmingUp) clusterClock.run();
-            await startCapabilities(capabilities, deps, logger, cancelled, startAttempted);
-          })
+        warming = joinDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, stopRequested.signal, startAttempted)
           .then(() => {
             startedUp = !cancelled();
             markWarm();
@@ -331,6 +326,30 @@ async function startDaprReplay(
   }
   if (cancelled()) return;
   await startCapabilities(capabilities, deps, logger, cancelled, attempted);
+}
+
+/**
+ * `startDaprReplay` until it has run through: a replica whose start failed (a store error
+ * outside the membership's own retries) tries again instead of running a market clock of its
+ * own, which would answer from another market instant than the cluster for as long as it runs.
+ */
+async function joinDaprReplay(...args: Parameters<typeof startDaprReplay>): Promise<void> {
+  const [, clock, , capabilities, deps, , logger, stop, attempted] = args;
+  for (let attempt = 1; !stop.aborted; attempt++) {
+    try {
+      await startDaprReplay(...args);
+      return;
+    } catch (err) {
+      if (stop.aborted) return;
+      logger.error({ err, attempt }, "joining the cluster's replay clock failed; trying again");
+      if (!clock.warmingUp) {
+        // The clock runs already: only the schedules are left to ensure.
+        await startCapabilities(capabilities, deps, logger, () => stop.aborted, attempted);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * attempt, 10_000)));
+    }
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ export class ReplayClockMembership {
     private readonly clock: ReplayMarketClock,
     private readonly wall: Clock,
     private readonly logger: Logger,
+    private readonly beatMs: number = BEAT_MS,
   ) {}
 
   async join(): Promise<ReplayAnchor> {
@@ -61,11 +62,24 @@ export class ReplayClockMembership {
    */
   async enter(cancelled: () => boolean, pollMs = 500): Promise<"founder" | "joined" | "cancelled"> {
     let waitingLogged = false;
+    let failing = false;
     while (!cancelled()) {
       const now = this.wall.now();
       const held: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: 0, epoch: randomUUID(), heartbeatAt: now };
-      const anchor = await this.repo.claim(held, now - ANCHOR_STALE_MS);
-      if (anchor.epoch === held.epoch) {
+      let anchor: ReplayAnchor;
+      try {
+        anchor = await this.repo.claim(held, now - ANCHOR_STALE_MS);
+      } catch (err) {
+        // A busy or unreachable store is a reason to ask again, never to run a clock of our own:
+        // a replica on its own clock would answer from another market instant than the cluster.
+        if (!failing) this.logger.warn({ err: String(err) }, "reading the cluster's replay clock failed; trying again");
+        failing = true;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        continue;
+      }
+      failing = false;
+      // Ours: just claimed, or held since an earlier attempt of this replica's start.
+      if (anchor.epoch === held.epoch || (anchor.speed === 0 && anchor.epoch === this.anchor?.epoch)) {
         this.anchor = anchor;
         this.startBeating(anchor.epoch);
         this.logger.info({ epoch: anchor.epoch, market: new Date(anchor.marketAt).toISOString() }, "holding the cluster's replay clock to warm the cluster up");
@@ -75,6 +89,9 @@ export class ReplayClockMembership {
         this.follow(anchor);
         return "joined";
       }
+      // The founder is warming the cluster up and says how far it has come: answer as of there,
+      // as it does, rather than as of this replica's own unstarted position.
+      this.clock.advanceTo(anchor.marketAt);
       if (!waitingLogged) this.logger.info({ epoch: anchor.epoch }, "another replica is warming the cluster up; waiting for its replay clock");
       waitingLogged = true;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
@@ -90,9 +107,9 @@ export class ReplayClockMembership {
   async release(cancelled: () => boolean): Promise<void> {
     const held = this.anchor;
     if (held === null || held.speed !== 0) throw new Error("release() without a held anchor");
-    const now = this.wall.now();
-    const running: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch: held.epoch, heartbeatAt: now };
-    if (await this.repo.release(running)) {
+    const running = await this.releaseAnchor(held.epoch, cancelled);
+    if (running === "cancelled") return;
+    if (running !== null) {
       this.clock.runFrom(running);
       this.anchor = running;
       this.logger.info({ epoch: running.epoch, market: new Date(running.marketAt).toISOString(), speed: running.speed }, "replay clock anchored here");
@@ -101,6 +118,24 @@ export class ReplayClockMembership {
     this.logger.warn({ epoch: held.epoch }, "another replica took the cluster's replay clock while this one warmed up; following it");
     this.stop();
     if ((await this.enter(cancelled)) === "founder") await this.release(cancelled);
+  }
+
+  /**
+   * Sets the held anchor running from this replica's position; null when another anchor replaced
+   * it. A store error is retried (the warm-up is done; only the release is left to do).
+   */
+  private async releaseAnchor(epoch: string, cancelled: () => boolean, pollMs = 500): Promise<ReplayAnchor | null | "cancelled"> {
+    for (let attempt = 1; ; attempt++) {
+      const now = this.wall.now();
+      const running: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch, heartbeatAt: now };
+      try {
+        return (await this.repo.release(running)) ? running : null;
+      } catch (err) {
+        if (cancelled()) return "cancelled";
+        if (attempt === 1) this.logger.warn({ err: String(err) }, "setting the cluster's replay clock running failed; trying again");
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    }
   }
 
   private follow(anchor: ReplayAnchor): void {
@@ -113,8 +148,11 @@ export class ReplayClockMembership {
   private startBeating(epoch: string): void {
     this.stop();
     this.timer = setInterval(() => {
-      this.repo.beat(epoch, this.wall.now()).catch((err: unknown) => this.logger.warn({ err: String(err) }, "replay clock heartbeat failed"));
-    }, BEAT_MS);
+      const now = this.wall.now();
+      // While this replica holds the clock (warming up) its beat also says how far it has come.
+      const beating = this.anchor?.speed === 0 ? this.repo.holdAt(epoch, now, this.clock.now()) : this.repo.beat(epoch, now);
+      beating.catch((err: unknown) => this.logger.warn({ err: String(err) }, "replay clock heartbeat failed"));
+    }, this.beatMs);
     this.timer.unref();
   }
 

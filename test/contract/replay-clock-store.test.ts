@@ -57,4 +57,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("replay clock anchor on %s", (ki
     expect(await store.replayClock.release(running)).toBe(true);
     expect(await store.replayClock.current()).toEqual(running);
   });
+
+  it("a held anchor's beat records how far its warm-up has come, never back; a running or replaced one ignores it", async () => {
+    const held = anchor("h", WALL + 300_000, { speed: 0, marketAt: MARKET - 86_400_000 });
+    expect(await store.replayClock.claim(held, WALL + 300_000 - 15_000)).toEqual(held);
+    await store.replayClock.holdAt("h", WALL + 305_000, MARKET - 3_600_000);
+    expect(await store.replayClock.current()).toEqual({ ...held, marketAt: MARKET - 3_600_000, heartbeatAt: WALL + 305_000 });
+    // A late beat from before goes back on neither figure.
+    await store.replayClock.holdAt("h", WALL + 304_000, MARKET - 7_200_000);
+    expect(await store.replayClock.current()).toEqual({ ...held, marketAt: MARKET - 3_600_000, heartbeatAt: WALL + 305_000 });
+    await store.replayClock.holdAt("someone else", WALL + 306_000, MARKET);
+    expect((await store.replayClock.current())?.marketAt).toBe(MARKET - 3_600_000);
+    const running = anchor("h", WALL + 310_000, { marketAt: MARKET });
+    expect(await store.replayClock.release(running)).toBe(true);
+    await store.replayClock.holdAt("h", WALL + 315_000, MARKET + 86_400_000);
+    expect(await store.replayClock.current()).toEqual(running);
+  });
 });

@@ -49,4 +49,8 @@ export class MongoReplayClock implements ReplayClockRepository {
   async beat(epoch: string, at: number): Promise<void> {
     await this.docs.updateOne({ _id: ID, epoch, heartbeatAt: { $lt: at } }, { $set: { heartbeatAt: at } });
   }
+
+  async holdAt(epoch: string, at: number, marketAt: number): Promise<void> {
+    await this.docs.updateOne({ _id: ID, epoch, speed: 0 }, { $max: { heartbeatAt: at, marketAt } });
+  }
 }

@@ -29,4 +29,11 @@ export interface ReplayClockRepository {
   release(running: ReplayAnchor): Promise<boolean>;
   /** Refreshes the heartbeat of anchor `epoch`; a replaced anchor is left alone. */
   beat(epoch: string, at: number): Promise<void>;
+  /**
+   * The founder's heartbeat while it warms the cluster up: refreshes held anchor `epoch` (speed 0)
+   * and records how far its warm-up has come in `marketAt` (never back), so that the replicas
+   * waiting for the clock answer as of that point, not as of their own unstarted position. A
+   * running or replaced anchor is left alone.
+   */
+  holdAt(epoch: string, at: number, marketAt: number): Promise<void>;
 }

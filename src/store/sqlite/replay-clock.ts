@@ -31,6 +31,7 @@ export class SqliteReplayClock implements ReplayClockRepository {
   private readonly read;
   private readonly write;
   private readonly touch;
+  private readonly touchHeld;
   private readonly setRunning;
   private readonly claimTx;
 
@@ -43,6 +44,9 @@ export class SqliteReplayClock implements ReplayClockRepository {
       "UPDATE replay_clock SET wall_at = @wallAt, market_at = @marketAt, speed = @speed, heartbeat_at = @heartbeatAt WHERE id = 1 AND epoch = @epoch",
     );
     this.touch = db.prepare("UPDATE replay_clock SET heartbeat_at = MAX(heartbeat_at, ?) WHERE id = 1 AND epoch = ?");
+    this.touchHeld = db.prepare(
+      "UPDATE replay_clock SET heartbeat_at = MAX(heartbeat_at, @at), market_at = MAX(market_at, @marketAt) WHERE id = 1 AND epoch = @epoch AND speed = 0",
+    );
     // IMMEDIATE: two processes claiming at once serialise on the write lock, so one anchor wins.
     this.claimTx = db.transaction((candidate: ReplayAnchor, staleBefore: number): ReplayAnchor => {
       const row = this.read.get();
@@ -67,5 +71,9 @@ export class SqliteReplayClock implements ReplayClockRepository {
 
   async beat(epoch: string, at: number): Promise<void> {
     this.touch.run(at, epoch);
+  }
+
+  async holdAt(epoch: string, at: number, marketAt: number): Promise<void> {
+    this.touchHeld.run({ epoch, at, marketAt });
   }
 }

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -23,12 +24,19 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     for (const s of stores) await s.close();
   });
 
-  async function member(storeUrl: string, wall: ManualClock, speed = 60) {
+  async function member(storeUrl: string, wall: ManualClock, speed = 60, beatMs?: number) {
     const store = await openStore(storeUrl);
     stores.push(store);
     const clock = new ReplayMarketClock(wall, START, speed, END);
     const log = captureLogger();
-    return { clock, membership: new ReplayClockMembership(store.replayClock, clock, wall, log.logger), log };
+    return { clock, membership: new ReplayClockMembership(store.replayClock, clock, wall, log.logger, beatMs), log };
+  }
+
+  /** Resolves once `ok()` holds; false when it did not within `ms` of real time. */
+  async function eventually(ok: () => boolean, ms: number): Promise<boolean> {
+    const from = Date.now();
+    while (!ok() && Date.now() - from < ms) await new Promise((resolve) => setTimeout(resolve, 5));
+    return ok();
   }
 
   it("one founder warms up; the other waits, then joins the clock the founder set running", async () => {
@@ -87,4 +95,45 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     expect(await waiting).toBe("cancelled");
     a.membership.stop();
   });
+
+  it("a waiting replica answers as of where the founder's warm-up has come, never from its own unstarted position", async () => {
+    const url = freshStoreUrl("sqlite", "warm-follow");
+    const wall = new ManualClock(WALL);
+    const a = await member(url, wall, 60, 10);
+    const b = await member(url, wall, 60, 10);
+    expect(await a.membership.enter(() => false)).toBe("founder");
+    let bRole: string | null = null;
+    const bEntered = b.membership.enter(() => false, 5).then((role) => (bRole = role));
+    const halfWay = START + 7 * 86_400_000;
+    a.clock.advanceTo(halfWay);
+    // The founder's next beat says so; the waiting replica's market time follows it, still held.
+    expect(await eventually(() => b.clock.now() === halfWay, 5_000)).toBe(true);
+    expect(b.clock.warmingUp).toBe(true);
+    expect(bRole).toBeNull();
+    a.clock.advanceTo(RUN_FROM);
+    expect(await eventually(() => b.clock.now() === RUN_FROM, 5_000)).toBe(true);
+    await a.membership.release(() => false);
+    expect(await bEntered).toBe("joined");
+    wall.advance(1_000);
+    expect(b.clock.now()).toBe(a.clock.now());
+    a.membership.stop();
+    b.membership.stop();
+  });
+
+  it("a store too busy to answer the claim is asked again; the replica neither gives up nor runs a clock of its own", async () => {
+    const url = freshStoreUrl("sqlite", "warm-busy");
+    const wall = new ManualClock(WALL);
+    const a = await member(url, wall);
+    // Another process's long write transaction holds the file past the store's busy timeout.
+    const other = new Database(url.slice("sqlite:".length));
+    other.prepare("BEGIN IMMEDIATE").run();
+    setTimeout(() => {
+      other.prepare("COMMIT").run();
+      other.close();
+    }, 50);
+    expect(await a.membership.enter(() => false, 5)).toBe("founder");
+    expect(a.clock.warmingUp).toBe(true);
+    expect(a.log.lines.some((l) => String(l.msg).includes("reading the cluster's replay clock failed; trying again"))).toBe(true);
+    a.membership.stop();
+  }, 20_000);
 });
