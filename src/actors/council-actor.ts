@@ -13,7 +13,7 @@ import { councilNewData } from "../domain/council/council-event.js";
 import type { CouncilSessionRepository } from "../store/ports/council-sessions.js";
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js";
-import { currentRegimeAt } from "../application/current-regime.js";
+import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
 import { slotAt } from "../domain/market/turn-slots.js";
 import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
@@ -32,6 +32,8 @@ export interface CouncilActorDeps {
   readonly feed: MarketFeed;
   readonly sessions: CouncilSessionRepository;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  /** As the verdicts' (verdict-actor.ts): a session about an hourly close reads that close's regime. */
+  readonly askRegimeActor?: boolean;
   /**
    * How long after each 30-minute slot its session is held (about the slot's instant): once the
    * regime of a close is stored, and live once its bar is in the feed. Default 0.
@@ -124,7 +126,7 @@ export class CouncilActor extends Actor {
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;
     if (!(await notePriceGap(this.ctx, at, priced, `${asset} council sessions`))) return { outcome: "unpriced", at };
-    const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
+    const regime = await regimeOfRuling(this.ctx, this.deps.regimes, at, this.deps.askRegimeActor ?? false);
     const input = await this.#withLiveLiquidity(councilInputAt(this.deps.feed, asset, at, regime));
     const source = this.deps.modelAllowed === undefined || this.deps.modelAllowed() ? this.deps.advisor : null;
     // No slot is taken on a BLACKOUT day: deliberate would pause before asking anyone.

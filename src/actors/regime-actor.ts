@@ -55,6 +55,8 @@ const hysteresisSchema = z.object({
   candidateCount: z.number().int().nonnegative(),
 });
 
+const evaluateThroughSchema = z.object({ close: z.number().int() });
+
 export interface RegimeActorDeps {
   readonly feed: MarketFeed;
   readonly history: RegimeHistoryRepository;
@@ -114,6 +116,18 @@ export class RegimeActor extends Actor {
       candidate: hysteresis?.candidate ?? null,
       modelTrainedAt: model ? Date.parse(model.fit.trained_at) : null,
     };
+  }
+
+  /**
+   * Evaluates the bars closed up to now when the one closing at `close` is not evaluated yet: a
+   * ruling about that close asks first (regime-of-ruling.ts), since its turn and this actor's are
+   * due at the same instant. The same work as the hourly turn, which then finds nothing to do.
+   */
+  async evaluateThrough(request: { readonly close: number }): Promise<void> {
+    const { close } = evaluateThroughSchema.parse(request);
+    const lastBarClose = await this.ctx.state.get("lastBarClose", z.number());
+    if (lastBarClose !== undefined && lastBarClose >= close) return;
+    await this.#evaluate();
   }
 
   override async receiveReminder(name: string): Promise<void> {

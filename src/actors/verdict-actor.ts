@@ -13,7 +13,7 @@ import { judiciaryInputAt, livePriceAt } from "../application/judiciary-inputs.j
 import type { EvidenceRepository } from "../store/ports/evidence.js";
 import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
-import { currentRegimeAt } from "../application/current-regime.js";
+import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
 import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
 
@@ -30,6 +30,11 @@ export interface VerdictActorDeps {
   readonly feed: MarketFeed;
   readonly verdicts: VerdictRepository & VerdictPruning;
   readonly regimes: Pick<RegimeHistoryRepository, "latestAtOrBefore">;
+  /**
+   * The Regime actor runs beside this one (the service): a verdict about an hourly close whose
+   * regime is not stored yet asks it to evaluate that close first (regime-of-ruling.ts).
+   */
+  readonly askRegimeActor?: boolean;
   /**
    * How long after each 5-minute slot its verdict is made (about the slot's instant): once the
    * regime of a close is stored, and live once its bar is in the feed. Default 0.
@@ -95,7 +100,7 @@ export class VerdictActor extends Actor {
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;
     if (!(await notePriceGap(this.ctx, at, priced, `${asset} Judiciary verdicts`))) return;
     // A regime from before a gap in the price is not the regime now (`verdict.new` says UNKNOWN).
-    const regime = (await currentRegimeAt(this.deps.regimes, at))?.report.regime ?? null;
+    const regime = await regimeOfRuling(this.ctx, this.deps.regimes, at, this.deps.askRegimeActor ?? false);
     const weights = this.deps.weights;
     await weights?.sync?.();
     const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);

@@ -16,7 +16,8 @@ export interface TurnOffsets {
  * turns, then the traders, which read all of them. Turns due at one instant run side by side on
  * the in-process host and on any replica under Dapr, so without the offset a trader read the
  * close's verdict or the one 5 minutes before by chance; the backtest reads them at the close.
- * (A verdict still reads its close's regime or the hour before's by turn order: left, recorded.)
+ * Verdicts and councils share the regime's instant and ask the Regime actor for their close's
+ * evaluation when it is not stored yet (actors/regime-of-ruling.ts), so their order needs no offset.
  */
 export function turnOffsets(barSettleMs: number): TurnOffsets {
   return {

@@ -26,7 +26,7 @@ export const judiciaryCapability: Capability = {
     const evidence = ctx.store.evidence;
     const offsets = turnOffsets(ctx.barSettleMs ?? 0);
     ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt, barTurnOffsetMs: offsets.evidence }));
-    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, weights, evidence, turnOffsetMs: offsets.verdict }));
+    ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, askRegimeActor: true, weights, evidence, turnOffsetMs: offsets.verdict }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
     const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
@@ -36,7 +36,7 @@ export const judiciaryCapability: Capability = {
     const taoLiquidity = ctx.orderBook ? async () => (await ctx.host.proxy(GhostTraderActor, "TAO").liquidity()).status : null;
     ctx.host.register(
       CouncilActor,
-      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, advisor, modelAllowed, evidence, taoLiquidity, turnOffsetMs: offsets.council }),
+      (actorCtx) => new CouncilActor(actorCtx, { feed: ctx.feed, sessions: ctx.store.councilSessions, regimes, askRegimeActor: true, advisor, modelAllowed, evidence, taoLiquidity, turnOffsetMs: offsets.council }),
     );
   },
   async start(ctx) {
