@@ -22,7 +22,7 @@ const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [GhostTraderActor, ["ensureScheduled", "liquidity", "step"]],
   [MarketDataActor, ["ensureScheduled", "position"]],
   [MarketPollerActor, ["ensureScheduled"]],
-  [RegimeActor, ["ensureScheduled", "status"]],
+  [RegimeActor, ["ensureScheduled", "evaluateThrough", "status"]],
   [VerdictActor, ["ensureScheduled", "lastEvaluatedAt"]],
   [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "resume", "rotateSecret", "setActive"]],
   [WeightsActor, ["ensureScheduled", "update"]],
