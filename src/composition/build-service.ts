@@ -185,7 +185,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       warming = startMarketTime(market, actors, capabilities, logger, stopRequested.signal, membership)
         .catch(async (err: unknown) => {
           logger.error({ err }, "warm-up failed; market time runs from where it stopped");
-          if (market.clock instanceof ReplayMarketClock && market.clock.warmingUp) await startReplayClock(market.clock, membership, logger);
+          if (market.clock instanceof ReplayMarketClock && market.clock.warmingUp) await startReplayClock(market.clock, membership, stopRequested.signal);
         })
         .then(() => {
           startedUp = !cancelled();
@@ -375,7 +375,7 @@ async function startMarketTime(
     logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
   }
   if (cancelled()) return;
-  await startReplayClock(clock, membership, logger);
+  await startReplayClock(clock, membership, stop);
 }
 
 /** How far market time has been recorded (where a restart resumes); null before any recording. */
@@ -383,15 +383,12 @@ function recordedPosition(host: ActorHost, capabilities: readonly Capability[]):
   return capabilities.some((c) => c.name === "market-data") ? host.proxy(MarketDataActor, MarketDataActor.ID).position() : Promise.resolve(null);
 }
 
-/** Joins the cluster's replay clock; without the store's anchor (unreachable) runs on its own, and says so. */
-async function startReplayClock(clock: ReplayMarketClock, membership: ReplayClockMembership | null, logger: Logger): Promise<void> {
-  try {
-    if (membership !== null) {
-      await membership.join();
-      return;
-    }
-  } catch (err) {
-    logger.error({ err }, "could not join the cluster's replay clock; this replica's market time runs on its own");
-  }
-  clock.run();
+/**
+ * Joins the cluster's replay clock (another process may run on the same store); the membership
+ * asks a store that does not answer again until it does or the service stops. Without a
+ * membership (none configured) the clock simply runs.
+ */
+async function startReplayClock(clock: ReplayMarketClock, membership: ReplayClockMembership | null, stop: AbortSignal): Promise<void> {
+  if (membership === null) clock.run();
+  else await membership.join(() => stop.aborted);
 }

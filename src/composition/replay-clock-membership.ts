@@ -30,10 +30,16 @@ export class ReplayClockMembership {
     private readonly beatMs: number = BEAT_MS,
   ) {}
 
-  async join(): Promise<ReplayAnchor> {
-    const now = this.wall.now();
-    const candidate: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch: randomUUID(), heartbeatAt: now };
-    const anchor = await this.repo.claim(candidate, now - ANCHOR_STALE_MS);
+  /**
+   * A store that does not answer is asked again (every `pollMs`) until it does or `cancelled()`:
+   * a replica that set its own clock running instead would answer from another market instant
+   * than the others for as long as it runs. Null: cancelled before it could join.
+   */
+  async join(cancelled: () => boolean = () => false, pollMs = 500): Promise<ReplayAnchor | null> {
+    const epoch = randomUUID();
+    const claimed = await this.claimAnswered((now) => ({ wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch, heartbeatAt: now }), cancelled, pollMs);
+    if (claimed === null) return null;
+    const { candidate, anchor } = claimed;
     const position = this.clock.now();
     this.clock.runFrom(anchor);
     this.anchor = anchor;
@@ -62,22 +68,11 @@ export class ReplayClockMembership {
    */
   async enter(cancelled: () => boolean, pollMs = 500): Promise<"founder" | "joined" | "cancelled"> {
     let waitingLogged = false;
-    let failing = false;
     while (!cancelled()) {
-      const now = this.wall.now();
-      const held: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: 0, epoch: randomUUID(), heartbeatAt: now };
-      let anchor: ReplayAnchor;
-      try {
-        anchor = await this.repo.claim(held, now - ANCHOR_STALE_MS);
-      } catch (err) {
-        // A busy or unreachable store is a reason to ask again, never to run a clock of our own:
-        // a replica on its own clock would answer from another market instant than the cluster.
-        if (!failing) this.logger.warn({ err: String(err) }, "reading the cluster's replay clock failed; trying again");
-        failing = true;
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-        continue;
-      }
-      failing = false;
+      const epoch = randomUUID();
+      const claimed = await this.claimAnswered((now) => ({ wallAt: now, marketAt: this.clock.now(), speed: 0, epoch, heartbeatAt: now }), cancelled, pollMs);
+      if (claimed === null) break;
+      const { candidate: held, anchor } = claimed;
       // Ours: just claimed, or held since an earlier attempt of this replica's start.
       if (anchor.epoch === held.epoch || (anchor.speed === 0 && anchor.epoch === this.anchor?.epoch)) {
         this.anchor = anchor;
@@ -118,6 +113,32 @@ export class ReplayClockMembership {
     this.logger.warn({ epoch: held.epoch }, "another replica took the cluster's replay clock while this one warmed up; following it");
     this.stop();
     if ((await this.enter(cancelled)) === "founder") await this.release(cancelled);
+  }
+
+  /**
+   * The anchor in force after claiming a candidate made by `make` at the wall time of the attempt
+   * (see the port), with the candidate that was sent. A busy or unreachable store is asked again
+   * every `pollMs` with a fresh candidate of the same epoch (a claim that went through but whose
+   * answer was lost is still recognised as ours), never a reason to run a clock of our own: a
+   * replica on its own clock would answer from another market instant than the cluster for as
+   * long as it runs. Null: `cancelled()` before the store answered.
+   */
+  private async claimAnswered(
+    make: (now: number) => ReplayAnchor,
+    cancelled: () => boolean,
+    pollMs: number,
+  ): Promise<{ readonly candidate: ReplayAnchor; readonly anchor: ReplayAnchor } | null> {
+    for (let attempt = 1; !cancelled(); attempt++) {
+      const now = this.wall.now();
+      const candidate = make(now);
+      try {
+        return { candidate, anchor: await this.repo.claim(candidate, now - ANCHOR_STALE_MS) };
+      } catch (err) {
+        if (attempt === 1) this.logger.warn({ err: String(err) }, "reading the cluster's replay clock failed; trying again");
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    }
+    return null;
   }
 
   /**

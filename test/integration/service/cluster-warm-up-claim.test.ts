@@ -136,4 +136,24 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     expect(a.log.lines.some((l) => String(l.msg).includes("reading the cluster's replay clock failed; trying again"))).toBe(true);
     a.membership.stop();
   }, 20_000);
+
+  it("so is the claim of a replica joining after its own warm-up (the in-process host): it joins once the store answers", async () => {
+    const url = freshStoreUrl("sqlite", "join-busy");
+    const wall = new ManualClock(WALL);
+    const a = await member(url, wall);
+    a.clock.advanceTo(RUN_FROM);
+    const other = new Database(url.slice("sqlite:".length));
+    other.prepare("BEGIN IMMEDIATE").run();
+    setTimeout(() => {
+      other.prepare("COMMIT").run();
+      other.close();
+    }, 50);
+    const anchor = await a.membership.join(() => false, 5);
+    expect(anchor?.marketAt).toBe(RUN_FROM);
+    expect(a.clock.warmingUp).toBe(false);
+    wall.advance(1_000);
+    expect(a.clock.now()).toBe(RUN_FROM + 60_000);
+    expect(a.log.lines.some((l) => String(l.msg).includes("reading the cluster's replay clock failed; trying again"))).toBe(true);
+    a.membership.stop();
+  }, 20_000);
 });
