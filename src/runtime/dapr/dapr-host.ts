@@ -206,7 +206,12 @@ export class DaprActorHost implements ActorHost {
    * asked to shut down, so it withdraws this replica's actor types from placement and deactivates
    * its actors here while this app still answers; placement moves them to the other replicas at
    * once (issue 17: they used to stay on the stopping replica's daprd, which then exited 1).
-   * Resolves when no actor is active here any more, or when `ms` passed.
+   * Resolves when no actor is active here any more and daprd has stopped answering, or when `ms`
+   * passed. "No actor active here" alone was not enough: daprd may still deactivate actors whose
+   * first call this app had not finished (a start-up's schedule calls, cut short by the stop), and
+   * its DELETEs then met connections this app closed right after, so daprd exited 1 (the chaos
+   * suite's SIGTERM scenario, once). daprd stops answering its API only after it has deactivated
+   * every actor it placed here.
    */
   async withdraw(ms: number): Promise<void> {
     this.draining = true;
@@ -217,7 +222,16 @@ export class DaprActorHost implements ActorHost {
       // Already stopping (told by the orchestrator too) or gone: the wait below says the rest.
       this.options.logger.debug({ err }, "daprd shutdown request failed");
     });
-    while (Date.now() < deadline && this.activations.all().some((a) => a.instance)) {
+    // A daprd that accepts but never answers counts as answering until the deadline.
+    const sidecarAnswers = async (): Promise<boolean> => {
+      let answered = true;
+      const probe = this.options.sidecar.metadata().then(
+        () => undefined,
+        () => void (answered = false),
+      );
+      return (await within(probe, Math.max(0, deadline - Date.now()))) === "timeout" || answered;
+    };
+    while (Date.now() < deadline && (this.activations.all().some((a) => a.instance) || (await sidecarAnswers()))) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
