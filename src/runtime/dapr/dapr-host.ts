@@ -210,8 +210,8 @@ export class DaprActorHost implements ActorHost {
    * passed. "No actor active here" alone was not enough: daprd may still deactivate actors whose
    * first call this app had not finished (a start-up's schedule calls, cut short by the stop), and
    * its DELETEs then met connections this app closed right after, so daprd exited 1 (the chaos
-   * suite's SIGTERM scenario, once). daprd stops answering its API only after it has deactivated
-   * every actor it placed here.
+   * suite's SIGTERM scenario, once). daprd closes its API after its placement client has halted
+   * the actors placed here (dapr/dapr's source: runners stop before closers run).
    */
   async withdraw(ms: number): Promise<void> {
     this.draining = true;
