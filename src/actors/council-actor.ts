@@ -54,7 +54,7 @@ export interface CouncilActorDeps {
   readonly taoLiquidity?: (() => Promise<"SUFFICIENT" | "INSUFFICIENT" | "UNKNOWN">) | null;
 }
 
-function isCouncilAsset(id: string): id is CouncilAsset {
+export function isCouncilAsset(id: string): id is CouncilAsset {
   return (COUNCIL_ASSETS as readonly string[]).includes(id);
 }
 

@@ -14,6 +14,8 @@ import { noteOutage } from "./outage-span.js";
 import type { GhostLedgerRepository } from "../store/ports/ghost-ledger.js";
 import { nextBarTurn } from "../domain/market/turn-slots.js";
 import { scheduleTag } from "./schedule-tag.js";
+import { VerdictActor } from "./verdict-actor.js";
+import { CouncilActor, isCouncilAsset } from "./council-actor.js";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -48,6 +50,12 @@ export interface GhostTraderDeps {
    * the feed and the regime row for the same close is stored (composition/capabilities/ghost.ts).
    */
   readonly barTurnOffsetMs: number;
+  /**
+   * The Verdict and Council actors run beside this one (the service): before a turn applies its
+   * close, the trader asks them to make that close's ruling if their own turn has not yet, so it
+   * reads its close's verdict and session however late their turn runs. Default false.
+   */
+  readonly askRulingActors?: boolean;
 }
 
 const ghostStateSchema = z.custom<GhostState>(
@@ -118,6 +126,21 @@ export class GhostTraderActor extends Actor {
     this.ctx.state.set("schedule", wanted);
   }
 
+  /**
+   * The current slot's verdict and council session, made now if their actors' turns have not run
+   * yet (their turns are due a minute before this one, turn-order.ts; on a Dapr survivor taking a
+   * killed replica's actors over they can run later). A call that fails is logged and the turn
+   * reads what is stored, as it did before it asked.
+   */
+  async #rulingsFirst(asset: Asset): Promise<void> {
+    try {
+      await this.ctx.proxy(VerdictActor, asset).refresh();
+      if (isCouncilAsset(asset)) await this.ctx.proxy(CouncilActor, asset).refresh();
+    } catch (err) {
+      this.ctx.logger.warn({ err: String(err), asset }, "the close's ruling could not be made first; the trader reads the newest stored one");
+    }
+  }
+
   override async receiveReminder(name: string): Promise<void> {
     if (name === "bar") await this.step();
     else if (name === "liquidity") await this.#probeLiquidity();
@@ -134,6 +157,7 @@ export class GhostTraderActor extends Actor {
     const bars = this.deps.source.bars(asset, upTo, MAX_CATCH_UP_BARS).filter((b) => state.lastBarT === null || b.t > state.lastBarT);
     // The first turn starts with the newest bar: a trader launched today does not trade history.
     const todo = state.lastBarT === null ? bars.slice(-1) : bars;
+    if (todo.length > 0 && this.deps.askRulingActors === true) await this.#rulingsFirst(asset);
     const closed: ClosedTrade[] = [];
     /** The open time of the bar each signal of this turn came from. */
     const barOf = new Map<GhostSignal, number>();

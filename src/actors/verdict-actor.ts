@@ -16,6 +16,7 @@ import { calibrationMapAt } from "./calibration-lookup.js";
 import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
 import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
+import { slotAt } from "../domain/market/turn-slots.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -76,6 +77,18 @@ export class VerdictActor extends Actor {
 
   get #schedule(): SlotSchedule {
     return { reminder: "evaluate", periodMs: VERDICT_PERIOD_MS, offsetMs: this.deps.turnOffsetMs ?? 0, version: SCHEDULE_VERSION };
+  }
+
+  /**
+   * Makes the current 5-minute slot's verdict unless it is made (as the council's `refresh`): a
+   * Ghost Trader about to read the verdict of its close asks first (ghost-trader-actor.ts), so it
+   * reads that close's verdict even when this actor's own turn runs late. Slot-aligned, so a
+   * nudge never adds a verdict beyond the schedule.
+   */
+  async refresh(): Promise<{ readonly at: number }> {
+    const at = slotAt(this.ctx.clock.now(), VERDICT_PERIOD_MS, this.deps.turnOffsetMs ?? 0);
+    await this.#evaluate(at);
+    return { at };
   }
 
   /** Market time of the newest stored verdict of this actor, or null before the first. */

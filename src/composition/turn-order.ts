@@ -17,7 +17,8 @@ export interface TurnOffsets {
  * the in-process host and on any replica under Dapr, so without the offset a trader read the
  * close's verdict or the one 5 minutes before by chance; the backtest reads them at the close.
  * Verdicts and councils share the regime's instant and ask the Regime actor for their close's
- * evaluation when it is not stored yet (actors/regime-of-ruling.ts), so their order needs no offset.
+ * evaluation when it is not stored yet (actors/regime-of-ruling.ts); the traders likewise ask the
+ * Verdict and Council actors for their close's rulings. The offsets only make those asks rare.
  */
 export function turnOffsets(barSettleMs: number): TurnOffsets {
   return {

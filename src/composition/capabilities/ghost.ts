@@ -30,7 +30,7 @@ export const ghostCapability: Capability = {
     const source = new FeedBarSource(ctx.feed, ctx.store);
     // Replay has no order book (DECISIONS 7): the probe, and its 60-second reminder, exist only live.
     const liquidityProbe = ctx.config.MARKET_FEED === "live" && ctx.orderBook ? ccxtLiquidityProbe(ctx.orderBook) : null;
-    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe, barTurnOffsetMs: turnOffsets(ctx.barSettleMs ?? 0).trader };
+    const deps = { source, ledger: ctx.store.ghostLedger, costs: DEFAULT_COSTS, liquidityProbe, barTurnOffsetMs: turnOffsets(ctx.barSettleMs ?? 0).trader, askRulingActors: true };
     ctx.host.register(GhostTraderActor, (actorCtx) => new GhostTraderActor(actorCtx, deps));
     const multipliers = multipliersFor(ctx.store.signalWeights);
     ctx.host.register(WeightsActor, (actorCtx) => new WeightsActor(actorCtx, ctx.store.ghostLedger, ctx.store.signalWeights, (rows) => multipliers.load(rows), ctx.feed));

@@ -23,7 +23,7 @@ const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [MarketDataActor, ["ensureScheduled", "position"]],
   [MarketPollerActor, ["ensureScheduled"]],
   [RegimeActor, ["ensureScheduled", "evaluateThrough", "status"]],
-  [VerdictActor, ["ensureScheduled", "lastEvaluatedAt"]],
+  [VerdictActor, ["ensureScheduled", "lastEvaluatedAt", "refresh"]],
   [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "resume", "rotateSecret", "setActive"]],
   [WeightsActor, ["ensureScheduled", "update"]],
 ];
