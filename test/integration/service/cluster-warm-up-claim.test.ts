@@ -32,6 +32,20 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     return { clock, membership: new ReplayClockMembership(store.replayClock, clock, wall, log.logger, beatMs), log };
   }
 
+  /**
+   * Another process's long write transaction on the store's file: the next write waits out the
+   * store's busy timeout and fails (better-sqlite3 waits synchronously, so the commit queued here
+   * runs only after that), and the one after goes through.
+   */
+  function lockedPastBusyTimeout(url: string): void {
+    const other = new Database(url.slice("sqlite:".length));
+    other.prepare("BEGIN IMMEDIATE").run();
+    setTimeout(() => {
+      other.prepare("COMMIT").run();
+      other.close();
+    }, 50);
+  }
+
   /** Resolves once `ok()` holds; false when it did not within `ms` of real time. */
   async function eventually(ok: () => boolean, ms: number): Promise<boolean> {
     const from = Date.now();
@@ -124,13 +138,7 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     const url = freshStoreUrl("sqlite", "warm-busy");
     const wall = new ManualClock(WALL);
     const a = await member(url, wall);
-    // Another process's long write transaction holds the file past the store's busy timeout.
-    const other = new Database(url.slice("sqlite:".length));
-    other.prepare("BEGIN IMMEDIATE").run();
-    setTimeout(() => {
-      other.prepare("COMMIT").run();
-      other.close();
-    }, 50);
+    lockedPastBusyTimeout(url);
     expect(await a.membership.enter(() => false, 5)).toBe("founder");
     expect(a.clock.warmingUp).toBe(true);
     expect(a.log.lines.some((l) => String(l.msg).includes("reading the cluster's replay clock failed; trying again"))).toBe(true);
@@ -142,12 +150,7 @@ describe("holding the cluster's replay clock for the warm-up", () => {
     const wall = new ManualClock(WALL);
     const a = await member(url, wall);
     a.clock.advanceTo(RUN_FROM);
-    const other = new Database(url.slice("sqlite:".length));
-    other.prepare("BEGIN IMMEDIATE").run();
-    setTimeout(() => {
-      other.prepare("COMMIT").run();
-      other.close();
-    }, 50);
+    lockedPastBusyTimeout(url);
     const anchor = await a.membership.join(() => false, 5);
     expect(anchor?.marketAt).toBe(RUN_FROM);
     expect(a.clock.warmingUp).toBe(false);
