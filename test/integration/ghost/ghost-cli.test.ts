@@ -29,7 +29,11 @@ describe("ghost signoff CLI", () => {
     // Nine closed validated TAO paper trades: one short of the target. Six hours apart, as one
     // trader's 5-hour trades must be: overlapping trades of one asset fail a ledger check.
     await ledger.saveClosed(Array.from({ length: 9 }, (_, i) => closedTrade("TAO", launch + i * 6 * H, i % 2 === 0 ? 5 : -2)));
-    await waitFor(async () => svc.service.deps.marketClock.now() > launch + 60 * H, 30_000, "the trades to close in market time");
+    // The CLI takes market time from the traders' newest status (cli/commands/ghost.ts), which
+    // trails the service's clock at this speed while a trader's turn waits for its close's
+    // verdict and session: wait for that, not for the clock.
+    const tradersAt = async (): Promise<number> => Math.max(0, ...(await ledger.snapshotsChecked()).snapshots.map((snap) => snap.at));
+    await waitFor(async () => (await tradersAt()) > launch + 60 * H, 30_000, "the traders' market time to pass the trades' closes");
   }, 60_000);
 
   afterAll(async () => {
