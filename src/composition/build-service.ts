@@ -171,7 +171,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         // replica warms the whole cluster up (or resumes it) while the others wait; each then
         // ensures its schedules on the running clock.
         const clusterClock = market.clock;
-        warming = joinDaprReplay(market, clusterClock, actors.host, capabilities, deps, membership, logger, stopRequested.signal, startAttempted)
+        warming = joinDaprReplay({ market, clock: clusterClock, dapr: actors.host, capabilities, deps, membership, logger, stop: stopRequested.signal, attempted: startAttempted })
           .then(() => {
             startedUp = !cancelled();
             markWarm();
@@ -282,6 +282,21 @@ const HOST_DRAIN_RESERVE_MS = 2_000;
 /** Kept from the actor host's drain for closing the store and the mailer. */
 const STORE_CLOSE_RESERVE_MS = 500;
 
+/** What a Dapr replica's replay start works with. */
+interface DaprReplayStart {
+  readonly market: Market;
+  readonly clock: ReplayMarketClock;
+  readonly dapr: DaprActorHost;
+  readonly capabilities: readonly Capability[];
+  readonly deps: CapabilityContext;
+  readonly membership: ReplayClockMembership;
+  readonly logger: Logger;
+  /** The service stopping: the start ends at its next step. */
+  readonly stop: AbortSignal;
+  /** Told whether each attempt to ensure the schedules succeeded (readiness reads it). */
+  readonly attempted: (ok: boolean) => void;
+}
+
 /**
  * Replay on a Dapr cluster (issue 17 item 7). The replica that holds the cluster's clock resumes
  * the cluster where its recording stopped, or, on a fresh cluster, warms it up the way a local
@@ -289,17 +304,8 @@ const STORE_CLOSE_RESERVE_MS = 500;
  * the clock and join it. Schedules are ensured only on a running clock: Dapr's reminders must not
  * fire on actors the warm-up is still building.
  */
-async function startDaprReplay(
-  market: Market,
-  clock: ReplayMarketClock,
-  dapr: DaprActorHost,
-  capabilities: readonly Capability[],
-  deps: CapabilityContext,
-  membership: ReplayClockMembership,
-  logger: Logger,
-  stop: AbortSignal,
-  attempted: (ok: boolean) => void,
-): Promise<void> {
+async function startDaprReplay(start: DaprReplayStart): Promise<void> {
+  const { market, clock, dapr, capabilities, deps, membership, logger, stop, attempted } = start;
   const cancelled = (): boolean => stop.aborted;
   const role = await membership.enter(cancelled);
   if (role === "cancelled") return;
@@ -333,11 +339,11 @@ async function startDaprReplay(
  * outside the membership's own retries) tries again instead of running a market clock of its
  * own, which would answer from another market instant than the cluster for as long as it runs.
  */
-async function joinDaprReplay(...args: Parameters<typeof startDaprReplay>): Promise<void> {
-  const [, clock, , capabilities, deps, , logger, stop, attempted] = args;
+async function joinDaprReplay(start: DaprReplayStart): Promise<void> {
+  const { clock, capabilities, deps, logger, stop, attempted } = start;
   for (let attempt = 1; !stop.aborted; attempt++) {
     try {
-      await startDaprReplay(...args);
+      await startDaprReplay(start);
       return;
     } catch (err) {
       if (stop.aborted) return;

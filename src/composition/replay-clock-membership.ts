@@ -36,6 +36,7 @@ export class ReplayClockMembership {
    * than the others for as long as it runs. Null: cancelled before it could join.
    */
   async join(cancelled: () => boolean = () => false, pollMs = 500): Promise<ReplayAnchor | null> {
+    if (cancelled()) return null;
     const epoch = randomUUID();
     const claimed = await this.claimAnswered((now) => ({ wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch, heartbeatAt: now }), cancelled, pollMs);
     if (claimed === null) return null;
@@ -117,44 +118,49 @@ export class ReplayClockMembership {
 
   /**
    * The anchor in force after claiming a candidate made by `make` at the wall time of the attempt
-   * (see the port), with the candidate that was sent. A busy or unreachable store is asked again
-   * every `pollMs` with a fresh candidate of the same epoch (a claim that went through but whose
-   * answer was lost is still recognised as ours), never a reason to run a clock of our own: a
-   * replica on its own clock would answer from another market instant than the cluster for as
-   * long as it runs. Null: `cancelled()` before the store answered.
+   * (see the port), with the candidate that was sent. A claim that went through but whose answer
+   * was lost is still recognised as ours: every attempt's candidate has the same epoch. Null:
+   * `cancelled()` before the store answered.
    */
-  private async claimAnswered(
+  private claimAnswered(
     make: (now: number) => ReplayAnchor,
     cancelled: () => boolean,
     pollMs: number,
   ): Promise<{ readonly candidate: ReplayAnchor; readonly anchor: ReplayAnchor } | null> {
-    for (let attempt = 1; !cancelled(); attempt++) {
-      const now = this.wall.now();
+    return this.untilAnswered("reading the cluster's replay clock failed; trying again", cancelled, pollMs, async (now) => {
       const candidate = make(now);
-      try {
-        return { candidate, anchor: await this.repo.claim(candidate, now - ANCHOR_STALE_MS) };
-      } catch (err) {
-        if (attempt === 1) this.logger.warn({ err: String(err) }, "reading the cluster's replay clock failed; trying again");
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
-      }
-    }
-    return null;
+      return { candidate, anchor: await this.repo.claim(candidate, now - ANCHOR_STALE_MS) };
+    });
   }
 
   /**
    * Sets the held anchor running from this replica's position; null when another anchor replaced
-   * it. A store error is retried (the warm-up is done; only the release is left to do).
+   * it. The warm-up is done; only the release is left to do.
    */
   private async releaseAnchor(epoch: string, cancelled: () => boolean, pollMs = 500): Promise<ReplayAnchor | null | "cancelled"> {
-    for (let attempt = 1; ; attempt++) {
-      const now = this.wall.now();
+    const released = await this.untilAnswered("setting the cluster's replay clock running failed; trying again", cancelled, pollMs, async (now) => {
       const running: ReplayAnchor = { wallAt: now, marketAt: this.clock.now(), speed: this.clock.rate, epoch, heartbeatAt: now };
+      return { running: (await this.repo.release(running)) ? running : null };
+    });
+    return released === null ? "cancelled" : released.running;
+  }
+
+  /**
+   * `call` (given the wall time of the attempt) until the store answers it; null when
+   * `cancelled()` after a failure. A busy or unreachable store is asked again every `pollMs`,
+   * never a reason to run a clock of our own: a replica on its own clock would answer from
+   * another market instant than the cluster for as long as it runs. Only the first failure is
+   * logged; a store that stays down would otherwise log twice a second.
+   */
+  private async untilAnswered<T>(failure: string, cancelled: () => boolean, pollMs: number, call: (now: number) => Promise<T>): Promise<T | null> {
+    for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.repo.release(running)) ? running : null;
+        return await call(this.wall.now());
       } catch (err) {
-        if (cancelled()) return "cancelled";
-        if (attempt === 1) this.logger.warn({ err: String(err) }, "setting the cluster's replay clock running failed; trying again");
+        if (cancelled()) return null;
+        if (attempt === 1) this.logger.warn({ err: String(err) }, failure);
         await new Promise((resolve) => setTimeout(resolve, pollMs));
+        if (cancelled()) return null;
       }
     }
   }
