@@ -83,6 +83,18 @@ async function serves(r: ServiceReplica, path: string, key: string, ms: number, 
   throw new Error(`${r.name} did not answer ${path} 200 within ${ms} ms (last: ${last})\n${[r, ...others].map((x) => x.output()).join("\n")}`);
 }
 
+/**
+ * Both replicas serve data and are ready: the cluster's warm-up is over and market time runs on
+ * both. A data route alone is no sign of it: a replica waiting for the founder's warm-up answers
+ * as of how far that has come (uncached), and the founder answers from its own fast-forward. The
+ * fault scenarios are about a running cluster; a fault during the warm-up is dapr-warm-up.test.ts's.
+ */
+async function running(key: string, ...rs: readonly ServiceReplica[]): Promise<void> {
+  const others = (r: ServiceReplica) => rs.filter((x) => x !== r);
+  await Promise.all(rs.map((r) => serves(r, "/v1/verdict/latest", key, WARM_UP_MS, others(r))));
+  await Promise.all(rs.map((r) => serves(r, "/v1/health/ready", key, WARM_UP_MS, others(r))));
+}
+
 const verdictAt = async (r: ServiceReplica, key: string): Promise<number> => {
   const res = await fetch(`${r.url}/v1/verdict/latest`, { headers: { "x-api-key": key } });
   return res.status === 200 ? Date.parse(((await res.json()) as { timestamp: string }).timestamp) : Number.NaN;
@@ -134,7 +146,7 @@ describe("SIGTERM of one replica", () => {
     const cluster = await freshCluster();
     const a = await replica("t-a", cluster);
     const b = await replica("t-b", cluster);
-    await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+    await running(cluster.key, a, b);
     const sent = Date.now();
     // As an orchestrator stops a pod: app and sidecar are told together.
     a.service.process.kill("SIGTERM");
@@ -201,7 +213,7 @@ describe("kill -9", () => {
     const store = await openStore(cluster.storeUrl);
     let a2: ServiceReplica | undefined;
     try {
-      await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+      await running(cluster.key, a, b);
       const registered = await fetch(`${b.url}/v1/webhooks`, {
         method: "POST",
         headers: { "x-api-key": cluster.key, "content-type": "application/json" },
@@ -287,7 +299,7 @@ describe("kill -9 of one replica's daprd alone", () => {
     const load = keyedLoad(b, "/v1/signals/latest", cluster.key);
     let statuses = new Map<number, number>();
     try {
-      await Promise.all([serves(a, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [b]), serves(b, "/v1/verdict/latest", cluster.key, WARM_UP_MS, [a])]);
+      await running(cluster.key, a, b);
       const newestVerdict = async () => (await store.verdicts.latest("BTC", Number.MAX_SAFE_INTEGER))?.at ?? 0;
       const before = await newestVerdict();
       const killedAt = Date.now();
@@ -301,6 +313,8 @@ describe("kill -9 of one replica's daprd alone", () => {
       sidecarsStarted.push(daprd);
       await serves(a, "/v1/health/ready", cluster.key, WARM_UP_MS, [b]);
       const rejoinedMs = Date.now() - killedAt;
+      // The survivor is still in rotation (ready) after its peer came back.
+      expect((await fetch(`${b.url}/v1/health/ready`)).status, b.output()).toBe(200);
       // One truth again: both answer the same body (one market clock, one response cache).
       const [x, y] = await Promise.all([a, b].map(async (r) => withoutCacheFields((await (await fetch(`${r.url}/v1/verdict/latest`, { headers: { "x-api-key": cluster.key } })).json()) as Record<string, unknown>)));
       expect(x, `${a.output()}\n${b.output()}`).toEqual(y);
