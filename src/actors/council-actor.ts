@@ -16,7 +16,7 @@ import { councilInputAt, livePriceAt } from "../application/judiciary-inputs.js"
 import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
 import { slotAt } from "../domain/market/turn-slots.js";
-import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
+import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, untilSlot, type SlotSchedule } from "./slot-schedule.js";
 
 const MINUTE = 60_000;
 /** SPEC: councils refresh every 30 minutes. */
@@ -122,6 +122,7 @@ export class CouncilActor extends Actor {
     const at = slotAt(this.ctx.clock.now(), COUNCIL_PERIOD_MS, this.deps.turnOffsetMs ?? 0);
     let last = (await this.ctx.state.get("lastAt", z.number())) ?? null;
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
+    await untilSlot(this.ctx, at);
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return { outcome: "fresh", at: last };
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ActorContext } from "../runtime/actor-context.js";
-import { firedEarly, nextTurnAt, slotAt } from "../domain/market/turn-slots.js";
+import { EARLY_FIRING_TOLERANCE_MS, firedEarly, nextTurnAt, slotAt } from "../domain/market/turn-slots.js";
 import { scheduleTag } from "./schedule-tag.js";
 
 /** A periodic turn about fixed slots (verdicts every 5 minutes, councils every 30), `offsetMs` after each. */
@@ -39,4 +39,22 @@ export function slotOfFiring(ctx: ActorContext, s: SlotSchedule, name: string): 
     ctx.reminders.set(s.reminder, { dueAt: slot + s.offsetMs + s.periodMs, periodMs: s.periodMs });
   }
   return slot;
+}
+
+/** Wall milliseconds between looks at the market clock while a turn waits for its slot. */
+const SLOT_WAIT_STEP_MS = 5;
+
+/**
+ * A turn about slot `at` that runs before it (a firing up to EARLY_FIRING_TOLERANCE_MS early,
+ * which `slotAt` counts as the coming slot's) waits until market time reaches the slot. A ruling
+ * about an instant reads the feed as of that instant, which must have come; and its event is
+ * stamped at its emission, never later, so an early one (09:14:54 for the 09:15 verdict, seen in
+ * the chaos suite at 300x) read as the slot before's. The wait is a few wall milliseconds at replay
+ * speeds (6 market seconds are 20 ms at 300x); it ends within the tolerance's length in wall time
+ * anyway, so a clock that stopped (the end of the replay data) never holds a turn, nor does a stop.
+ */
+export async function untilSlot(ctx: ActorContext, at: number): Promise<void> {
+  for (let waited = 0; ctx.clock.now() < at && waited < EARLY_FIRING_TOLERANCE_MS && !ctx.stopping.aborted; waited += SLOT_WAIT_STEP_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SLOT_WAIT_STEP_MS));
+  }
 }

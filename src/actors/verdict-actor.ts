@@ -15,7 +15,7 @@ import { calibratedVerdict } from "../domain/judiciary/calibrated-verdict.js";
 import { calibrationMapAt } from "./calibration-lookup.js";
 import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
-import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, type SlotSchedule } from "./slot-schedule.js";
+import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, untilSlot, type SlotSchedule } from "./slot-schedule.js";
 import { slotAt } from "../domain/market/turn-slots.js";
 
 const MINUTE = 60_000;
@@ -106,6 +106,7 @@ export class VerdictActor extends Actor {
     const asset = this.asset;
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
+    await untilSlot(this.ctx, at);
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return;
     // No ruling without a live price (a feed outage, an asset before its listing): the route keeps

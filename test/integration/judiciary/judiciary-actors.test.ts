@@ -490,6 +490,35 @@ describe("verdict and council actors over the bundled replay data", () => {
     }
   });
 
+  it("a turn a few market seconds before its slot (Dapr's rounding at replay speed) waits for the slot: its event is stamped there, not in the slot before", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    r = await rig(start);
+    await r.advance(0);
+    const rig_ = r;
+    // 6 s before the 10:30 slot, within the early-firing tolerance: the turns are about 10:30.
+    const slot = start + 30 * MIN;
+    rig_.clock.set(slot - 6_000);
+    // Market time reaches the slot 50 wall ms later (20 ms at 300x; the turns must wait for it).
+    let reachedAt = 0;
+    setTimeout(() => {
+      rig_.clock.set(slot + 1_000);
+      reachedAt = Date.now();
+    }, 50);
+    const [verdict, council] = await Promise.all([rig_.host.proxy(VerdictActor, "BTC").refresh(), rig_.host.proxy(CouncilActor, "BTC").refresh()]);
+    const doneAt = Date.now();
+    await rig_.dispatcher.flush();
+    expect(verdict.at).toBe(slot);
+    expect(council).toEqual({ outcome: "session", at: slot });
+    expect(reachedAt).toBeGreaterThan(0);
+    expect(doneAt).toBeGreaterThanOrEqual(reachedAt);
+    for (const event of ["verdict.new", "council.new"]) {
+      const stamp = Date.parse(rig_.events.filter((e) => e.event === event && (event === "verdict.new" || (e.data as { asset?: string }).asset === "BTC")).at(-1)?.timestamp ?? "");
+      // A subscriber reads a stamp in [09:25, 10:30) as the slot before's ruling.
+      expect(stamp, event).toBeGreaterThanOrEqual(slot);
+      expect(stamp, event).toBeLessThan(slot + 5 * MIN);
+    }
+  });
+
   it("a refresh nudge deliberates only when the current slot has no session", async () => {
     const start = dayWith(false) + 10 * HOUR;
     r = await rig(start);
