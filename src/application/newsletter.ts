@@ -250,14 +250,35 @@ export class NewsletterService {
     return sleep(ms, true, { signal: this.stopping.signal }).catch(() => false);
   }
 
+  /**
+   * Tried again after the welcome's delays when the channel fails for a while (a 5xx, a 429 or
+   * 408, a timeout, no connection): a chat webhook's outage lost the sign-up's one ping. Another
+   * 4xx (a deleted or mistyped webhook) is the operator's to mend and ends the attempts. Not
+   * stored: a restart or a stop forgets a notice still owed, and a timed-out attempt the channel
+   * did take may ping twice (the owner reads it; a subscriber never does).
+   */
   private async notifyOwner(email: string): Promise<void> {
-    try {
-      await this.owner.notify(`New newsletter subscriber: ${maskEmail(email)}`);
-    } catch (err) {
-      // The summary, not the message: a fetch error quotes OWNER_NOTIFY_URL, a secret.
-      this.logger.warn({ err: errorSummary(err) }, "owner notification failed");
+    const text = `New newsletter subscriber: ${maskEmail(email)}`;
+    const delays = [0, ...this.options.retryDelaysMs];
+    for (const [i, delay] of delays.entries()) {
+      if (delay > 0 && !(await this.pause(delay))) return;
+      try {
+        await this.owner.notify(text);
+        return;
+      } catch (err) {
+        const last = i === delays.length - 1 || !ownerRetryable(err);
+        // The summary, not the message: a fetch error quotes OWNER_NOTIFY_URL, a secret.
+        this.logger.warn({ err: errorSummary(err), attempt: i + 1, max_attempts: delays.length }, last ? "owner notification failed; giving up" : "owner notification failed; trying again");
+        if (last) return;
+      }
     }
   }
+}
+
+/** A failure the channel may get over: no HTTP answer, or a 5xx, 429 or 408. */
+function ownerRetryable(err: unknown): boolean {
+  const { status } = (err ?? {}) as { status?: unknown };
+  return typeof status !== "number" || status >= 500 || status === 429 || status === 408;
 }
 
 /**
