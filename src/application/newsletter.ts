@@ -11,6 +11,7 @@ import { mailboxOf } from "../domain/access/mailbox.js";
 import { nextUtcMidnight } from "../domain/access/utc-day.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { within } from "../runtime/activation-table.js";
+import { isRetryableStatus } from "../llm/retry-policy.js";
 
 /** Attempts at one welcome e-mail over its whole life, across sweeps, restarts and replicas. */
 export const MAX_WELCOME_ATTEMPTS = 5;
@@ -251,9 +252,9 @@ export class NewsletterService {
   }
 
   /**
-   * Tried again after the welcome's delays when the channel fails for a while (a 5xx, a 429 or
-   * 408, a timeout, no connection): a chat webhook's outage lost the sign-up's one ping. Another
-   * 4xx (a deleted or mistyped webhook) is the operator's to mend and ends the attempts. Not
+   * Tried again after the welcome's delays when the channel fails for a while (a 5xx, a 429,
+   * 408 or 409, a timeout, no connection): a chat webhook's outage lost the sign-up's one ping.
+   * Another 4xx (a deleted or mistyped webhook) is the operator's to mend and ends the attempts. Not
    * stored: a restart or a stop forgets a notice still owed, and a timed-out attempt the channel
    * did take may ping twice (the owner reads it; a subscriber never does).
    */
@@ -275,10 +276,10 @@ export class NewsletterService {
   }
 }
 
-/** A failure the channel may get over: no HTTP answer, or a 5xx, 429 or 408. */
+/** A failure the channel may get over: no HTTP answer, or a status the model providers' calls retry too. */
 function ownerRetryable(err: unknown): boolean {
   const { status } = (err ?? {}) as { status?: unknown };
-  return typeof status !== "number" || status >= 500 || status === 429 || status === 408;
+  return typeof status !== "number" || isRetryableStatus(status);
 }
 
 /**
