@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { setTimeout as wait } from "node:timers/promises";
 import type { Config } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { openStore } from "../store/open-store.js";
@@ -305,11 +306,33 @@ interface DaprReplayStart {
  * fire on actors the warm-up is still building.
  */
 async function startDaprReplay(start: DaprReplayStart): Promise<void> {
-  const { market, clock, dapr, capabilities, deps, membership, logger, stop, attempted } = start;
+  const { capabilities, deps, membership, logger, stop, attempted } = start;
   const cancelled = (): boolean => stop.aborted;
   const role = await membership.enter(cancelled);
   if (role === "cancelled") return;
   if (role === "founder") {
+    await foundTheCluster(start);
+    if (cancelled()) return;
+    await membership.release(cancelled);
+  }
+  if (cancelled()) return;
+  await startCapabilities(capabilities, deps, logger, cancelled, attempted);
+}
+
+/**
+ * The founder's part of a Dapr replay start, run while it holds the cluster's clock: resume where
+ * the cluster's recording stopped, or warm the cluster up. A failure before market time moved (a
+ * daprd that answers nothing for its minute, a store error while the warm-up's actors start) is
+ * tried again, still holding the clock, until it goes through or the service stops: releasing the
+ * clock there ran the whole cluster from the first hour of the warm-up span, on wall time and
+ * with no history, while every replica answered ready. A failure after the fast-forward began is
+ * not tried again (the store holds part of its history, the actors' state lived in this process's
+ * memory): it is logged and the clock runs from where it stopped.
+ */
+async function foundTheCluster(start: DaprReplayStart): Promise<void> {
+  const { market, clock, dapr, capabilities, deps, logger, stop } = start;
+  for (let attempt = 1; !stop.aborted; attempt++) {
+    const from = clock.now();
     try {
       const recordedUpTo = await recordedPosition(dapr, capabilities);
       if (recordedUpTo !== null) {
@@ -324,14 +347,19 @@ async function startDaprReplay(start: DaprReplayStart): Promise<void> {
           );
         }
       }
+      return;
     } catch (err) {
-      logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
+      if (stop.aborted) return;
+      if (clock.now() !== from) {
+        logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
+        return;
+      }
+      const retryInMs = Math.min(1_000 * attempt, 10_000);
+      logger.error({ err, attempt, retry_in_ms: retryInMs }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
+      // Ends at once when the service stops (it rejects then, which is the point).
+      await wait(retryInMs, undefined, { signal: stop }).catch(() => undefined);
     }
-    if (cancelled()) return;
-    await membership.release(cancelled);
   }
-  if (cancelled()) return;
-  await startCapabilities(capabilities, deps, logger, cancelled, attempted);
 }
 
 /**

@@ -153,3 +153,32 @@ describe("SIGTERM during the cluster warm-up", () => {
     expect(Date.now() - sent).toBeLessThan(10_000);
   }, 120_000);
 });
+
+describe("a founder whose daprd answers nothing for longer than an actor call waits", () => {
+  it("keeps holding the cluster's clock and warms the cluster up once daprd answers, instead of running unwarmed", async () => {
+    const fresh = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-warm-late-")), "mis.sqlite")}`;
+    const store = await openStore(fresh);
+    const lateKey = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "warm-up-late", null)).apiKey;
+    await store.close();
+    // Past the minute an actor call waits for a sidecar that refuses connections (SIDECAR_START_MS),
+    // so the founder's first read of the cluster's recording fails.
+    const r = await startServiceReplica(plane, "w-late", { appId: "mis-warm-up-late", storeUrl: fresh, daprdDelayMs: 66_000, env: { REPLAY_WARMUP_DAYS: "2" } });
+    replicas.push(r);
+    await expect.poll(async () => (await fetch(`${r.url}/v1/health/ready`)).status, { timeout: 90_000, interval: 500, message: r.output() }).toBe(200);
+    // Warmed up: the newest verdict is REPLAY_START's, not one of the first hours of the warm-up
+    // span with market time running from there on wall time.
+    const res = await fetch(`${r.url}/v1/verdict/latest`, { headers: { "x-api-key": lateKey } });
+    expect(res.status, r.output()).toBe(200);
+    const at = Date.parse(((await res.json()) as { timestamp: string }).timestamp);
+    expect(at).toBeGreaterThanOrEqual(runFrom - 5 * 60_000);
+    expect(at).toBeLessThan(runFrom + 6 * HOUR);
+    const written = await openStore(fresh);
+    try {
+      // The warm-up's two market days of hourly regimes are in the store.
+      expect((await written.regimeHistory.between(runFrom - 2 * 24 * HOUR, runFrom - HOUR)).length).toBeGreaterThanOrEqual(40);
+    } finally {
+      await written.close();
+    }
+    expect(r.output()).toContain("cluster warm-up could not begin; trying again while holding the cluster's clock");
+  }, 240_000);
+});
