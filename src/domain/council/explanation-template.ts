@@ -24,6 +24,10 @@ export function templateSummary(
   flags: readonly TaoRiskFlag[],
 ): ChiefSummary {
   const voting = votes.filter((v) => v.source !== "abstain");
+  // Picked and stated by the agents' own figures, which the Chief Judge weighs. Calibration then
+  // publishes each vote's probability beside it (the agent's figure kept as raw_confidence), and
+  // those are about the base rate for every agent: "most convinced" without "by its own figure"
+  // read as a contradiction next to an agent published at 0.4966, the lowest of the session.
   const strongest = [...voting].sort((a, b) => b.confidence - a.confidence || a.agent.localeCompare(b.agent))[0];
   const rationale =
     `Weighted vote of ${voting.length} of ${votes.length} agents gives score ${j.score.toFixed(1)} and ruling ${j.ruling}; ` +
@@ -35,7 +39,7 @@ export function templateSummary(
   const explanation =
     `${templateHeadline(asset, j.ruling, j.confidence)} ` +
     `Its agents ${lean}` +
-    (strongest ? `, with ${strongest.agent} most convinced (${strongest.ruling}).` : ".") +
+    (strongest ? `, with ${strongest.agent} the most convinced by its own figure (${strongest.ruling} at ${Math.round(strongest.confidence * 100)}%).` : ".") +
     (mode === "judiciary" ? " The language-model council is unavailable, so this is the rule-based fallback." : "");
   return { rationale, explanation };
 }

@@ -36,6 +36,18 @@ describe("a template explanation states the confidence published beside it", () 
     expect(statedPercent(v.council_explanation)).toBe(Math.round((v.council_confidence ?? Number.NaN) * 100));
   });
 
+  it("names the agent most convinced by its own figure, which is the raw confidence published with its vote", async () => {
+    const v = btcVerdictSchema.parse(await get("/v1/verdict/latest"));
+    const named = /with ([A-Z_ ]+) the most convinced by its own figure \(([A-Z_]+) at (\d+)%\)/.exec(v.council_explanation ?? "");
+    expect(named, v.council_explanation ?? "").not.toBeNull();
+    const [, agent, ruling, percent] = named ?? [];
+    const vote = v.agents?.find((a) => a.name === agent);
+    expect(vote?.vote).toBe(ruling);
+    expect(Number(percent)).toBe(Math.round((vote?.raw_confidence ?? Number.NaN) * 100));
+    const strongest = Math.max(...(v.agents ?? []).filter((a) => a.confidence_basis.kind !== "abstained").map((a) => a.raw_confidence));
+    expect(vote?.raw_confidence).toBe(strongest);
+  });
+
   it("on the SOL and TAO verdicts", async () => {
     const sol = solCouncilResponseSchema.parse(await get("/v1/sol/council")).verdict;
     const tao = taoCouncilRunSchema.parse(await get("/v1/tao/council")).verdict;
