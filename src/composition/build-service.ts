@@ -330,7 +330,7 @@ async function startDaprReplay(start: DaprReplayStart): Promise<void> {
  * memory): it is logged and the clock runs from where it stopped.
  */
 async function foundTheCluster(start: DaprReplayStart): Promise<void> {
-  const { market, clock, dapr, capabilities, deps, logger, stop } = start;
+  const { market, clock, dapr, capabilities, deps, logger, stop, attempted } = start;
   for (let attempt = 1; !stop.aborted; attempt++) {
     const from = clock.now();
     try {
@@ -347,6 +347,7 @@ async function foundTheCluster(start: DaprReplayStart): Promise<void> {
           );
         }
       }
+      attempted(true);
       return;
     } catch (err) {
       if (stop.aborted) return;
@@ -355,6 +356,8 @@ async function foundTheCluster(start: DaprReplayStart): Promise<void> {
         return;
       }
       const retryInMs = Math.min(1_000 * attempt, 10_000);
+      // Readiness says `startup: failed` until an attempt goes through, not a normal warm-up.
+      attempted(false);
       logger.error({ err, attempt, retry_in_ms: retryInMs }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
       // Ends at once when the service stops (it rejects then, which is the point).
       await wait(retryInMs, undefined, { signal: stop }).catch(() => undefined);

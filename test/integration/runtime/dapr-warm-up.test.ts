@@ -164,6 +164,9 @@ describe("a founder whose daprd answers nothing for longer than an actor call wa
     // so the founder's first read of the cluster's recording fails.
     const r = await startServiceReplica(plane, "w-late", { appId: "mis-warm-up-late", storeUrl: fresh, daprdDelayMs: 66_000, env: { REPLAY_WARMUP_DAYS: "2" } });
     replicas.push(r);
+    // Once the first attempt failed, readiness tells an operator it is failing, not warming up.
+    const startup = async (): Promise<string | undefined> => ((await (await fetch(`${r.url}/v1/health/ready`)).json()) as { checks?: { startup?: string } }).checks?.startup;
+    await expect.poll(startup, { timeout: 80_000, interval: 250, message: r.output() }).toBe("failed");
     await expect.poll(async () => (await fetch(`${r.url}/v1/health/ready`)).status, { timeout: 90_000, interval: 500, message: r.output() }).toBe(200);
     // Warmed up: the newest verdict is REPLAY_START's, not one of the first hours of the warm-up
     // span with market time running from there on wall time.
