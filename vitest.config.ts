@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /** Suites that run a multi-replica cluster: alone, one file at a time (see the "cluster" project). */
-const CLUSTER_SUITES = ["test/integration/runtime/dapr-chaos.test.ts", "test/integration/runtime/dapr-repeated-calls.test.ts", "test/integration/runtime/dapr-live-replicas.test.ts", "test/integration/runtime/dapr-warm-up.test.ts"];
+const CLUSTER_SUITES = ["test/integration/runtime/dapr-chaos.test.ts", "test/integration/runtime/dapr-repeated-calls.test.ts", "test/integration/runtime/dapr-live-replicas.test.ts", "test/integration/runtime/dapr-warm-up.test.ts", "test/integration/runtime/dapr-odd-speed.test.ts"];
 /** Suites that run a real language model (llama-server): one at a time, after the others (see the "model" project). */
 const MODEL_SUITES = ["test/integration/llm/council-real-model.test.ts", "test/integration/llm/council-mode-state-machine.test.ts", "test/integration/llm/council-service.test.ts"];
 
