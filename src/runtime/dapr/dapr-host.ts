@@ -467,8 +467,10 @@ export class DaprActorHost implements ActorHost {
       try {
         await this.options.sidecar.transact(type, id, ops);
       } catch (err) {
-        // daprd refuses the state of an actor placement has just moved elsewhere mid-turn.
-        if (err instanceof DaprError && INSTANCE_MISSING.test(err.body)) throw new ActorMovedError(type, id, err.message);
+        // daprd refuses the state of an actor placement has just moved elsewhere mid-turn, and of
+        // every actor once it has begun to shut down (its placement lock closed): nothing was
+        // written, and the actor's next owner runs what comes next.
+        if (err instanceof DaprError && (INSTANCE_MISSING.test(err.body) || PLACEMENT_CLOSED.test(err.body))) throw new ActorMovedError(type, id, err.message);
         // No answer (a timeout, a dropped connection): the write may have landed. What this
         // process holds for the actor (the state read so far, pending events, the reminder
         // journal, the calls it remembers) may then be behind the store, and the next turn would
@@ -719,6 +721,11 @@ const MOVING =
 const MOVING_RETRY_MS = 60_000;
 /** daprd's answer to a state transaction for an actor this replica no longer hosts. */
 const INSTANCE_MISSING = /ERR_ACTOR_INSTANCE_MISSING|actor instance is missing/;
+/**
+ * daprd's answer to a state transaction once it has begun to shut down: its placement client's
+ * lock (dapr/kit's OuterCancel, "lock closed") is taken before the write and is closed at once.
+ */
+const PLACEMENT_CLOSED = /ERR_ACTOR_STATE_TRANSACTION_SAVE[\s\S]*lock closed/;
 
 /**
  * How long a call waits for a sidecar that refuses connections: app and daprd start side by side
