@@ -265,9 +265,14 @@ async function startCapabilities(
       if (cancelled()) return;
       attempted(false);
       logger.warn({ err, attempt }, "capability start-up failed; trying again");
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * attempt, 10_000)));
+      await new Promise((resolve) => setTimeout(resolve, startRetryDelayMs(attempt)));
     }
   }
+}
+
+/** The wait before another attempt at a start-up step: a second more per attempt, at most 10 s. */
+function startRetryDelayMs(attempt: number): number {
+  return Math.min(1_000 * attempt, 10_000);
 }
 
 /**
@@ -355,7 +360,7 @@ async function foundTheCluster(start: DaprReplayStart): Promise<void> {
         logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
         return;
       }
-      const retryInMs = Math.min(1_000 * attempt, 10_000);
+      const retryInMs = startRetryDelayMs(attempt);
       // Readiness says `startup: failed` until an attempt goes through, not a normal warm-up.
       attempted(false);
       logger.error({ err, attempt, retry_in_ms: retryInMs }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
@@ -384,7 +389,7 @@ async function joinDaprReplay(start: DaprReplayStart): Promise<void> {
         await startCapabilities(capabilities, deps, logger, () => stop.aborted, attempted);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000 * attempt, 10_000)));
+      await new Promise((resolve) => setTimeout(resolve, startRetryDelayMs(attempt)));
     }
   }
 }

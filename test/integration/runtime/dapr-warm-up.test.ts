@@ -45,10 +45,7 @@ beforeAll(async () => {
   const probe = await buildService(loadConfig({ STORE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-warm-probe-")), "mis.sqlite")}`, LOG_LEVEL: "silent" }), { feed });
   routes = probe.built.routes;
   await probe.stop();
-  storeUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-warm-")), "mis.sqlite")}`;
-  const store = await openStore(storeUrl);
-  key = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "warm-up", null)).apiKey;
-  await store.close();
+  ({ storeUrl, key } = await freshStore("warm-up"));
 }, 120_000);
 
 afterAll(async () => {
@@ -58,6 +55,17 @@ afterAll(async () => {
   }
   await plane?.stop();
 }, 60_000);
+
+/** A new SQLite store file for a cluster of its own, with a pro key named `name` in it. */
+async function freshStore(name: string): Promise<{ storeUrl: string; key: string }> {
+  const url = `sqlite:${join(mkdtempSync(join(tmpdir(), `dapr-${name}-`)), "mis.sqlite")}`;
+  const store = await openStore(url);
+  try {
+    return { storeUrl: url, key: (await new KeyIssuer(store.apiKeys, wallClock).create("pro", name, null)).apiKey };
+  } finally {
+    await store.close();
+  }
+}
 
 async function call(r: ServiceReplica, route: Route): Promise<Response> {
   const path = SAMPLE_PARAMS[route.path] ? `${route.path}?${SAMPLE_PARAMS[route.path]}` : route.path;
@@ -129,10 +137,7 @@ describe("a fresh Dapr cluster with the default warm-up", () => {
 
 describe("SIGTERM during the cluster warm-up", () => {
   it("stops the warm-up at its next step and exits 0 within 10 s", async () => {
-    const fresh = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-warm-term-")), "mis.sqlite")}`;
-    const store = await openStore(fresh);
-    const freshKey = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "warm-up-term", null)).apiKey;
-    await store.close();
+    const { storeUrl: fresh, key: freshKey } = await freshStore("warm-up-term");
     const r = await startServiceReplica(plane, "w-term", { appId: "mis-warm-up-term", storeUrl: fresh, env: { REPLAY_WARMUP_DAYS: String(WARM_UP_DAYS) } });
     replicas.push(r);
     // Mid-warm-up: the cluster has data (the warm-up writes as it goes) but start-up is not over.
@@ -156,10 +161,7 @@ describe("SIGTERM during the cluster warm-up", () => {
 
 describe("a founder whose daprd answers nothing for longer than an actor call waits", () => {
   it("keeps holding the cluster's clock and warms the cluster up once daprd answers, instead of running unwarmed", async () => {
-    const fresh = `sqlite:${join(mkdtempSync(join(tmpdir(), "dapr-warm-late-")), "mis.sqlite")}`;
-    const store = await openStore(fresh);
-    const lateKey = (await new KeyIssuer(store.apiKeys, wallClock).create("pro", "warm-up-late", null)).apiKey;
-    await store.close();
+    const { storeUrl: fresh, key: lateKey } = await freshStore("warm-up-late");
     // Past the minute an actor call waits for a sidecar that refuses connections (SIDECAR_START_MS),
     // so the founder's first read of the cluster's recording fails.
     const r = await startServiceReplica(plane, "w-late", { appId: "mis-warm-up-late", storeUrl: fresh, daprdDelayMs: 66_000, env: { REPLAY_WARMUP_DAYS: "2" } });
