@@ -1,14 +1,15 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
-import type { Mailer } from "../notify/mailer.js";
+import type { MailMessage, Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { maskEmail } from "../domain/access/mask-email.js";
 import { mailboxOf } from "../domain/access/mailbox.js";
 import { nextUtcMidnight } from "../domain/access/utc-day.js";
+import { hashUnsubscribeToken, mintUnsubscribeToken } from "../domain/access/unsubscribe-token.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { within } from "../runtime/activation-table.js";
 import { isRetryableStatus } from "../llm/retry-policy.js";
@@ -28,7 +29,7 @@ export type SendCounter = Pick<CounterRepository, "consumeAll" | "release">;
 
 export interface NewsletterOptions {
   /** Delays between a sign-up's welcome attempts; what is still unsent waits for a sweep. */
-  readonly retryDelaysMs: readonly number[];
+  readonly retryDelaysMs?: readonly number[];
   /** How often pending welcomes are tried again, one attempt each (default 15 minutes). */
   readonly sweepEveryMs?: number;
   /**
@@ -38,9 +39,16 @@ export interface NewsletterOptions {
    * stays pending, and a later sweep sends it.
    */
   readonly sendLimits?: { readonly perHour: number; readonly perMailboxPerDay: number };
+  /** Where readers reach the service (PUBLIC_BASE_URL): the welcome's unsubscribe link starts with it. */
+  readonly publicBaseUrl?: string;
 }
 
-const DEFAULT_OPTIONS = { retryDelaysMs: [1000, 5000, 25000], sweepEveryMs: 15 * 60_000, sendLimits: { perHour: 100, perMailboxPerDay: 2 } };
+const DEFAULT_OPTIONS = {
+  retryDelaysMs: [1000, 5000, 25000],
+  sweepEveryMs: 15 * 60_000,
+  sendLimits: { perHour: 100, perMailboxPerDay: 2 },
+  publicBaseUrl: "http://localhost:8080",
+};
 
 /** Why an attempt did not send. */
 type Outcome = "sent" | "failed" | "refused_permanently" | "held_back" | "not_ours";
@@ -85,6 +93,16 @@ export class NewsletterService {
     const created = await this.repo.subscribe(email, name, new Date(this.clock.now()).toISOString());
     if (created) this.track(this.deliver(email));
     return created;
+  }
+
+  /**
+   * Forgets the subscriber whose unsubscribe link carries `token`; false when none does (a link
+   * already used, or never ours). The caller checked the token's form.
+   */
+  async unsubscribe(token: string): Promise<boolean> {
+    const removed = await this.repo.removeByUnsubscribeHash(hashUnsubscribeToken(token));
+    if (removed) this.logger.info("newsletter subscriber unsubscribed by link");
+    return removed;
   }
 
   /** Sweeps pending welcomes now and then every `sweepEveryMs` until `stop`. */
@@ -197,6 +215,9 @@ export class NewsletterService {
   }
 
   private async sendClaimed(email: string, attempt: number): Promise<Outcome> {
+    // Null: unsubscribed (or sent) since the claim.
+    const token = await this.repo.unsubscribeToken(email, mintUnsubscribeToken(randomBytes));
+    if (token === null) return "not_ours";
     const windows = this.sendWindows(email);
     if (!(await this.counters.consumeAll(windows, this.clock.now())).allowed) {
       this.logger.info({ to: maskEmail(email) }, "welcome e-mail held back by the send limits; a later sweep sends it");
@@ -209,11 +230,7 @@ export class NewsletterService {
     }
     let outcome: Outcome = "sent";
     try {
-      await this.mailer.send({
-        to: email,
-        subject: "Welcome to Market Intelligence",
-        text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, reply with "unsubscribe".\n`,
-      });
+      await this.mailer.send(welcomeMail(email, `${this.options.publicBaseUrl.replace(/\/+$/, "")}/unsubscribe?token=${token}`));
     } catch (err) {
       outcome = recipientRefused(err) ? "refused_permanently" : "failed";
       // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
@@ -274,6 +291,21 @@ export class NewsletterService {
       }
     }
   }
+}
+
+/**
+ * The welcome e-mail. Its link opens a page that asks before it unsubscribes (a mail scanner that
+ * follows links must not unsubscribe anyone); the same address in `List-Unsubscribe`, with
+ * `List-Unsubscribe-Post`, lets a mail client unsubscribe in one click by POSTing to it (RFC 8058).
+ * MAIL_FROM is usually no mailbox anyone reads, so "reply unsubscribe" was no way out.
+ */
+function welcomeMail(to: string, unsubscribeUrl: string): MailMessage {
+  return {
+    to,
+    subject: "Welcome to Market Intelligence",
+    text: `Hello,\n\nthanks for subscribing. You will hear from us when there is something worth your time.\n\nIf you did not subscribe, or to unsubscribe, open this link:\n${unsubscribeUrl}\n`,
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
 }
 
 /** A failure the channel may get over: no HTTP answer, or a status the model providers' calls retry too. */

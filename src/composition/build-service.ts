@@ -78,7 +78,10 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   }, logger);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
-  const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, overrides.newsletter);
+  const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, {
+    ...overrides.newsletter,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  });
   const actors = openActors(config, store, market.clock, clock, logger);
   // Per service, never per module: two services in one process (tests) lease independently.
   const quotaCounting = openQuotaCounting(store, clock, logger);

@@ -17,6 +17,7 @@ import { healthRoutes } from "./routes/health.js";
 import { keyRoutes } from "./routes/keys.js";
 import { newsletterRoutes } from "./routes/newsletter.js";
 import { mountPages } from "./routes/pages.js";
+import { mountUnsubscribePage } from "./routes/unsubscribe-page.js";
 
 export interface BuiltApp {
   readonly app: Express;
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   };
   for (const route of routes) mountRoute(app, route, routerDeps, literal);
   mountPages(app);
+  mountUnsubscribePage(app, deps.newsletter);
   const fallback = methodNotAllowedOrNotFound([
     ...routes,
     { method: "get", path: "/v1/openapi.json" } as Route,

@@ -5,6 +5,8 @@ export interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  /** Extra header fields (List-Unsubscribe); nodemailer folds and encodes them. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Mailer {
@@ -53,7 +55,7 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
   );
   return {
     async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
+      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, ...(m.headers ? { headers: { ...m.headers } } : {}) });
     },
     close() {
       transport.close();

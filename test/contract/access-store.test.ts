@@ -8,6 +8,7 @@ import { openSqlite } from "../../src/store/sqlite/database.js";
 import { applyMigrations } from "../../src/store/sqlite/migrate.js";
 import { accessMigrations } from "../../src/store/sqlite/access.js";
 import { openMongo } from "../../src/store/mongo/database.js";
+import { hashUnsubscribeToken } from "../../src/domain/access/unsubscribe-token.js";
 
 /** Runs test/support/reserve-blocks.ts as its own process and parses its one line of output. */
 function reserveBlocks(args: string[]): Promise<{ granted: number; released: number; maxCount: number }> {
@@ -19,6 +20,24 @@ function reserveBlocks(args: string[]): Promise<{ granted: number; released: num
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
     child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as { granted: number; released: number; maxCount: number }) : reject(new Error(`exit ${String(code)}: ${err}`))));
   });
+}
+
+/** A subscriber's row or document as stored, fields the port hides included, as JSON. */
+async function rawSubscriber(kind: StoreKind, url: string, email: string): Promise<string> {
+  if (kind === "sqlite") {
+    const db = openSqlite(url.slice("sqlite:".length));
+    try {
+      return JSON.stringify(db.prepare("SELECT * FROM newsletter_subscribers WHERE email = ?").get(email));
+    } finally {
+      db.close();
+    }
+  }
+  const { client, db } = await openMongo(url);
+  try {
+    return JSON.stringify(await db.collection("newsletter_subscribers").findOne({ email }));
+  } finally {
+    await client.close();
+  }
 }
 
 function key(id: string, hash: string, over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
@@ -303,6 +322,26 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     await store.newsletter.recordWelcomeAttempt("a@example.com", "2026-01-01T00:01:00.000Z");
     expect(await store.newsletter.get("a@example.com")).toMatchObject({ welcomeSentAt: "2026-01-01T00:01:00.000Z", welcomeAttempts: 2 });
     expect(await store.newsletter.pendingWelcome(5)).toEqual([]);
+  });
+
+  it("gives a welcome one unsubscribe link for all its attempts, keeps only the link's hash once the welcome is out, and forgets the subscriber by it", async () => {
+    const fresh = (c: string) => ({ token: c.repeat(43), hash: hashUnsubscribeToken(c.repeat(43)) });
+    await store.newsletter.subscribe("u@example.com", null, "2026-01-04T00:00:00.000Z");
+    expect(await store.newsletter.unsubscribeToken("u@example.com", fresh("A"))).toBe("A".repeat(43));
+    // A second attempt at the same welcome carries the first attempt's link.
+    expect(await store.newsletter.unsubscribeToken("u@example.com", fresh("B"))).toBe("A".repeat(43));
+    expect(await store.newsletter.removeByUnsubscribeHash(fresh("B").hash)).toBe(false);
+    expect(await store.newsletter.unsubscribeToken("nobody@example.com", fresh("C"))).toBeNull();
+    await store.newsletter.recordWelcomeAttempt("u@example.com", "2026-01-04T00:01:00.000Z");
+    expect(await store.newsletter.unsubscribeToken("u@example.com", fresh("D"))).toBeNull();
+    // The link's fields are the store's own, never part of a subscriber.
+    expect(Object.keys((await store.newsletter.get("u@example.com")) ?? {}).sort()).toEqual(["email", "name", "subscribedAt", "welcomeAttempts", "welcomeSentAt"]);
+    const stored = await rawSubscriber(kind, url, "u@example.com");
+    expect(stored).toContain(fresh("A").hash);
+    expect(stored).not.toContain("A".repeat(43));
+    expect(await store.newsletter.removeByUnsubscribeHash(fresh("A").hash)).toBe(true);
+    expect(await store.newsletter.get("u@example.com")).toBeNull();
+    expect(await store.newsletter.removeByUnsubscribeHash(fresh("A").hash)).toBe(false);
   });
 
   it("claims a welcome only below its attempt limit, and a give-up takes the count to the limit at once", async () => {

@@ -15,8 +15,8 @@ const storedForm = z
   .pipe(z.string().min(3).max(EMAIL_MAX_LENGTH).includes("@"));
 
 /**
- * `newsletter remove <email>`: forgets a subscriber, for an unsubscribe reply or an erasure
- * request (the welcome e-mail tells readers to reply "unsubscribe"). Exit 1 when the store has
+ * `newsletter remove <email>`: forgets a subscriber, for an erasure request or an unsubscribe
+ * asked for by mail (the welcome's own link, /unsubscribe, needs nobody). Exit 1 when the store has
  * no such address (a typo, another STORE_URL), never a quiet success. Works while the service runs.
  */
 export const newsletterCommand: CliCommand = async (args, io) => {

@@ -246,8 +246,13 @@ export class MongoSlidingWindows implements SlidingWindowRepository {
   }
 }
 
-/** `claim`: who is sending the welcome e-mail, until when (never part of a Subscriber). */
-type SubscriberDoc = Subscriber & { _id: string; claim?: { by: string; until: number } | null };
+/**
+ * Never part of a Subscriber: `claim` (who is sending the welcome e-mail, until when), the
+ * unsubscribe link's token (until the welcome is out) and its hash.
+ */
+type SubscriberDoc = Subscriber & { _id: string; claim?: { by: string; until: number } | null; unsubscribeToken?: string | null; unsubscribeHash?: string | null };
+
+const SUBSCRIBER_ONLY = { _id: 0, claim: 0, unsubscribeToken: 0, unsubscribeHash: 0 } as const;
 
 export class MongoNewsletter implements NewsletterRepository {
   private readonly subs: Collection<SubscriberDoc>;
@@ -256,6 +261,7 @@ export class MongoNewsletter implements NewsletterRepository {
   }
   async ensureIndexes(): Promise<void> {
     await this.subs.createIndex({ welcomeSentAt: 1, subscribedAt: 1 });
+    await this.subs.createIndex({ unsubscribeHash: 1 });
   }
   async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
     try {
@@ -269,20 +275,29 @@ export class MongoNewsletter implements NewsletterRepository {
   async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
     // The claim makes the caller the only writer, so the two forms never race each other.
     const count = giveUpAt === undefined ? { $inc: { welcomeAttempts: 1 } } : { $max: { welcomeAttempts: giveUpAt } };
-    await this.subs.updateOne({ _id: email }, { ...count, ...(sentAt ? { $set: { welcomeSentAt: sentAt } } : {}) });
+    await this.subs.updateOne({ _id: email }, { ...count, ...(sentAt ? { $set: { welcomeSentAt: sentAt, unsubscribeToken: null } } : {}) });
   }
   async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
     const docs = await this.subs
-      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: { _id: 0, claim: 0 } })
+      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: SUBSCRIBER_ONLY })
       .sort({ subscribedAt: 1 })
       .toArray();
     return docs;
   }
   async get(email: string): Promise<Subscriber | null> {
-    return this.subs.findOne({ _id: email }, { projection: { _id: 0, claim: 0 } });
+    return this.subs.findOne({ _id: email }, { projection: SUBSCRIBER_ONLY });
   }
   async remove(email: string): Promise<boolean> {
     return (await this.subs.deleteOne({ _id: email })).deletedCount === 1;
+  }
+  async unsubscribeToken(email: string, fresh: { readonly token: string; readonly hash: string }): Promise<string | null> {
+    // `null` matches a missing field too: documents stored before links existed get one.
+    await this.subs.updateOne({ _id: email, welcomeSentAt: null, unsubscribeHash: null }, { $set: { unsubscribeToken: fresh.token, unsubscribeHash: fresh.hash } });
+    const doc = await this.subs.findOne({ _id: email, welcomeSentAt: null }, { projection: { unsubscribeToken: 1 } });
+    return doc?.unsubscribeToken ?? null;
+  }
+  async removeByUnsubscribeHash(hash: string): Promise<boolean> {
+    return (await this.subs.deleteOne({ unsubscribeHash: hash })).deletedCount === 1;
   }
   async claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean> {
     const r = await this.subs.updateOne(

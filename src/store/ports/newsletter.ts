@@ -10,7 +10,8 @@ export interface NewsletterRepository {
   /** Stores a new subscriber; false (and no change) when the address is already subscribed. */
   subscribe(email: string, name: string | null, at: string): Promise<boolean>;
   /**
-   * Counts one attempt; `sentAt` when it went out. `giveUpAt` (the attempt limit) records a
+   * Counts one attempt; `sentAt` when it went out (the unsubscribe token is then forgotten, its
+   * hash kept). `giveUpAt` (the attempt limit) records a
    * refusal retrying cannot mend (a 5xx): the count goes straight to it, so no later sweep,
    * restart or replica tries again.
    */
@@ -29,4 +30,13 @@ export interface NewsletterRepository {
   get(email: string): Promise<Subscriber | null>;
   /** Forgets a subscriber (an unsubscribe, an erasure request); false when the address was not stored. */
   remove(email: string): Promise<boolean>;
+  /**
+   * The token of this address's unsubscribe link, for its welcome e-mail: `fresh` is stored when
+   * the address has none yet, so every attempt at one welcome carries the same link (an attempt
+   * that timed out after the server took the mail may still arrive). Null when the address is not
+   * stored or its welcome went out: the token itself is kept only until then, its hash for good.
+   */
+  unsubscribeToken(email: string, fresh: { readonly token: string; readonly hash: string }): Promise<string | null>;
+  /** Forgets the subscriber whose unsubscribe link carries the token with this hash; false when none does. */
+  removeByUnsubscribeHash(hash: string): Promise<boolean>;
 }

@@ -40,6 +40,15 @@ export const accessMigrations: readonly SqliteMigration[] = [
       ALTER TABLE newsletter_subscribers ADD COLUMN welcome_claimant TEXT;
       ALTER TABLE newsletter_subscribers ADD COLUMN welcome_claimed_until INTEGER;`,
   },
+  {
+    // One-click unsubscribe links (RFC 8058): the token until the welcome is out, its hash for good.
+    component: "access",
+    version: 4,
+    up: `
+      ALTER TABLE newsletter_subscribers ADD COLUMN unsubscribe_token TEXT;
+      ALTER TABLE newsletter_subscribers ADD COLUMN unsubscribe_hash TEXT;
+      CREATE UNIQUE INDEX newsletter_unsubscribe_hash ON newsletter_subscribers (unsubscribe_hash);`,
+  },
 ];
 
 interface KeyRow {
@@ -312,13 +321,25 @@ export class SqliteNewsletter implements NewsletterRepository {
   private readonly removeOne;
   private readonly claim;
   private readonly release;
+  private readonly giveToken;
+  private readonly pendingToken;
+  private readonly removeByHash;
   constructor(db: SqliteDb) {
+    this.giveToken = db.prepare<[{ email: string; token: string; hash: string }]>(
+      `UPDATE newsletter_subscribers SET unsubscribe_token = @token, unsubscribe_hash = @hash
+       WHERE email = @email AND unsubscribe_hash IS NULL AND welcome_sent_at IS NULL`,
+    );
+    this.pendingToken = db.prepare<[string], { unsubscribe_token: string | null }>(
+      "SELECT unsubscribe_token FROM newsletter_subscribers WHERE email = ? AND welcome_sent_at IS NULL",
+    );
+    this.removeByHash = db.prepare<[string]>("DELETE FROM newsletter_subscribers WHERE unsubscribe_hash = ?");
     this.insert = db.prepare(
       "INSERT INTO newsletter_subscribers (email, name, subscribed_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
     );
     this.attempt = db.prepare(
-      `UPDATE newsletter_subscribers SET welcome_attempts = MAX(welcome_attempts + 1, COALESCE(?, 0)),
-         welcome_sent_at = COALESCE(?, welcome_sent_at) WHERE email = ?`,
+      `UPDATE newsletter_subscribers SET welcome_attempts = MAX(welcome_attempts + 1, COALESCE(@giveUpAt, 0)),
+         welcome_sent_at = COALESCE(@sentAt, welcome_sent_at),
+         unsubscribe_token = CASE WHEN @sentAt IS NULL THEN unsubscribe_token END WHERE email = @email`,
     );
     this.pending = db.prepare<[number], SubscriberRow>(
       "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
@@ -344,7 +365,7 @@ export class SqliteNewsletter implements NewsletterRepository {
     return this.insert.run(email, name, at).changes === 1;
   }
   async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
-    this.attempt.run(giveUpAt ?? null, sentAt, email);
+    this.attempt.run({ giveUpAt: giveUpAt ?? null, sentAt, email });
   }
   async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
     return this.pending.all(maxAttempts).map(toSubscriber);
@@ -355,5 +376,12 @@ export class SqliteNewsletter implements NewsletterRepository {
   }
   async remove(email: string): Promise<boolean> {
     return this.removeOne.run(email).changes === 1;
+  }
+  async unsubscribeToken(email: string, fresh: { readonly token: string; readonly hash: string }): Promise<string | null> {
+    this.giveToken.run({ email, token: fresh.token, hash: fresh.hash });
+    return this.pendingToken.get(email)?.unsubscribe_token ?? null;
+  }
+  async removeByUnsubscribeHash(hash: string): Promise<boolean> {
+    return this.removeByHash.run(hash).changes === 1;
   }
 }

@@ -5,6 +5,17 @@ import { startReceiver, type RunningReceiver } from "../../support/http-receiver
 import { waitFor } from "../../support/wait-for.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 
+/** A received message's unfolded header block and its text, quoted-printable decoded. */
+function readMail(raw: string): { headers: string; text: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, split).replace(/\r?\n[ \t]+/g, " ").replace(/\r\n/g, "\n");
+  let text = raw.slice(split).trim();
+  if (/^Content-Transfer-Encoding: quoted-printable$/im.test(headers)) {
+    text = text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
+  return { headers, text };
+}
+
 describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
   let smtp: RunningSmtp;
   let owner: RunningReceiver;
@@ -62,6 +73,40 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
     expect(res.status).toBe(200);
     await svc.service.deps.newsletter.drain();
     expect(smtp.mails.filter((m) => m.to.includes("trader.one@example.com"))).toHaveLength(1);
+  });
+
+  it("welcomes with an unsubscribe link (in the text, and for one-click unsubscribe in the headers) that asks first, then unsubscribes once", async () => {
+    expect((await subscribe({ email: "leaver@example.com" }, "198.51.100.20")).status).toBe(200);
+    await svc.service.deps.newsletter.drain();
+    const mail = readMail(smtp.mails.find((m) => m.to.includes("leaver@example.com"))?.raw ?? "");
+    const link = /^List-Unsubscribe: <([^>]+)>$/im.exec(mail.headers)?.[1] ?? "";
+    expect(mail.headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/im);
+    // PUBLIC_BASE_URL (left at its default here) starts the link; the text carries the same one.
+    expect(link).toMatch(/^http:\/\/localhost:8080\/unsubscribe\?token=[A-Za-z0-9_-]{43}$/);
+    expect(mail.text).toContain(link);
+    expect(mail.text).not.toMatch(/reply/i);
+    const { pathname, search } = new URL(link);
+    const here = `${svc.url}${pathname}${search}`;
+
+    // Opening the link (a person, or a mail scanner) asks; it unsubscribes nobody.
+    const asked = await fetch(here);
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(asked.headers.get("cache-control")).toBe("no-store");
+    expect(await asked.text()).toMatch(/<form method="post">/);
+    expect(await svc.service.store.newsletter.get("leaver@example.com")).not.toBeNull();
+
+    // A mail client's one-click POST (RFC 8058), or the page's button.
+    const oneClick = () => fetch(here, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const done = await oneClick();
+    expect(done.status).toBe(200);
+    expect(await done.text()).toMatch(/unsubscribed/);
+    expect(await svc.service.store.newsletter.get("leaver@example.com")).toBeNull();
+    expect((await oneClick()).status).toBe(404);
+
+    // A link cut short, or none: nothing happens, and the page says so.
+    expect((await fetch(`${svc.url}/unsubscribe?token=${search.slice(7, 30)}`)).status).toBe(400);
+    expect((await fetch(`${svc.url}/unsubscribe`, { method: "POST" })).status).toBe(400);
   });
 
   it("refuses a filled honeypot and an invalid address with 400 {detail: string}, and malformed fields with 422", async () => {
