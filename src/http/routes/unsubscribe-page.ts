@@ -55,6 +55,6 @@ function page(res: Response, status: number, content: { title: string; body: str
     .set({ "Cache-Control": "no-store", "X-Robots-Tag": "noindex" })
     .type("html")
     .send(
-      `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${content.title}</title></head>\n<body>\n<main>\n<h1>${content.title}</h1>\n${content.body}\n</main>\n</body>\n</html>\n`,
+      `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>${content.title}</title></head>\n<body>\n<main>\n<h1>${content.title}</h1>\n${content.body}\n</main>\n</body>\n</html>\n`,
     );
 }
