@@ -2,26 +2,36 @@ import type { TaoRuling } from "../market/vocabulary.js";
 import type { AgentVote, CouncilSession } from "./council-types.js";
 import type { ConfidenceBasis } from "../judiciary/judiciary-verdict.js";
 
-/** The `confidence_basis` of a published ruling; rulings stored before issue 16 say so. */
-export function confidenceBasisView(basis: ConfidenceBasis | undefined) {
+/**
+ * The `confidence_basis` of a published ruling; rulings stored before issue 16 say so. HOLD names
+ * no direction: its confidence is the probability of the likelier one (calibration-map.ts), and
+ * the note says so rather than speak of "the ruling's direction".
+ */
+export function confidenceBasisView(basis: ConfidenceBasis | undefined, ruling: TaoRuling) {
   if (basis === undefined) return { kind: "uncalibrated" as const, horizon_hours: null, fitted_at: null, note: BASIS_NOTES.uncalibrated };
+  const direction = ruling === "HOLD" ? HOLD_DIRECTION : "the ruling's direction";
   const note =
     basis.awaitingModelOutcomes === true
-      ? BASIS_NOTES.awaiting_model_outcomes
+      ? BASIS_NOTES.awaiting_model_outcomes(direction)
       : basis.modelOutcomes === true
-        ? `${BASIS_NOTES[basis.kind]}${MODEL_OUTCOMES_SUFFIX}`
-        : BASIS_NOTES[basis.kind];
+        ? `${BASIS_NOTES[basis.kind](direction)}${MODEL_OUTCOMES_SUFFIX}`
+        : BASIS_NOTES[basis.kind](direction);
   return { kind: basis.kind, horizon_hours: basis.horizonHours, fitted_at: new Date(basis.fittedAt).toISOString(), note };
 }
 
+const HOLD_DIRECTION = "the likelier direction (HOLD names none)";
+
 /** What each basis means, in the words a caller reads (docs/evaluation.md says more). */
 const BASIS_NOTES = {
-  isotonic: "calibrated: fitted on this stream's graded outcomes, which showed skill",
-  base_rate: "calibrated: no measurable skill in the trailing window, so the base rate of the ruling's direction",
-  prior: "under a week of graded outcomes: a coin flip (0.5)",
+  isotonic: (direction: string) =>
+    direction === HOLD_DIRECTION
+      ? `calibrated: fitted on this stream's graded outcomes, which showed skill; the probability of ${direction}`
+      : "calibrated: fitted on this stream's graded outcomes, which showed skill",
+  base_rate: (direction: string) => `calibrated: no measurable skill in the trailing window, so the base rate of ${direction}`,
+  prior: () => "under a week of graded outcomes: a coin flip (0.5)",
   uncalibrated: "not calibrated: stored before calibration existed",
-  awaiting_model_outcomes:
-    "the language model voted in this session: such sessions do not yet have enough graded outcomes of their own (60 market days) to fit on, so this is the base rate of the ruling's direction, not a fit",
+  awaiting_model_outcomes: (direction: string) =>
+    `the language model voted in this session: such sessions do not yet have enough graded outcomes of their own (60 market days) to fit on, so this is the base rate of ${direction}, not a fit`,
 } as const;
 
 const MODEL_OUTCOMES_SUFFIX = " (this stream: what the language model said, graded on its own outcomes)";
@@ -29,7 +39,7 @@ const MODEL_OUTCOMES_SUFFIX = " (this stream: what the language model said, grad
 /** How one vote's confidence was obtained (issue 16): its agent's map, or why there is none. */
 export function voteConfidenceBasisView(v: AgentVote) {
   if (v.source === "abstain") return { kind: "abstained" as const, horizon_hours: null, fitted_at: null, note: ABSTAINED_NOTE };
-  return confidenceBasisView(v.calibration);
+  return confidenceBasisView(v.calibration, v.ruling);
 }
 
 const ABSTAINED_NOTE = "no data for this agent: it abstains with HOLD at its fixed low figure (DECISIONS 7), not a probability";
@@ -87,7 +97,7 @@ export function btcCouncilView(s: CouncilSession): BtcCouncilView {
   return {
     ruling: s.ruling,
     confidence: s.confidence,
-    confidence_basis: confidenceBasisView(s.calibration),
+    confidence_basis: confidenceBasisView(s.calibration, s.ruling),
     consensus: s.consensus,
     score: s.score,
     agents: s.votes.map((v) => ({
@@ -127,7 +137,7 @@ export function verdictCouncilFields(s: CouncilSession | null, mode: "council" |
   return {
     council_ruling: s.ruling,
     council_confidence: s.confidence,
-    council_confidence_basis: confidenceBasisView(s.calibration),
+    council_confidence_basis: confidenceBasisView(s.calibration, s.ruling),
     council_consensus: s.consensusLevel,
     council_explanation: s.plainExplanation,
     council_explanation_source: s.explanationSource,
@@ -152,7 +162,7 @@ export function assetVerdictView(s: CouncilSession) {
     id: s.id,
     ruling: s.ruling,
     confidence: s.confidence,
-    confidenceBasis: confidenceBasisView(s.calibration),
+    confidenceBasis: confidenceBasisView(s.calibration, s.ruling),
     agentVotes,
     agentVotesConfidenceBasis: agentsConfidenceBasisView(s),
     ...(s.asset === "TAO" ? { riskFlags: [...s.riskFlags] } : {}),

@@ -58,7 +58,7 @@ export function verdictRoutes(deps: AppDeps): Route[] {
           // The price the verdict was evaluated at, not a later one.
           btc_price: feed.assetFeatures("BTC", stored.at).price.value ?? 0,
           timestamp: new Date(stored.at).toISOString(),
-          confidence_basis: confidenceBasisView(v.calibration),
+          confidence_basis: confidenceBasisView(v.calibration, v.ruling),
           ...council,
           council_ruling: council.council_ruling && btcRuling(council.council_ruling),
           agents: council.agents?.map((a) => ({ ...a, vote: btcRuling(a.vote) })) ?? null,

@@ -24,20 +24,30 @@ async function run(asset: "BTC" | "TAO" | "SOL", over = {}): Promise<CouncilSess
 
 describe("session views match the response schemas", () => {
   it("says how a confidence was obtained, and that one stored before calibration is uncalibrated", () => {
-    expect(confidenceBasisView(undefined)).toMatchObject({ kind: "uncalibrated", horizon_hours: null, fitted_at: null });
-    expect(confidenceBasisView(undefined).note).toMatch(/^not calibrated/);
+    expect(confidenceBasisView(undefined, "BUY")).toMatchObject({ kind: "uncalibrated", horizon_hours: null, fitted_at: null });
+    expect(confidenceBasisView(undefined, "BUY").note).toMatch(/^not calibrated/);
     const at = Date.UTC(2025, 0, 2);
     const basis = { kind: "base_rate" as const, horizonHours: 24, fittedAt: at, outcomes: 8760, baseRate: 0.51 };
-    expect(confidenceBasisView(basis)).toEqual({
+    expect(confidenceBasisView(basis, "REDUCE")).toEqual({
       kind: "base_rate",
       horizon_hours: 24,
       fitted_at: "2025-01-02T00:00:00.000Z",
       note: "calibrated: no measurable skill in the trailing window, so the base rate of the ruling's direction",
     });
     // A session the language model voted in says its figure is a stand-in, not a fit.
-    expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }).note).toMatch(/language model voted.*not yet have enough graded outcomes of their own/);
+    expect(confidenceBasisView({ ...basis, awaitingModelOutcomes: true }, "SELL").note).toMatch(/language model voted.*not yet have enough graded outcomes of their own/);
     // Once they have, the map is fitted on them, and the note says whose outcomes they were.
-    expect(confidenceBasisView({ ...basis, modelOutcomes: true }).note).toMatch(/^calibrated: no measurable skill.*language model said, graded on its own outcomes/);
+    expect(confidenceBasisView({ ...basis, modelOutcomes: true }, "BUY").note).toMatch(/^calibrated: no measurable skill.*language model said, graded on its own outcomes/);
+  });
+
+  it("a HOLD's note names the likelier direction, never the ruling's (HOLD names none)", () => {
+    const basis = { kind: "base_rate" as const, horizonHours: 24, fittedAt: Date.UTC(2025, 0, 2), outcomes: 8760, baseRate: 0.51 };
+    for (const b of [basis, { ...basis, kind: "isotonic" as const }, { ...basis, awaitingModelOutcomes: true }, { ...basis, modelOutcomes: true }]) {
+      const note = confidenceBasisView(b, "HOLD").note;
+      expect(note).not.toMatch(/ruling's direction/);
+      expect(note).toMatch(/likelier direction \(HOLD names none\)/);
+    }
+    expect(confidenceBasisView({ ...basis, kind: "isotonic" }, "BUY").note).toBe("calibrated: fitted on this stream's graded outcomes, which showed skill");
   });
 
   it("a session stored before agent calibration says its votes carry the agents' own figures", async () => {
@@ -84,7 +94,7 @@ describe("session views match the response schemas", () => {
     const base = {
       ruling: v.ruling,
       confidence: v.confidence,
-      confidence_basis: confidenceBasisView(undefined),
+      confidence_basis: confidenceBasisView(undefined, v.ruling),
       score: v.score,
       btc_price: 100_000,
       timestamp: new Date().toISOString(),
