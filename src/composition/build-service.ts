@@ -184,7 +184,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       }
       // Every schedule at once: each ensureScheduled is idempotent, and one actor held up by a
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
-      await startCapabilities(capabilities, deps, logger, cancelled, startAttempted);
+      await startCapabilities(capabilities, deps, logger, stopRequested.signal, startAttempted);
       if (cancelled()) throw new Error("the service was stopped during its start-up");
       warming = startMarketTime(market, actors, capabilities, logger, stopRequested.signal, membership)
         .catch(async (err: unknown) => {
@@ -256,19 +256,19 @@ async function startCapabilities(
   capabilities: readonly Capability[],
   deps: CapabilityContext,
   logger: Logger,
-  cancelled: () => boolean,
+  stop: AbortSignal,
   attempted: (ok: boolean) => void = () => {},
 ): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; !stop.aborted; attempt++) {
     try {
       await Promise.all(capabilities.map((capability) => capability.start(deps)));
       attempted(true);
       return;
     } catch (err) {
-      if (cancelled()) return;
+      if (stop.aborted) return;
       attempted(false);
       logger.warn({ err, attempt }, "capability start-up failed; trying again");
-      await new Promise((resolve) => setTimeout(resolve, startRetryDelayMs(attempt)));
+      await pauseBeforeRetry(attempt, stop);
     }
   }
 }
@@ -276,6 +276,17 @@ async function startCapabilities(
 /** The wait before another attempt at a start-up step: a second more per attempt, at most 10 s. */
 function startRetryDelayMs(attempt: number): number {
   return Math.min(1_000 * attempt, 10_000);
+}
+
+/**
+ * Waits `startRetryDelayMs(attempt)`, or less: it ends at once when the service stops, so a stop
+ * never waits out a retry's delay (the whole stop has 9 s) and no attempt starts after it.
+ */
+function pauseBeforeRetry(attempt: number, stop: AbortSignal): Promise<void> {
+  return wait(startRetryDelayMs(attempt), undefined, { signal: stop }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /**
@@ -324,7 +335,7 @@ async function startDaprReplay(start: DaprReplayStart): Promise<void> {
     await membership.release(cancelled);
   }
   if (cancelled()) return;
-  await startCapabilities(capabilities, deps, logger, cancelled, attempted);
+  await startCapabilities(capabilities, deps, logger, stop, attempted);
 }
 
 /**
@@ -363,12 +374,10 @@ async function foundTheCluster(start: DaprReplayStart): Promise<void> {
         logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
         return;
       }
-      const retryInMs = startRetryDelayMs(attempt);
       // Readiness says `startup: failed` until an attempt goes through, not a normal warm-up.
       attempted(false);
-      logger.error({ err, attempt, retry_in_ms: retryInMs }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
-      // Ends at once when the service stops (it rejects then, which is the point).
-      await wait(retryInMs, undefined, { signal: stop }).catch(() => undefined);
+      logger.error({ err, attempt, retry_in_ms: startRetryDelayMs(attempt) }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
+      await pauseBeforeRetry(attempt, stop);
     }
   }
 }
@@ -389,10 +398,10 @@ async function joinDaprReplay(start: DaprReplayStart): Promise<void> {
       logger.error({ err, attempt }, "joining the cluster's replay clock failed; trying again");
       if (!clock.warmingUp) {
         // The clock runs already: only the schedules are left to ensure.
-        await startCapabilities(capabilities, deps, logger, () => stop.aborted, attempted);
+        await startCapabilities(capabilities, deps, logger, stop, attempted);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, startRetryDelayMs(attempt)));
+      await pauseBeforeRetry(attempt, stop);
     }
   }
 }

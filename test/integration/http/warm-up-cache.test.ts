@@ -93,3 +93,32 @@ describe("readiness while a start-up fails and is retried", () => {
     }
   });
 });
+
+describe("a stop while a failed start-up waits for its retry", () => {
+  it("ends the wait at once: listen() gives up without another attempt, long before the retry was due", async () => {
+    let attempts = 0;
+    const failing: Capability = {
+      name: "failing",
+      registerActors: () => {},
+      start: async () => {
+        attempts += 1;
+        throw new Error("the store refused a schedule");
+      },
+      routes: () => [],
+    };
+    const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite", "failing-start"), LOG_LEVEL: "silent", REPLAY_WARMUP_DAYS: "0", PORT: "0", HOST: "127.0.0.1" });
+    const service = await buildService(config, { feed: await sharedReplayFeed(), capabilities: [failing] });
+    const listening = service.listen().then(
+      () => "listening",
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    // Three failures: the next attempt is due 3 s after the third.
+    await expect.poll(() => attempts, { timeout: 10_000, interval: 20 }).toBe(3);
+    const stoppedAt = Date.now();
+    await service.stop();
+    expect(await listening).toBe("the service was stopped during its start-up");
+    // On the code before, listen() waited out the 3 s and made a fourth attempt on a closed store.
+    expect(Date.now() - stoppedAt).toBeLessThan(2_000);
+    expect(attempts).toBe(3);
+  }, 30_000);
+});
