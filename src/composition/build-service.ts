@@ -12,6 +12,7 @@ import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
 import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
+import { publicBaseUrlWarning } from "../config/public-base-url.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
 import { createApp, type BuiltApp, type RouteSet } from "../http/app.js";
 import { bindServer, createLimitedServer } from "../http/listen.js";
@@ -77,6 +78,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     warn: (message, err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, message),
   }, logger);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
+  const unreachableLinks = publicBaseUrlWarning(config);
+  if (unreachableLinks !== null) logger.warn({ public_base_url: config.PUBLIC_BASE_URL }, unreachableLinks);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
   const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, {
     ...overrides.newsletter,
