@@ -16,7 +16,7 @@ import { calibrationMapAt } from "./calibration-lookup.js";
 import { regimeOfRuling } from "./regime-of-ruling.js";
 import { notePriceGap } from "./outage-span.js";
 import { ensureSlotSchedule, FIRST_TURN, slotOfFiring, untilSlot, type SlotSchedule } from "./slot-schedule.js";
-import { slotAt } from "../domain/market/turn-slots.js";
+import { slotAt, slotsToMake } from "../domain/market/turn-slots.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -24,6 +24,12 @@ const HOUR = 60 * MINUTE;
 export const VERDICT_PERIOD_MS = 5 * MINUTE;
 /** Retention: verdicts older than this (market time) are pruned, hourly, per asset. */
 export const VERDICT_RETENTION_MS = 30 * 24 * HOUR;
+/**
+ * A turn makes the slots it finds missed since the last verdict, up to this many (one market hour):
+ * a turn that ran a period late. A longer gap is an outage of the service or of the asset's price,
+ * whose slots stay without a verdict, as the routes and `verdict.new` have always said.
+ */
+const MAX_CATCH_UP_SLOTS = 12;
 /** 2: the turn runs `turnOffsetMs` after each 5-minute slot (composition/turn-order.ts). */
 const SCHEDULE_VERSION = 2;
 
@@ -101,14 +107,23 @@ export class VerdictActor extends Actor {
     await this.#evaluate(slotOfFiring(this.ctx, this.#schedule, name));
   }
 
-  /** The verdict of slot `at`, on the 5-minute grid: its id is then stable under retries and coalescing. */
+  /**
+   * The verdict of slot `at`, on the 5-minute grid (its id is then stable under retries and
+   * coalescing), and of any slot before it that a late turn left without one.
+   */
   async #evaluate(at: number): Promise<void> {
-    const asset = this.asset;
     let last = await this.lastEvaluatedAt();
     if (last !== null && at <= last) return;
     await untilSlot(this.ctx, at);
     last = await this.#announceUncommitted(last, at);
     if (last !== null && at <= last) return;
+    // At 210x a 5-minute slot is 1.4 wall seconds, and a turn held up that long (two cores, a
+    // busy daprd) used to be about the next slot only: a verdict and its `verdict.new` were lost.
+    for (const slot of slotsToMake(last, at, VERDICT_PERIOD_MS, MAX_CATCH_UP_SLOTS)) await this.#make(slot);
+  }
+
+  async #make(at: number): Promise<void> {
+    const asset = this.asset;
     // No ruling without a live price (a feed outage, an asset before its listing): the route keeps
     // the last real verdict with its time, and subscribers get no HOLD that only says "no data".
     const priced = livePriceAt(this.deps.feed, asset, at) !== null;

@@ -32,3 +32,15 @@ export function slotAt(now: number, periodMs: number, offsetMs: number): number 
 export function firedEarly(now: number, periodMs: number, offsetMs: number): boolean {
   return now < slotAt(now, periodMs, offsetMs) + offsetMs;
 }
+
+/**
+ * The slots a turn about `at` makes, oldest first: every slot after `last` up to `at`, at most
+ * `max` of them (the newest). A turn held up past a whole period (a busy host, a late reminder)
+ * then also makes the slot whose own turn came too late, instead of leaving it out for good.
+ */
+export function slotsToMake(last: number | null, at: number, periodMs: number, max: number): number[] {
+  const from = last === null ? at : Math.max(last + periodMs, at - (max - 1) * periodMs);
+  const slots: number[] = [];
+  for (let slot = from; slot <= at; slot += periodMs) slots.push(slot);
+  return slots;
+}

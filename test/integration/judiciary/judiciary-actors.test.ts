@@ -490,6 +490,34 @@ describe("verdict and council actors over the bundled replay data", () => {
     }
   });
 
+  it("a verdict turn held up past whole slots (a busy host at replay speed) also makes the slots it skipped, as turns on time would have", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const onTime = await rig(start);
+    await onTime.advance(15 * MIN);
+    const late = await rig(start);
+    r = late;
+    await late.advance(0);
+    // The 10:05 and 10:10 firings never came on time: the next turn runs at 10:15.
+    late.clock.set(start + 15 * MIN);
+    await late.host.runDue();
+    await late.dispatcher.flush();
+    try {
+      for (const asset of ASSETS) {
+        for (let at = start; at <= start + 15 * MIN; at += 5 * MIN) {
+          const made = await late.store.verdicts.byId(verdictId(asset, at));
+          expect(made?.at, `${asset} ${new Date(at).toISOString()}`).toBe(at);
+          expect(made?.verdict).toEqual((await onTime.store.verdicts.byId(verdictId(asset, at)))?.verdict);
+        }
+      }
+      // One verdict.new per slot, oldest first, each stamped in its own slot.
+      const stamps = late.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp));
+      expect(stamps.map((t) => Math.floor(t / (5 * MIN)) * 5 * MIN)).toEqual([0, 1, 2, 3].map((k) => start + k * 5 * MIN));
+    } finally {
+      await onTime.host.shutdown();
+      await onTime.store.close();
+    }
+  });
+
   it("a turn a few market seconds before its slot (Dapr's rounding at replay speed) waits for the slot: its event is stamped there, not in the slot before", async () => {
     const start = dayWith(false) + 10 * HOUR;
     r = await rig(start);

@@ -17,8 +17,8 @@ import { startServiceReplica, type ServiceReplica } from "./support/service-repl
  * wall ms and the hourly turns 17,142.857… ms, which go to daprd's reminder API in microseconds
  * (`goDuration`). The real service on real daprd 1.16.2: market time runs for three market hours
  * and every 5-minute slot of every asset has its verdict, every hour its regime, none missed.
- * (At 420x one TAO slot went missing in one of six runs on this 2-core machine: a turn held up past
- * a whole period is about the next slot, and the slot it was due for is not made afterwards.)
+ * A turn held up past a whole period (1.4 wall seconds here; CI on two cores lost BTC's 07:30 slot
+ * so) is about the next slot, and makes the slot it was due for first (VerdictActor's catch-up).
  */
 const SPEED = 210;
 const MIN = 60_000;

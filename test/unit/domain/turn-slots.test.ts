@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EARLY_FIRING_TOLERANCE_MS, firedEarly, nextTurnAt, slotAt } from "../../../src/domain/market/turn-slots.js";
+import { EARLY_FIRING_TOLERANCE_MS, firedEarly, nextTurnAt, slotAt, slotsToMake } from "../../../src/domain/market/turn-slots.js";
 import { turnOffsets } from "../../../src/composition/turn-order.js";
 
 const MIN = 60_000;
@@ -8,6 +8,15 @@ const PERIOD = 5 * MIN;
 const OFFSET = 30_000;
 
 describe("turn slots", () => {
+  it("makes every slot a late turn skipped since the last one, oldest first, up to a bound", () => {
+    expect(slotsToMake(null, SLOT, PERIOD, 12)).toEqual([SLOT]);
+    expect(slotsToMake(SLOT - PERIOD, SLOT, PERIOD, 12)).toEqual([SLOT]);
+    // The turn of SLOT − PERIOD ran too late to be about it: this turn makes it first.
+    expect(slotsToMake(SLOT - 2 * PERIOD, SLOT, PERIOD, 12)).toEqual([SLOT - PERIOD, SLOT]);
+    // Beyond the bound (an outage), only the newest `max` slots.
+    expect(slotsToMake(SLOT - 100 * PERIOD, SLOT, PERIOD, 3)).toEqual([SLOT - 2 * PERIOD, SLOT - PERIOD, SLOT]);
+  });
+
   it("schedules the next turn offset after a slot, and a turn at its time is about that slot", () => {
     expect(nextTurnAt(SLOT, PERIOD, OFFSET)).toBe(SLOT + OFFSET);
     expect(nextTurnAt(SLOT + OFFSET, PERIOD, OFFSET)).toBe(SLOT + OFFSET);
