@@ -119,7 +119,10 @@ export class VerdictActor extends Actor {
     if (last !== null && at <= last) return;
     // At 210x a 5-minute slot is 1.4 wall seconds, and a turn held up that long (two cores, a
     // busy daprd) used to be about the next slot only: a verdict and its `verdict.new` were lost.
-    for (const slot of slotsToMake(last, at, VERDICT_PERIOD_MS, MAX_CATCH_UP_SLOTS)) await this.#make(slot);
+    const slots = slotsToMake(last, at, VERDICT_PERIOD_MS, MAX_CATCH_UP_SLOTS);
+    for (const slot of slots) await this.#make(slot);
+    // Said, so an operator sees a host too slow for its schedule before anything is lost.
+    if (slots.length > 1) this.ctx.logger.info({ asset: this.asset, slots: slots.length - 1, from: new Date(slots[0] ?? at).toISOString() }, "verdict turn ran late: made the slots it skipped");
   }
 
   async #make(at: number): Promise<void> {

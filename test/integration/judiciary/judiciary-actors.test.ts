@@ -512,6 +512,10 @@ describe("verdict and council actors over the bundled replay data", () => {
       // One verdict.new per slot, oldest first, each stamped in its own slot.
       const stamps = late.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp));
       expect(stamps.map((t) => Math.floor(t / (5 * MIN)) * 5 * MIN)).toEqual([0, 1, 2, 3].map((k) => start + k * 5 * MIN));
+      // Said once per asset, for an operator whose host is too slow for the schedule.
+      const said = late.log.lines.filter((l) => l.msg === "verdict turn ran late: made the slots it skipped");
+      expect(said.map((l) => [l.asset, l.slots]).sort()).toEqual(ASSETS.map((a) => [a, 2]).sort());
+      expect(onTime.log.lines.filter((l) => l.msg === "verdict turn ran late: made the slots it skipped")).toEqual([]);
     } finally {
       await onTime.host.shutdown();
       await onTime.store.close();
