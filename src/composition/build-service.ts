@@ -189,7 +189,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       // placement rebalance must not hold up the others (issue 17: sequential start-ups stalled).
       await startCapabilities(capabilities, deps, logger, stopRequested.signal, startAttempted);
       if (cancelled()) throw new Error("the service was stopped during its start-up");
-      warming = startMarketTime(market, actors, capabilities, logger, stopRequested.signal, membership)
+      warming = startMarketTime(market, actors, capabilities, logger, stopRequested.signal, membership, startAttempted)
         .catch(async (err: unknown) => {
           logger.error({ err }, "warm-up failed; market time runs from where it stopped");
           if (market.clock instanceof ReplayMarketClock && market.clock.warmingUp) await startReplayClock(market.clock, membership, stopRequested.signal);
@@ -420,11 +420,13 @@ async function startMarketTime(
   logger: Logger,
   stop: AbortSignal,
   membership: ReplayClockMembership | null,
+  attempted: (ok: boolean) => void,
 ): Promise<void> {
   const cancelled = (): boolean => stop.aborted;
   const clock = market.clock;
   if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
-  const recordedUpTo = await recordedPosition(actors.host, capabilities);
+  const recordedUpTo = await positionOnceItAnswers(actors.host, capabilities, logger, stop, attempted);
+  if (cancelled()) return;
   if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
   if (actors.kind === "local") {
     const result = await warmUp(clock, actors.host, clock.warmUpEndsAt ?? clock.now(), logger, stop);
@@ -433,6 +435,34 @@ async function startMarketTime(
   }
   if (cancelled()) return;
   await startReplayClock(clock, membership, stop);
+}
+
+/**
+ * `recordedPosition`, asked again after 1, 2, … up to 10 s while it fails (as the Dapr founder
+ * does): market time has not moved yet, and letting it run on a failed read started the replay
+ * unwarmed, REPLAY_WARMUP_DAYS before REPLAY_START, for as long as the service ran. Readiness
+ * says `startup: failed` meanwhile. Null once the service stops.
+ */
+async function positionOnceItAnswers(
+  host: ActorHost,
+  capabilities: readonly Capability[],
+  logger: Logger,
+  stop: AbortSignal,
+  attempted: (ok: boolean) => void,
+): Promise<number | null> {
+  for (let attempt = 1; !stop.aborted; attempt++) {
+    try {
+      const position = await recordedPosition(host, capabilities);
+      attempted(true);
+      return position;
+    } catch (err) {
+      if (stop.aborted) break;
+      attempted(false);
+      logger.error({ err, attempt, retry_in_ms: startRetryDelayMs(attempt) }, "reading where the recording stopped failed; trying again before market time runs");
+      await pauseBeforeRetry(attempt, stop);
+    }
+  }
+  return null;
 }
 
 /** How far market time has been recorded (where a restart resumes); null before any recording. */

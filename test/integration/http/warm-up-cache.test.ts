@@ -6,6 +6,9 @@ import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { probeRoutes, type ProbeState } from "../../support/probe-routes.js";
 import type { Capability } from "../../../src/composition/capability.js";
 import { freePort } from "../../support/free-port.js";
+import { Actor } from "../../../src/runtime/actor.js";
+import { MarketDataActor } from "../../../src/actors/market-data-actor.js";
+import { defaultReplayStart } from "../../../src/feeds/replay/replay-start.js";
 
 /**
  * Responses are not cached while market time warms up: the fast-forward moves it by minutes per
@@ -122,3 +125,46 @@ describe("a stop while a failed start-up waits for its retry", () => {
     expect(attempts).toBe(3);
   }, 30_000);
 });
+
+describe("a replay start whose read of the recorded position fails", () => {
+  it("asks again and warms up, instead of running market time unwarmed from a day before REPLAY_START", async () => {
+    let reads = 0;
+    /** Stands where the real MarketData actor is asked how far the store has been recorded: a store that fails twice. */
+    class UnansweringMarketData extends Actor {
+      static readonly actorType = MarketDataActor.actorType;
+      async position(): Promise<number | null> {
+        reads += 1;
+        if (reads <= 2) throw new Error("the store did not answer");
+        return null;
+      }
+    }
+    const marketData: Capability = {
+      name: "market-data",
+      registerActors: (ctx) => ctx.host.register(UnansweringMarketData, (actor) => new UnansweringMarketData(actor)),
+      start: async () => {},
+      routes: () => [],
+    };
+    const feed = await sharedReplayFeed();
+    const port = await freePort();
+    const config = loadConfig({ STORE_URL: freshStoreUrl("sqlite", "position-fails"), LOG_LEVEL: "silent", REPLAY_WARMUP_DAYS: "1", PORT: String(port), HOST: "127.0.0.1" });
+    const service = await buildService(config, { feed, capabilities: [marketData] });
+    try {
+      await service.listen();
+      const ready = async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/health/ready`);
+        return { status: res.status, startup: ((await res.json()) as { checks: Record<string, string> }).checks.startup };
+      };
+      await expect.poll(ready, { timeout: 5_000, interval: 50 }).toEqual({ status: 503, startup: "failed" });
+      await service.warmedUp;
+      expect(reads).toBe(3);
+      // Warmed up through the day before REPLAY_START: market time runs from there. On the code
+      // before, the first failure let it run unwarmed from a day earlier.
+      expect(service.deps.marketClock.warmingUp).toBe(false);
+      expect(service.deps.marketClock.now()).toBeGreaterThanOrEqual(defaultReplayStart(feed.span()));
+      expect(await ready()).toEqual({ status: 200, startup: "ok" });
+    } finally {
+      await service.stop();
+    }
+  }, 60_000);
+});
+
