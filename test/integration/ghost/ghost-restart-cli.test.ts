@@ -9,6 +9,8 @@ import { waitFor } from "../../support/wait-for.js";
 import { closedTrade } from "../../support/ghost-trades.js";
 import { replayStartBeforeEnd } from "../../support/replay-feed.js";
 import { ReplayMarketClock } from "../../../src/runtime/clocks/market-clock.js";
+import { GhostTraderActor } from "../../../src/actors/ghost-trader-actor.js";
+import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
 import { ghostPerformanceSchema } from "../../../src/http/schemas/ghost-performance.js";
 import { btcTrackRecordSchema, ghostStatsSchema, regimeStatsSchema, solTrackRecordSchema } from "../../../src/http/schemas/ghost.js";
 
@@ -120,6 +122,11 @@ describe("ghost restart CLI", () => {
     if (!(clock instanceof ReplayMarketClock)) throw new Error("a replay service");
     // The replay stops at the end of its data: from then on market time stands still.
     await waitFor(async () => clock.now() >= clock.end, 20_000, "the replay to reach the end of its data");
+    // The CLI's market time is the traders' newest status (cli/commands/ghost.ts), and at this
+    // speed their turns trail the clock: one that ran between the two commands below moved it (a
+    // CI run failed so). Each trader applies what is left now, after its queued turns; with the
+    // clock stopped, none has a bar left to apply afterwards, so market time stands still.
+    for (const asset of ASSETS) await svc.service.actors.host.proxy(GhostTraderActor, asset).step();
     const first = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "bad SOL data"], { STORE_URL: storeUrl });
     expect(first.code, first.stderr).toBe(0);
     const made = JSON.parse(first.stdout) as { sprint: number; since: string };
