@@ -120,6 +120,9 @@ export class VerdictActor extends Actor {
     // At 210x a 5-minute slot is 1.4 wall seconds, and a turn held up that long (two cores, a
     // busy daprd) used to be about the next slot only: a verdict and its `verdict.new` were lost.
     const slots = slotsToMake(last, at, VERDICT_PERIOD_MS, MAX_CATCH_UP_SLOTS);
+    // Once per turn, not per slot: a late turn's slots are all made now, with the weights the
+    // store holds now (syncing between them would only repeat the version read).
+    await this.deps.weights?.sync?.();
     for (const slot of slots) await this.#make(slot);
     // Said, so an operator sees a host too slow for its schedule before anything is lost.
     if (slots.length > 1) this.ctx.logger.info({ asset: this.asset, slots: slots.length - 1, from: new Date(slots[0] ?? at).toISOString() }, "verdict turn ran late: made the slots it skipped");
@@ -134,7 +137,6 @@ export class VerdictActor extends Actor {
     // A regime from before a gap in the price is not the regime now (`verdict.new` says UNKNOWN).
     const regime = await regimeOfRuling(this.ctx, this.deps.regimes, at, this.deps.askRegimeActor ?? false);
     const weights = this.deps.weights;
-    await weights?.sync?.();
     const input = judiciaryInputAt(this.deps.feed, asset, at, regime, weights ? (k, r) => weights.multiplierFor(k, r) : undefined);
     const raw = evaluateJudiciary(asset, input);
     const map = await calibrationMapAt(this.ctx, this.deps.evidence, { kind: "verdict", asset }, at);

@@ -34,6 +34,8 @@ import { btcCouncilView } from "../../../src/domain/council/session-views.js";
 import { FeedBarSource } from "../../../src/application/ghost-bar-source.js";
 import type { RegimeReport } from "../../../src/domain/regime/regime-report.js";
 import { REGIMES, type Regime } from "../../../src/domain/market/vocabulary.js";
+import { CachedMultipliers } from "../../../src/store/signal-multipliers.js";
+import { SIGNAL_KEYS } from "../../../src/domain/signals/signal-keys.js";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -86,8 +88,13 @@ interface Rig {
   advance(ms: number): Promise<void>;
 }
 
-async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdictDeps: Partial<VerdictActorDeps> = {}): Promise<Rig> {
+async function rig(
+  start: number,
+  council: Partial<CouncilActorDeps> = {},
+  verdictDeps: Partial<VerdictActorDeps> | ((store: Store) => Partial<VerdictActorDeps>) = {},
+): Promise<Rig> {
   const store = openSqliteStore(":memory:");
+  const ownVerdictDeps = typeof verdictDeps === "function" ? verdictDeps(store) : verdictDeps;
   const clock = new ManualClock(start);
   const log = captureLogger();
   const bus = new InProcessEventBus();
@@ -96,7 +103,7 @@ async function rig(start: number, council: Partial<CouncilActorDeps> = {}, verdi
   const dispatcher = new OutboxDispatcher(store.actorOutbox, bus, log.logger, 60_000);
   const host = new LocalActorHost({ store: store.actorState, clock, logger: log.logger, dispatcher, pollIntervalMs: 0 });
   host.register(EvidenceActor, (ctx) => new EvidenceActor(ctx, { feed, evidence: store.evidence, regimes: store.regimeHistory, sessions: store.councilSessions, history: store.calibrationHistory }));
-  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence, ...verdictDeps }));
+  host.register(VerdictActor, (ctx) => new VerdictActor(ctx, { feed, verdicts: store.verdicts, regimes: store.regimeHistory, evidence: store.evidence, ...ownVerdictDeps }));
   host.register(
     CouncilActor,
     (ctx) => new CouncilActor(ctx, { feed, sessions: store.councilSessions, regimes: store.regimeHistory, advisor: null, evidence: store.evidence, ...council }),
@@ -520,6 +527,30 @@ describe("verdict and council actors over the bundled replay data", () => {
       await onTime.host.shutdown();
       await onTime.store.close();
     }
+  });
+
+  it("scores each turn, and each slot a late turn makes, with the signal weights the store holds then (written by any process)", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    // Its own cache of the weights, as a replica that did not write them has.
+    r = await rig(start, {}, (store) => ({ weights: new CachedMultipliers(store.signalWeights) }));
+    await r.store.regimeHistory.record({ at: start - HOUR, report: bullReport(start - HOUR) });
+    const multipliersAt = async (at: number) => {
+      const made = await r!.store.verdicts.byId(verdictId("BTC", at));
+      expect(made, new Date(at).toISOString()).not.toBeNull();
+      return [...new Set(made!.verdict.evidence.filter((e) => e.status === "LIVE").map((e) => e.multiplier))];
+    };
+    await r.advance(5 * MIN);
+    expect(await multipliersAt(start + 5 * MIN)).toEqual([1]);
+    // Another process's WeightsActor writes a cycle straight to the store.
+    const rows = SIGNAL_KEYS.map((signal_key) => ({ signal_key, regime: "BULL_TRENDING" as const, multiplier: 1.2, accuracy: 0.6, data_points: 12, last_updated: new Date(start).toISOString() }));
+    await r.store.signalWeights.saveCycle({ cycleAt: start, before: [], rows });
+    await r.advance(10 * MIN);
+    expect(await multipliersAt(start + 10 * MIN)).toEqual([1.2]);
+    // A late turn (10:25, after 10:15 and 10:20 never fired) makes every slot with the new rows.
+    await r.store.signalWeights.saveCycle({ cycleAt: start + 6 * HOUR, before: rows, rows: rows.map((w) => ({ ...w, multiplier: 1.44 })) });
+    r.clock.set(start + 25 * MIN);
+    await r.host.runDue();
+    for (const at of [15, 20, 25].map((m) => start + m * MIN)) expect(await multipliersAt(at)).toEqual([1.44]);
   });
 
   it("a turn a few market seconds before its slot (Dapr's rounding at replay speed) waits for the slot: its event is stamped there, not in the slot before", async () => {
