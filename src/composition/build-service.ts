@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { setTimeout as wait } from "node:timers/promises";
 import type { Config } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
 import { openStore } from "../store/open-store.js";
@@ -20,20 +19,17 @@ import { metricsListener } from "../http/metrics-server.js";
 import { tierLimitsFrom } from "../http/app-deps.js";
 import type { ReadinessCheck } from "../http/schemas/health.js";
 import type { MarketFeed } from "../feeds/market-feed.js";
-import { openMarket, type LiveSources, type Market } from "./open-market.js";
+import { openMarket, type LiveSources } from "./open-market.js";
 import { ReplayMarketClock } from "../runtime/clocks/market-clock.js";
 import { openActors, type OpenedActors } from "./open-actors.js";
 import { actorStallMs } from "./actor-stall.js";
 import { CAPABILITIES } from "./capability-list.js";
 import type { Capability, CapabilityContext } from "./capability.js";
-import { warmUp } from "./warm-up.js";
 import { openQuotaCounting } from "./quota-counting.js";
-import { MarketDataActor } from "../actors/market-data-actor.js";
-import type { DaprActorHost } from "../runtime/dapr/dapr-host.js";
-import type { ActorHost } from "../runtime/actor-host.js";
-import { warmUpThroughLocalHost } from "./dapr-warm-up.js";
 import { MAX_SLIDING_WINDOW_MS } from "../application/ip-limiter.js";
 import { within } from "../runtime/activation-table.js";
+import { startCapabilities } from "./start-capabilities.js";
+import { joinDaprReplay, startMarketTime, startReplayClock } from "./replay-start.js";
 
 export interface Service {
   readonly config: Config;
@@ -250,49 +246,6 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
 }
 
 /**
- * Runs every capability's start, again after a failure (a schedule call that outlived its retries
- * while placement settled), until all succeeded or the service stops. Each start is idempotent.
- * Meanwhile /v1/health/ready answers 503 (startup) and the log says why, instead of a crash or
- * a silent stall.
- */
-async function startCapabilities(
-  capabilities: readonly Capability[],
-  deps: CapabilityContext,
-  logger: Logger,
-  stop: AbortSignal,
-  attempted: (ok: boolean) => void = () => {},
-): Promise<void> {
-  for (let attempt = 1; !stop.aborted; attempt++) {
-    try {
-      await Promise.all(capabilities.map((capability) => capability.start(deps)));
-      attempted(true);
-      return;
-    } catch (err) {
-      if (stop.aborted) return;
-      attempted(false);
-      logger.warn({ err, attempt }, "capability start-up failed; trying again");
-      await pauseBeforeRetry(attempt, stop);
-    }
-  }
-}
-
-/** The wait before another attempt at a start-up step: a second more per attempt, at most 10 s. */
-function startRetryDelayMs(attempt: number): number {
-  return Math.min(1_000 * attempt, 10_000);
-}
-
-/**
- * Waits `startRetryDelayMs(attempt)`, or less: it ends at once when the service stops, so a stop
- * never waits out a retry's delay (the whole stop has 9 s) and no attempt starts after it.
- */
-function pauseBeforeRetry(attempt: number, stop: AbortSignal): Promise<void> {
-  return wait(startRetryDelayMs(attempt), undefined, { signal: stop }).then(
-    () => undefined,
-    () => undefined,
-  );
-}
-
-/**
  * How long a stopping Dapr replica waits for its daprd (asked to shut down) to deactivate its
  * actors: within DECISIONS 1's 10 s for the whole shutdown.
  */
@@ -304,178 +257,3 @@ const STOP_BUDGET_MS = 9_000;
 const HOST_DRAIN_RESERVE_MS = 2_000;
 /** Kept from the actor host's drain for closing the store and the mailer. */
 const STORE_CLOSE_RESERVE_MS = 500;
-
-/** What a Dapr replica's replay start works with. */
-interface DaprReplayStart {
-  readonly market: Market;
-  readonly clock: ReplayMarketClock;
-  readonly dapr: DaprActorHost;
-  readonly capabilities: readonly Capability[];
-  readonly deps: CapabilityContext;
-  readonly membership: ReplayClockMembership;
-  readonly logger: Logger;
-  /** The service stopping: the start ends at its next step. */
-  readonly stop: AbortSignal;
-  /** Told whether each attempt to ensure the schedules succeeded (readiness reads it). */
-  readonly attempted: (ok: boolean) => void;
-}
-
-/**
- * Replay on a Dapr cluster (issue 17 item 7). The replica that holds the cluster's clock resumes
- * the cluster where its recording stopped, or, on a fresh cluster, warms it up the way a local
- * start does (see dapr-warm-up.ts) and sets the clock running at REPLAY_START; the others wait for
- * the clock and join it. Schedules are ensured only on a running clock: Dapr's reminders must not
- * fire on actors the warm-up is still building.
- */
-async function startDaprReplay(start: DaprReplayStart): Promise<void> {
-  const { capabilities, deps, membership, logger, stop, attempted } = start;
-  const cancelled = (): boolean => stop.aborted;
-  const role = await membership.enter(cancelled);
-  if (role === "cancelled") return;
-  if (role === "founder") {
-    await foundTheCluster(start);
-    if (cancelled()) return;
-    await membership.release(cancelled);
-  }
-  if (cancelled()) return;
-  await startCapabilities(capabilities, deps, logger, stop, attempted);
-}
-
-/**
- * The founder's part of a Dapr replay start, run while it holds the cluster's clock: resume where
- * the cluster's recording stopped, or warm the cluster up. A failure before market time moved (a
- * daprd that answers nothing for its minute, a store error while the warm-up's actors start) is
- * tried again, still holding the clock, until it goes through or the service stops: releasing the
- * clock there ran the whole cluster from the first hour of the warm-up span, on wall time and
- * with no history, while every replica answered ready. A failure after the fast-forward began is
- * not tried again (the store holds part of its history, the actors' state lived in this process's
- * memory): it is logged and the clock runs from where it stopped.
- */
-async function foundTheCluster(start: DaprReplayStart): Promise<void> {
-  const { market, clock, dapr, capabilities, deps, logger, stop, attempted } = start;
-  for (let attempt = 1; !stop.aborted; attempt++) {
-    const from = clock.now();
-    try {
-      const recordedUpTo = await recordedPosition(dapr, capabilities);
-      if (recordedUpTo !== null) {
-        if (recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
-        logger.info({ market: new Date(clock.now()).toISOString() }, "the cluster resumes where its recording stopped");
-      } else if (market.runFrom !== null) {
-        const result = await warmUpThroughLocalHost({ capabilities, deps, clock, dapr, until: clock.warmUpEndsAt ?? clock.now(), logger, stop });
-        if (result !== null) {
-          logger.info(
-            { from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs, actors: result.actors, reminders: result.reminders, handover_ms: result.handoverMs },
-            "cluster warm-up done",
-          );
-        }
-      }
-      attempted(true);
-      return;
-    } catch (err) {
-      if (stop.aborted) return;
-      if (clock.now() !== from) {
-        logger.error({ err }, "cluster warm-up failed; the cluster's market time runs from where it stopped");
-        return;
-      }
-      // Readiness says `startup: failed` until an attempt goes through, not a normal warm-up.
-      attempted(false);
-      logger.error({ err, attempt, retry_in_ms: startRetryDelayMs(attempt) }, "cluster warm-up could not begin; trying again while holding the cluster's clock");
-      await pauseBeforeRetry(attempt, stop);
-    }
-  }
-}
-
-/**
- * `startDaprReplay` until it has run through: a replica whose start failed (a store error
- * outside the membership's own retries) tries again instead of running a market clock of its
- * own, which would answer from another market instant than the cluster for as long as it runs.
- */
-async function joinDaprReplay(start: DaprReplayStart): Promise<void> {
-  const { clock, capabilities, deps, logger, stop, attempted } = start;
-  for (let attempt = 1; !stop.aborted; attempt++) {
-    try {
-      await startDaprReplay(start);
-      return;
-    } catch (err) {
-      if (stop.aborted) return;
-      logger.error({ err, attempt }, "joining the cluster's replay clock failed; trying again");
-      if (!clock.warmingUp) {
-        // The clock runs already: only the schedules are left to ensure.
-        await startCapabilities(capabilities, deps, logger, stop, attempted);
-        return;
-      }
-      await pauseBeforeRetry(attempt, stop);
-    }
-  }
-}
-
-/**
- * Replay on the in-process host: resumes where a previous run of this store stopped, else warms
- * up over the span before REPLAY_START, then lets market time run.
- */
-async function startMarketTime(
-  market: Market,
-  actors: OpenedActors,
-  capabilities: readonly Capability[],
-  logger: Logger,
-  stop: AbortSignal,
-  membership: ReplayClockMembership | null,
-  attempted: (ok: boolean) => void,
-): Promise<void> {
-  const cancelled = (): boolean => stop.aborted;
-  const clock = market.clock;
-  if (!(clock instanceof ReplayMarketClock) || market.runFrom === null) return;
-  const recordedUpTo = await positionOnceItAnswers(actors.host, capabilities, logger, stop, attempted);
-  if (cancelled()) return;
-  if (recordedUpTo !== null && recordedUpTo > clock.now()) clock.advanceTo(recordedUpTo);
-  if (actors.kind === "local") {
-    const result = await warmUp(clock, actors.host, clock.warmUpEndsAt ?? clock.now(), logger, stop);
-    if (cancelled()) return;
-    logger.info({ from: new Date(result.from).toISOString(), to: new Date(result.to).toISOString(), steps: result.steps, wall_ms: result.wallMs }, "warm-up done");
-  }
-  if (cancelled()) return;
-  await startReplayClock(clock, membership, stop);
-}
-
-/**
- * `recordedPosition`, asked again after 1, 2, … up to 10 s while it fails (as the Dapr founder
- * does): market time has not moved yet, and letting it run on a failed read started the replay
- * unwarmed, REPLAY_WARMUP_DAYS before REPLAY_START, for as long as the service ran. Readiness
- * says `startup: failed` meanwhile. Null once the service stops.
- */
-async function positionOnceItAnswers(
-  host: ActorHost,
-  capabilities: readonly Capability[],
-  logger: Logger,
-  stop: AbortSignal,
-  attempted: (ok: boolean) => void,
-): Promise<number | null> {
-  for (let attempt = 1; !stop.aborted; attempt++) {
-    try {
-      const position = await recordedPosition(host, capabilities);
-      attempted(true);
-      return position;
-    } catch (err) {
-      if (stop.aborted) break;
-      attempted(false);
-      logger.error({ err, attempt, retry_in_ms: startRetryDelayMs(attempt) }, "reading where the recording stopped failed; trying again before market time runs");
-      await pauseBeforeRetry(attempt, stop);
-    }
-  }
-  return null;
-}
-
-/** How far market time has been recorded (where a restart resumes); null before any recording. */
-function recordedPosition(host: ActorHost, capabilities: readonly Capability[]): Promise<number | null> {
-  return capabilities.some((c) => c.name === "market-data") ? host.proxy(MarketDataActor, MarketDataActor.ID).position() : Promise.resolve(null);
-}
-
-/**
- * Joins the cluster's replay clock (another process may run on the same store); the membership
- * asks a store that does not answer again until it does or the service stops. Without a
- * membership (none configured) the clock simply runs.
- */
-async function startReplayClock(clock: ReplayMarketClock, membership: ReplayClockMembership | null, stop: AbortSignal): Promise<void> {
-  if (membership === null) clock.run();
-  else await membership.join(() => stop.aborted);
-}
