@@ -3,7 +3,6 @@
  * and the live providers compute them the same way. Each returns one value per input row,
  * NaN where the window is not yet filled.
  */
-import { SMA } from "trading-signals";
 
 const DAY = 86_400_000;
 
@@ -38,15 +37,39 @@ export function mvrvZScore(marketCap: Float64Array, mvrv: Float64Array, minHisto
   return out;
 }
 
-/** Hash ribbon = SMA(30) / SMA(60) of daily hash rate; < 1 marks miner capitulation. */
-export function hashRibbon(hashRate: Float64Array, fast = 30, slow = 60): Float64Array {
-  const f = new SMA(fast);
-  const s = new SMA(slow);
-  return hashRate.map((h) => {
-    const a = f.add(h);
-    const b = s.add(h);
-    return a !== null && b !== null && b > 0 ? a / b : Number.NaN;
+/**
+ * Hash ribbon = mean daily hash rate over the last 30 days ÷ over the last 60; < 1 marks miner
+ * capitulation. The windows are calendar days, (t − days, t], not rows: a source that misses
+ * days (the bundled file lacks 2025-11-13…15) averaged 33 and 63 days as "30" and "60", which
+ * moved the ratio by up to 0.014 and put it on the other side of 1 for a week. NaN until the
+ * history spans the slow window, and where a window holds fewer than half its days.
+ */
+export function hashRibbon(time: Float64Array, hashRate: Float64Array, fast = 30, slow = 60): Float64Array {
+  const f = trailingMean(time, hashRate, fast);
+  const s = trailingMean(time, hashRate, slow);
+  const first = time[0] as number;
+  return f.map((a, i) => {
+    const b = s[i] as number;
+    const spansSlow = (time[i] as number) - first >= (slow - 1) * DAY;
+    return spansSlow && b > 0 ? a / b : Number.NaN;
   });
+}
+
+/**
+ * Mean of the rows dated in (t − days, t]; NaN where fewer than half of those days have a row
+ * (a mean of a few days is not a `days`-day mean).
+ */
+export function trailingMean(time: Float64Array, values: Float64Array, days: number): Float64Array {
+  const out = new Float64Array(time.length);
+  let start = 0;
+  let sum = 0;
+  for (let i = 0; i < time.length; i++) {
+    sum += values[i] as number;
+    while ((time[start] as number) <= (time[i] as number) - days * DAY) sum -= values[start++] as number;
+    const n = i - start + 1;
+    out[i] = 2 * n >= days ? sum / n : Number.NaN;
+  }
+  return out;
 }
 
 /** Sum of the rows dated in (t − days, t] (e.g. 7-day ETF net flow). */

@@ -72,7 +72,10 @@ export class CoinMetricsProvider implements ReadingProvider {
       if (!Number.isNaN(zLast)) out.push({ key: "MVRV_ZSCORE", value: zLast, observedAt: seen(lastRow.day), source: this.id });
     }
     const hashRows = rows.filter((r) => r.hash !== undefined);
-    const ribbon = hashRibbon(Float64Array.from(hashRows, (r) => r.hash as number));
+    const ribbon = hashRibbon(
+      Float64Array.from(hashRows, (r) => r.day),
+      Float64Array.from(hashRows, (r) => r.hash as number),
+    );
     const lastHash = hashRows[hashRows.length - 1];
     const ribbonLast = ribbon[ribbon.length - 1];
     if (lastHash && ribbonLast !== undefined && !Number.isNaN(ribbonLast)) {

@@ -73,7 +73,7 @@ export function buildReplaySignals(ds: ReplayDataset, btc1h: TechnicalSeries): M
       endOfDay,
     ),
     series("NUPL", t.btc_onchain.time, nupl(col(t.btc_onchain, "mvrv_cur")), endOfDay),
-    series("HASH_RIBBON", t.hashrate.time, hashRibbon(col(t.hashrate, "hashrate_th_s")), endOfDay),
+    series("HASH_RIBBON", t.hashrate.time, hashRibbon(t.hashrate.time, col(t.hashrate, "hashrate_th_s")), endOfDay),
     series("DVOL", t.dvol.time, col(t.dvol, "dvol_close"), endOfDay),
     series(
       "STABLECOIN_MINT",

@@ -38,10 +38,36 @@ describe("derived signal formulas", () => {
   });
 
   it("hash ribbon is SMA30/SMA60, defined from the 60th day", () => {
+    const days = Float64Array.from({ length: 60 }, (_, i) => i * DAY);
     const hr = Float64Array.from({ length: 60 }, (_, i) => (i < 30 ? 1 : 2));
-    const out = hashRibbon(hr);
+    const out = hashRibbon(days, hr);
     expect(out[58]).toBeNaN();
     expect(out[59]).toBeCloseTo(2 / 1.5);
+  });
+
+  it("hash ribbon averages calendar days, not rows: days missing from the source shorten no window", () => {
+    // 90 days, hash rate 100 then 200 from day 73, with days 70..72 missing (as the bundled file
+    // lacks 2025-11-13…15). On day 89 the 30-day window is days 60..89 (27 rows), the 60-day one 30..89.
+    const kept = Array.from({ length: 90 }, (_, i) => i).filter((d) => d < 70 || d > 72);
+    const rate = (d: number) => (d < 73 ? 100 : 200);
+    const out = hashRibbon(Float64Array.from(kept, (d) => d * DAY), Float64Array.from(kept, rate));
+    const mean = (from: number) => {
+      const xs = kept.filter((d) => d >= from).map(rate);
+      return xs.reduce((a, b) => a + b, 0) / xs.length;
+    };
+    expect(out.at(-1)).toBeCloseTo(mean(60) / mean(30), 12);
+    // Counting rows instead took the last 30 rows (days 57..89) and the last 60 (days 27..89).
+    const byRows = (n: number) => kept.slice(-n).reduce((a, d) => a + rate(d), 0) / n;
+    expect(out.at(-1)).toBeCloseTo((4400 / 27) / (7400 / 57), 12);
+    expect(Math.abs((out.at(-1) as number) - byRows(30) / byRows(60))).toBeGreaterThan(0.03);
+  });
+
+  it("hash ribbon is undefined where a window holds fewer than half its days", () => {
+    // Days 0..59, then nothing until day 100: on day 100 the 30-day window (days 71..100) has one row.
+    const kept = [...Array.from({ length: 60 }, (_, i) => i), 100];
+    const out = hashRibbon(Float64Array.from(kept, (d) => d * DAY), Float64Array.from(kept, () => 5));
+    expect(out[59]).toBeCloseTo(1);
+    expect(out.at(-1)).toBeNaN();
   });
 
   it("MVRV Z-score uses an expanding stdev with no look-ahead", () => {
