@@ -7,21 +7,32 @@ import type { RegimeModel } from "./regime-model.js";
 import { STRATEGIES_BY_REGIME } from "./strategies.js";
 import { breakoutImminent, strengthOf, type Strength } from "./strength.js";
 import { volatilityState, type VolatilityState } from "./volatility-state.js";
+import { roundOrNull, roundTo } from "../numbers/round-to.js";
+import { REGIMES } from "../market/vocabulary.js";
+
+/**
+ * Decimals of the published probabilities and scores (as the verdicts' confidences): a filtered
+ * probability or a fitted transition carries no more, and 0.9850021555130338 or 4.5e-29 only
+ * read as precision the model does not have.
+ */
+const PUBLISHED_DECIMALS = 4;
 
 /** The regime fields of SPEC.md "Regime current", in domain form (the route adds caching). */
 export interface RegimeReport {
   readonly regime: Regime;
-  /** Filtered probability of the published regime at the newest bar. */
+  /** Filtered probability of the published regime at the newest bar, 4 decimals. */
   readonly confidence: number;
   readonly btcPrice: number | null;
   readonly detectedAt: number;
   readonly strength: Strength;
   readonly subRegime: string | null;
   readonly volatilityState: VolatilityState;
+  /** 0..1, 4 decimals. */
   readonly chopScore: number | null;
   readonly breakoutImminent: boolean;
   readonly compatibleStrategies: readonly string[];
   readonly incompatibleStrategies: readonly string[];
+  /** The fitted transition row of the current state, each 4 decimals (the row sums to 1 ± 0.0004). */
   readonly transitionProbabilities: Record<Regime, number>;
   readonly regimeAgeHours: number;
 }
@@ -39,7 +50,9 @@ export function regimeReport(
 ): RegimeReport {
   if (hysteresis.regime === null || hysteresis.since === null) throw new RangeError("no regime has been adopted yet");
   const regime = hysteresis.regime;
-  const confidence = clamp01(evaluation.probabilities.get(regime) ?? 0);
+  // Rounded before strength and breakout read it, so the published confidence and the labels
+  // drawn from it agree at their thresholds (0.7999996 is published 0.8, and so is STRONG).
+  const confidence = roundTo(clamp01(evaluation.probabilities.get(regime) ?? 0), PUBLISHED_DECIMALS);
   const vol = volatilityZ(evaluation);
   const fit = STRATEGIES_BY_REGIME[regime];
   const last = candles[candles.length - 1];
@@ -52,13 +65,17 @@ export function regimeReport(
     strength: strengthOf(confidence),
     subRegime: subRegime(regime, evaluation),
     volatilityState: volatilityState(vol.now, vol.dayAgo),
-    chopScore: choppiness(candles),
+    chopScore: roundOrNull(choppiness(candles), PUBLISHED_DECIMALS),
     breakoutImminent: breakoutImminent(regime, confidence),
     compatibleStrategies: fit.compatible,
     incompatibleStrategies: fit.incompatible,
-    transitionProbabilities: transitionProbabilities(model, evaluation, regime),
+    transitionProbabilities: rounded(transitionProbabilities(model, evaluation, regime)),
     regimeAgeHours: Math.max(0, (now - hysteresis.since) / 3_600_000),
   };
+}
+
+function rounded(row: Record<Regime, number>): Record<Regime, number> {
+  return Object.fromEntries(REGIMES.map((r) => [r, roundTo(row[r], PUBLISHED_DECIMALS)])) as Record<Regime, number>;
 }
 
 /** Sums of posteriors can exceed 1 by an ulp; the schema says 0..1. */

@@ -121,7 +121,8 @@ describe("Regime actor on the local host, bundled BTC bars", () => {
       expect(r.report.confidence).toBeGreaterThanOrEqual(0);
       expect(r.report.confidence).toBeLessThanOrEqual(1);
       expect(r.report.btcPrice).toBeGreaterThan(50_000);
-      expect(Object.values(r.report.transitionProbabilities).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+      // Published at 4 decimals each: the row sums to 1 within 8 half-units of the 4th decimal.
+      expect(Math.abs(Object.values(r.report.transitionProbabilities).reduce((a, b) => a + b, 0) - 1)).toBeLessThanOrEqual(0.0004 + 1e-12);
     }
     // The regime lives on: its age grows by an hour per bar while it holds.
     const held = rows.filter((r, i) => i > 0 && rows[i - 1]?.report.regime === r.report.regime && rows[i - 1]?.at === r.at - HOUR);

@@ -35,7 +35,9 @@ describe("regime routes after a 7-day warm-up", () => {
     expect(body.strength).toBe(body.confidence >= 0.8 ? "STRONG" : body.confidence >= 0.6 ? "MODERATE" : "WEAK");
     expect(body.breakout_imminent).toBe(body.regime === "LOW_VOLATILITY" && body.confidence >= 0.7);
     expect(Object.keys(body.transition_probabilities ?? {}).sort()).toEqual([...REGIMES].sort());
-    expect(Object.values(body.transition_probabilities ?? {}).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+    // Each entry at 4 decimals: the row sums to 1 within 8 half-units of the 4th decimal.
+    expect(Math.abs(Object.values(body.transition_probabilities ?? {}).reduce((a, b) => a + b, 0) - 1)).toBeLessThanOrEqual(0.0004 + 1e-12);
+    for (const x of [body.confidence, body.chop_score ?? 0, ...Object.values(body.transition_probabilities ?? {})]) expect(Number(x.toFixed(4))).toBe(x);
     expect(body.compatible_strategies?.length).toBeGreaterThan(0);
     expect(body.cached).toBe(false);
     expect(body.cache_ttl_seconds).toBe(60);
