@@ -60,27 +60,23 @@ export function hashRibbon(time: Float64Array, hashRate: Float64Array, fast = 30
  * (a mean of a few days is not a `days`-day mean).
  */
 export function trailingMean(time: Float64Array, values: Float64Array, days: number): Float64Array {
-  const out = new Float64Array(time.length);
-  let start = 0;
-  let sum = 0;
-  for (let i = 0; i < time.length; i++) {
-    sum += values[i] as number;
-    while ((time[start] as number) <= (time[i] as number) - days * DAY) sum -= values[start++] as number;
-    const n = i - start + 1;
-    out[i] = 2 * n >= days ? sum / n : Number.NaN;
-  }
-  return out;
+  return overTrailingDays(time, values, days, (sum, rows) => (2 * rows >= days ? sum / rows : Number.NaN));
 }
 
 /** Sum of the rows dated in (t − days, t] (e.g. 7-day ETF net flow). */
 export function trailingSum(time: Float64Array, values: Float64Array, days: number): Float64Array {
+  return overTrailingDays(time, values, days, (sum) => sum);
+}
+
+/** `of(sum, rows)` of the rows dated in (t − days, t], for each row's t; one pass. */
+function overTrailingDays(time: Float64Array, values: Float64Array, days: number, of: (sum: number, rows: number) => number): Float64Array {
   const out = new Float64Array(time.length);
   let start = 0;
   let sum = 0;
   for (let i = 0; i < time.length; i++) {
     sum += values[i] as number;
     while ((time[start] as number) <= (time[i] as number) - days * DAY) sum -= values[start++] as number;
-    out[i] = sum;
+    out[i] = of(sum, i - start + 1);
   }
   return out;
 }
