@@ -41,7 +41,7 @@ export function mvrvZScore(marketCap: Float64Array, mvrv: Float64Array, minHisto
  * Hash ribbon = mean daily hash rate over the last 30 days ÷ over the last 60; < 1 marks miner
  * capitulation. The windows are calendar days, (t − days, t], not rows: a source that misses
  * days (the bundled file lacks 2025-11-13…15) averaged 33 and 63 days as "30" and "60", which
- * moved the ratio by up to 0.014 and put it on the other side of 1 for a week. NaN until the
+ * moved the ratio by up to 0.014 and put it on the other side of 1 on five days. NaN until the
  * history spans the slow window, and where a window holds fewer than half its days.
  */
 export function hashRibbon(time: Float64Array, hashRate: Float64Array, fast = 30, slow = 60): Float64Array {
