@@ -9,6 +9,7 @@ import { buildSignalsSnapshot } from "../domain/signals/snapshot.js";
 import { calendarStatus, ACTIVE_AFTER_MS, type CalendarEvent } from "../domain/signals/macro-calendar.js";
 import { signalStatus } from "../domain/signals/signal-status.js";
 import type { NetworkFigures } from "../domain/signals/network-figures.js";
+import { roundOrNull } from "../domain/numbers/round-to.js";
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
@@ -131,7 +132,7 @@ export function councilInputAt(feed: MarketFeed, asset: CouncilAsset, at: number
     const ai = n.aiSector;
     return {
       ...base,
-      snapshotSignals: { tao_price: f.price.value, rsi_1h: f.rsi1h.value, ema_200: f.ema200.value },
+      snapshotSignals: { tao_price: f.price.value, rsi_1h: shown(f.rsi1h.value), ema_200: shown(f.ema200.value) },
       tao: {
         liquidityStatus: "UNKNOWN",
         lastHourRangePct: lastHourRangePct(feed, asset, at),
@@ -147,13 +148,22 @@ export function councilInputAt(feed: MarketFeed, asset: CouncilAsset, at: number
       // Replay has no TPS or staking series: null there, never invented.
       snapshotSignals: {
         sol_price: f.price.value,
-        rsi_1h: f.rsi1h.value,
-        ema_200: f.ema200.value,
+        rsi_1h: shown(f.rsi1h.value),
+        ema_200: shown(f.ema200.value),
         sol_network_tps: n.solNetworkTps,
-        sol_defi_tvl_trend: f.defiTvlTrendPct.value,
+        sol_defi_tvl_trend: shown(f.defiTvlTrendPct.value),
         sol_staking_participation: n.solStakingParticipationPct,
       },
     };
   }
-  return { ...base, snapshotSignals: { btc_price: f.price.value, rsi_1h: f.rsi1h.value, ema_200: f.ema200.value } };
+  return { ...base, snapshotSignals: { btc_price: f.price.value, rsi_1h: shown(f.rsi1h.value), ema_200: shown(f.ema200.value) } };
+}
+
+/**
+ * A snapshot figure as published (2 decimals): RSI, EMA-200 and a % trend are read by people, and
+ * 43.219876543 claims a precision an indicator of hourly closes does not have. The rules read
+ * the readings above, unrounded; prices stay as the exchange quotes them.
+ */
+function shown(x: number | null): number | null {
+  return roundOrNull(x, 2);
 }

@@ -1,3 +1,4 @@
+import { roundTo } from "../../domain/numbers/round-to.js";
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
 import { chartingSignalSchema } from "../schemas/judiciary.js";
@@ -64,8 +65,9 @@ export function chartingRoutes(deps: AppDeps): Route[] {
           confidence: current === null ? 0 : Math.round(current.verdict.confidence * 1000) / 10,
           regime: regime?.report.regime ?? ("UNKNOWN" as const),
           dark_pool: darkPool,
-          rsi: tech?.rsi14 ?? 0,
-          ema_200: tech?.ema200 ?? 0,
+          // 2 decimals, as every published indicator (the council snapshots, the TAO gate board).
+          rsi: roundTo(tech?.rsi14 ?? 0, 2),
+          ema_200: roundTo(tech?.ema200 ?? 0, 2),
           // SPEC: live spot. Live: the forming bar's price at the last minute's poll (0 once it is
           // over 5 minutes old); replay: the last hourly close, the finest price the history has.
           btc_price: feed.spotPrice("BTC", now)?.value ?? 0,

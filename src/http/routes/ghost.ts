@@ -1,3 +1,4 @@
+import { roundOrNull } from "../../domain/numbers/round-to.js";
 import { defineRoute, type Route } from "../route.js";
 import type { AppDeps } from "../app-deps.js";
 import {
@@ -124,8 +125,9 @@ export function ghostRoutes(deps: AppDeps): Route[] {
           // DECISIONS 4); past the end of the history or in an outage they are null, not old ones.
           taoPrice: current ? snap.price : null,
           markPrice: snap?.price ?? null,
-          rsi1h: current ? snap.rsi1h : null,
-          ema200: current ? snap.ema200 : null,
+          // Shown at 2 decimals, as the council snapshots; the gates read them unrounded.
+          rsi1h: current ? roundOrNull(snap.rsi1h, 2) : null,
+          ema200: current ? roundOrNull(snap.ema200, 2) : null,
           regime: regime?.report.regime ?? null,
           ledger: countedUnderSprints(closedBy(trades, now), marks),
           sinceMs: sinceFor("TAO", marks),

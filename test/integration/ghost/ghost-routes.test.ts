@@ -80,6 +80,11 @@ describe("Ghost Trader routes after a 14-day warm-up", () => {
     expect(s.gates.liquidityStatus).toBe("UNKNOWN");
     expect(s.paperMode).toBe(true);
     expect(s.taoPrice).toBeGreaterThan(0);
+    // Indicators shown at 2 decimals, as the council snapshots and the charting payload.
+    for (const x of [s.rsi1h, s.ema200]) {
+      expect(x).toBeGreaterThan(0);
+      expect(Number((x as number).toFixed(2))).toBe(x);
+    }
     expect(s.gates.trigger === null).toBe(s.gates.gatesMet === 8);
     expect(s.status === "IN_TRADE").toBe(s.currentTrade !== null);
   });
@@ -137,6 +142,7 @@ describe("Ghost Trader routes after a 14-day warm-up", () => {
     const chart = await get("/v1/charting/signal", chartingSignalSchema, free);
     expect(chart.btc_price).toBeGreaterThan(0);
     expect(chart.rsi).toBeGreaterThan(0);
+    for (const x of [chart.rsi, chart.ema_200]) expect(Number(x.toFixed(2))).toBe(x);
     const btc = await svc.service.deps.store.ghostLedger.snapshot("BTC");
     expect(chart.ghost_status).toBe(btc?.status);
   });

@@ -63,6 +63,8 @@ describe("verdict and council routes after a 2-day warm-up", () => {
     expect(body.nextRefreshMinutes).toBe(30);
     expect(body.verdict?.snapshotSignals.sol_price).toBeGreaterThan(0);
     expect(body.verdict?.snapshotSignals.sol_network_tps).toBeNull();
+    // Indicators shown at 2 decimals (real ones: RSI of hourly closes is never a round number).
+    for (const key of ["rsi_1h", "ema_200", "sol_defi_tvl_trend"] as const) expectTwoDecimals(body.verdict?.snapshotSignals[key], key);
     expect(Object.keys(body.verdict?.agentVotes ?? {})).toHaveLength(6);
   });
 
@@ -72,6 +74,7 @@ describe("verdict and council routes after a 2-day warm-up", () => {
     const stored = taoCouncilRunSchema.extend(cacheFields).parse(await get.json());
     expect(stored.success).toBe(true);
     expect(stored.verdict?.snapshotSignals.tao_price).toBeGreaterThan(0);
+    for (const key of ["rsi_1h", "ema_200"] as const) expectTwoDecimals(stored.verdict?.snapshotSignals[key], key);
     expect(stored.detail).toMatch(/refreshes every 30 minutes/);
     for (let i = 0; i < 5; i++) {
       const run = await call(svc, "/v1/tao/council/run", keys.pro, "POST");
@@ -85,3 +88,9 @@ describe("verdict and council routes after a 2-day warm-up", () => {
     expect(((await limited.json()) as { detail: { error: string } }).detail.error).toBe("rate_limit_exceeded");
   });
 });
+
+/** A published indicator: a real figure, at most 2 decimals. */
+function expectTwoDecimals(x: number | null | undefined, what: string): void {
+  expect(typeof x, what).toBe("number");
+  expect(Number((x as number).toFixed(2)), what).toBe(x);
+}
