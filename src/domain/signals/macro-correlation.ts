@@ -1,3 +1,4 @@
+import { roundOrNull } from "../numbers/round-to.js";
 import { SIGNAL_CATALOGUE, type FeedMode } from "./catalogue.js";
 import type { MacroSeriesKey, MacroSeriesPoint } from "./macro-series.js";
 import type { SignalReading } from "./reading.js";
@@ -104,12 +105,14 @@ export function buildMacroCorrelation(input: MacroCorrelationInput): MacroCorrel
   const item = (key: Exclude<MacroCorrelationKey, "BTC_NASDAQ_CORR">, name: string): MacroCorrelationItem => {
     const p = input.series[key];
     const known = p && p.observedAt <= at ? p : null;
+    // Published at 4 decimals, as the service's other percentages and correlations: 16 digits of a
+    // day-over-day change claim a precision the quotes do not have. The scores read them unrounded.
     return {
       key,
       display_name: name,
       value: known?.value ?? null,
-      change_24h_pct: known ? pct(known) : null,
-      correlation_30d: known?.correlation30d ?? null,
+      change_24h_pct: known ? roundOrNull(pct(known)) : null,
+      correlation_30d: roundOrNull(known?.correlation30d ?? null),
       status: statusOf(known, refreshOf(key, mode)),
       last_updated: known ? new Date(known.observedAt).toISOString() : null,
     };
@@ -123,7 +126,7 @@ export function buildMacroCorrelation(input: MacroCorrelationInput): MacroCorrel
     {
       key: "BTC_NASDAQ_CORR",
       display_name: SIGNAL_CATALOGUE.BTC_NASDAQ_CORR.displayName,
-      value: corr?.value ?? null,
+      value: roundOrNull(corr?.value ?? null),
       // A correlation's percent change means nothing; DECISIONS 4 gives it no 30-day correlation either.
       change_24h_pct: null,
       correlation_30d: null,

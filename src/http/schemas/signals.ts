@@ -83,9 +83,9 @@ export const macroCorrelationItemSchema = z
   .object({
     key: z.enum(["US10Y", "DXY", "GOLD", "NASDAQ", "BTC_NASDAQ_CORR"]),
     display_name: z.string(),
-    value: z.number().nullable(),
-    change_24h_pct: z.number().nullable(),
-    correlation_30d: z.number().min(-1).max(1).nullable(),
+    value: z.number().nullable().describe("The series' last close as quoted; for BTC_NASDAQ_CORR the correlation, at 4 decimals."),
+    change_24h_pct: z.number().nullable().describe("Change from the previous observation, in percent, at 4 decimals; null for BTC_NASDAQ_CORR."),
+    correlation_30d: z.number().min(-1).max(1).nullable().describe("Correlation of the series' day-over-day returns with BTC's over its last 30 observations, at 4 decimals; null for BTC_NASDAQ_CORR."),
     status: z.enum(SIGNAL_STATUSES),
     last_updated: z.string().nullable(),
   })

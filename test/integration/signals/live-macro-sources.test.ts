@@ -108,7 +108,7 @@ describe("MARKET_FEED=live with the FRED and Yahoo adapters wired (local provide
     const body = macroCorrelationSchema.parse(await res.json());
     const byKey = new Map(body.signals.map((s) => [s.key, s]));
     expect(byKey.get("US10Y")).toMatchObject({ status: "LIVE", value: 4.25 });
-    expect(byKey.get("US10Y")?.change_24h_pct).toBeCloseTo((4.25 / 4.2 - 1) * 100, 9);
+    expect(byKey.get("US10Y")?.change_24h_pct).toBe(1.1905); // (4.25 / 4.2 − 1) × 100, at 4 decimals
     expect(byKey.get("GOLD")).toMatchObject({ status: "LIVE", value: 2400.5 });
     expect(byKey.get("NASDAQ")?.status).toBe("LIVE");
     // BTC moves in proportion to the Nasdaq-100 in the fixture; DXY only drifts.

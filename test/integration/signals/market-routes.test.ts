@@ -76,7 +76,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("market data routes on %s", (kin
     for (const s of body.signals.slice(0, 4)) {
       expect(Number.isFinite(s.change_24h_pct), s.key).toBe(true);
       expect(Number.isFinite(s.correlation_30d), s.key).toBe(true);
+      // Published at 4 decimals (they read like 3.294117647058825).
+      for (const x of [s.change_24h_pct, s.correlation_30d]) expect(Number((x as number).toFixed(4)), s.key).toBe(x);
     }
+    expect(Number((body.signals[4]?.value as number).toFixed(4))).toBe(body.signals[4]?.value);
     expect(body.signals[4]).toMatchObject({ change_24h_pct: null, correlation_30d: null });
     expect(body.assessment).toBe(body.risk_off_score >= 60 ? "RISK_OFF" : body.risk_off_score <= 40 ? "RISK_ON" : "NEUTRAL");
     for (const a of body.alerts) expect(a.alert === "RISK_OFF" ? a.risk_off_score : a.fed_hawkishness).toBeGreaterThanOrEqual(70);

@@ -53,6 +53,18 @@ describe("buildMacroCorrelation", () => {
     expect(m.signals[3]?.change_24h_pct).toBeCloseTo(-5, 9);
   });
 
+  it("publishes changes and correlations at 4 decimals; the scores read them unrounded", () => {
+    // The replay's US10Y on 2026-03-20: 4.39 after 4.25, a 3.294117647058825 % change.
+    const series = { ...calm, US10Y: point("US10Y", 4.39, 4.25, 0.10801180995637168), DXY: point("DXY", 99.65, 99.2298, -0.15349729594331513) };
+    const btcNasdaqCorr = { key: "BTC_NASDAQ_CORR" as const, value: 0.6172687098884024, observedAt: obs, source: "test" };
+    const m = buildMacroCorrelation({ mode: "replay", at: NOW, series, btcNasdaqCorr });
+    expect(m.signals[0]).toMatchObject({ key: "US10Y", value: 4.39, change_24h_pct: 3.2941, correlation_30d: 0.108 });
+    expect(m.signals[1]).toMatchObject({ key: "DXY", value: 99.65, change_24h_pct: 0.4235, correlation_30d: -0.1535 });
+    expect(m.signals[4]).toMatchObject({ key: "BTC_NASDAQ_CORR", value: 0.6173 });
+    // 14 bp on the 10-year: 50 + 30·tanh(1.4) = 76.5, from the unrounded move.
+    expect(m.fed_hawkishness).toBe(77);
+  });
+
   it("ignores series that are not LIVE", () => {
     const old = NOW - 10 * 86_400_000;
     const stale = { ...point("NASDAQ", 10000, 20000), observedAt: old };
