@@ -43,7 +43,18 @@ export function rule(
   };
 }
 
-function formatValue(v: number): string {
+/**
+ * A reading as a trader reads it in a reason: an index as the integer it is ("Fear & Greed 8", not
+ * 8.00), and a small figure with three significant digits, so a funding rate of −0.0012 % per 8 h
+ * does not read "-0.00%" beside a rule that is neutral at 0.01 %.
+ */
+export function formatValue(v: number): string {
   const a = Math.abs(v);
-  return a >= 1000 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+  if (a >= 1000) return v.toFixed(0);
+  if (Number.isInteger(v)) return String(v);
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 0.01) return v.toFixed(2);
+  // Three significant digits, trailing zeros dropped; at most 8 decimals (below that it is 0).
+  const decimals = Math.min(8, 2 - Math.floor(Math.log10(a)));
+  return String(Number(v.toFixed(decimals)));
 }
