@@ -109,6 +109,26 @@ async function clippedTables(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Column headers aligned otherwise than the cells under them: a right-aligned column of figures
+ * under a left-aligned heading reads as belonging to the column beside it.
+ */
+async function misalignedHeaders(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(
+    `Array.from(document.querySelectorAll("section.panel table")).flatMap((t) => {
+      const row = t.querySelector("tbody tr");
+      // On a phone each row is a card with its own labels: no heading stands over a column.
+      if (!row || getComputedStyle(row).display !== "table-row") return [];
+      return Array.from(t.querySelectorAll("thead th")).flatMap((th, i) => {
+        const cell = row.children[i];
+        const want = cell ? getComputedStyle(cell).textAlign : null;
+        const got = getComputedStyle(th).textAlign;
+        return want === null || want === got ? [] : [t.closest("section").id + " '" + th.textContent + "': " + got + " over " + want];
+      });
+    })`,
+  );
+}
+
 async function rowCount(page: Page, selector: string): Promise<number> {
   return page.locator(selector).count();
 }
@@ -276,6 +296,7 @@ describe("dashboard", () => {
     for (const [width, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
       await page.setViewportSize(viewport);
       expect(await clippedTables(page), `tables wider than their panel at ${viewport.width} px`).toEqual([]);
+      expect(await misalignedHeaders(page), "column headings aligned as their cells").toEqual([]);
       expect(await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth")).toBeLessThanOrEqual(1);
       for (const id of ALL_PANEL_IDS) await page.locator(`section#${id}`).screenshot({ path: join(ARTIFACTS, `panel-${id}-${width}.png`) });
     }

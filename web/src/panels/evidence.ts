@@ -16,7 +16,8 @@ export interface Evidence {
 const SPAN_NAMES: Record<string, string> = { from_2023: "held out (2023 on)", to_2022: "in-sample (to 2022)", trailing_365d: "trailing 365 days (live)" };
 
 function table(caption: string, headers: readonly string[], rows: readonly (readonly (string | HTMLElement)[])[]): HTMLElement {
-  const thead = el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", { scope: "col" }, h))));
+  // Every column after the first holds figures, right-aligned, and so is its heading.
+  const thead = el("thead", {}, el("tr", {}, ...headers.map((h, i) => el("th", i === 0 ? { scope: "col" } : { scope: "col", class: "num" }, h))));
   const tbody = el("tbody");
   for (const [first, ...rest] of rows) tbody.append(el("tr", {}, el("th", { scope: "row" }, first ?? "—"), ...rest.map((c) => el("td", { class: "num" }, c))));
   return el("div", { class: "table-wrap" }, el("table", {}, el("caption", {}, caption), thead, tbody));

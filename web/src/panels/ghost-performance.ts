@@ -13,7 +13,7 @@ function groupTable(caption: string, rows: readonly PerformanceGroupRow[]): HTML
     "table",
     {},
     el("caption", {}, caption),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Group"), el("th", { scope: "col" }, "Trades"), el("th", { scope: "col" }, "Win rate"), el("th", { scope: "col" }, "P&L"))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Group"), el("th", { scope: "col", class: "num" }, "Trades"), el("th", { scope: "col", class: "num" }, "Win rate"), el("th", { scope: "col", class: "num" }, "P&L"))),
   );
   const tbody = el("tbody");
   for (const r of rows) {

@@ -43,7 +43,7 @@ export const macroCorrelationPanel: PanelDef<MacroCorrelation> = {
       "table",
       {},
       el("caption", {}, "Latest value, 24 h change and 30-day correlation with BTC"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Series"), el("th", { scope: "col" }, "Value"), el("th", { scope: "col" }, "24 h"), el("th", { scope: "col" }, "30 d corr."), el("th", { scope: "col" }, "Status"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Series"), el("th", { scope: "col", class: "num" }, "Value"), el("th", { scope: "col", class: "num" }, "24 h"), el("th", { scope: "col", class: "num" }, "30 d corr."), el("th", { scope: "col" }, "Status"))),
     );
     const tbody = el("tbody");
     for (const s of m.signals) {

@@ -31,7 +31,7 @@ export const regimeStatsPanel: PanelDef<RegimeStats> = {
       "table",
       {},
       el("caption", {}, "Paper trades by the regime at entry"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Regime"), el("th", { scope: "col" }, "Trades"), el("th", { scope: "col" }, "Won / lost"), el("th", { scope: "col" }, "Win rate"), el("th", { scope: "col" }, "Avg P&L"), el("th", { scope: "col" }, "Avg hold"), el("th", { scope: "col" }, "Total P&L"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Regime"), el("th", { scope: "col", class: "num" }, "Trades"), el("th", { scope: "col", class: "num" }, "Won / lost"), el("th", { scope: "col", class: "num" }, "Win rate"), el("th", { scope: "col", class: "num" }, "Avg P&L"), el("th", { scope: "col", class: "num" }, "Avg hold"), el("th", { scope: "col", class: "num" }, "Total P&L"))),
     );
     const tbody = el("tbody");
     for (const r of [...rows].sort((a, b) => b.trades - a.trades)) {

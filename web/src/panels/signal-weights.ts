@@ -49,7 +49,7 @@ export function signalWeightsPanel(): PanelDef<SignalWeights> {
         "table",
         { class: "weights" },
         el("caption", {}, "Multiplier per signal: 1.00 neutral, 0.30 to 2.00, from its accuracy over the grading window"),
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Signal"), showRegime ? el("th", { scope: "col" }, "Regime") : null, el("th", { scope: "col" }, "Multiplier"), el("th", { scope: "col" }, "Accuracy"), el("th", { scope: "col" }, "Calls"))),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Signal"), showRegime ? el("th", { scope: "col" }, "Regime") : null, el("th", { scope: "col", class: "num" }, "Multiplier"), el("th", { scope: "col", class: "num" }, "Accuracy"), el("th", { scope: "col", class: "num" }, "Calls"))),
       );
       const tbody = el("tbody");
       for (const item of rows) {
