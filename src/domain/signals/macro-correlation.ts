@@ -83,12 +83,16 @@ function riskOffComponents(live: (k: MacroSeriesKey) => MacroSeriesPoint | null)
  * Fed hawkishness (0-100) = round(50 + 30·tanh(Δ US10Y bp / 10) + 20·tanh(Δ fed funds upper bp / 25)),
  * the day-over-day moves of the 10-year yield and of the policy rate (a hike is the spike).
  */
-function fedHawkishness(live: (k: MacroSeriesKey) => MacroSeriesPoint | null): number {
+function fedHawkishness(live: (k: MacroSeriesKey) => MacroSeriesPoint | null): { readonly score: number; readonly driver: "US10Y" | "FED_FUNDS" } {
   const y10 = live("US10Y");
   const ff = live("FED_FUNDS");
   const dy = y10 && y10.previousValue !== null ? (y10.value - y10.previousValue) * 100 : 0;
   const dff = ff && ff.previousValue !== null ? (ff.value - ff.previousValue) * 100 : 0;
-  return Math.round(50 + 30 * Math.tanh(dy / 10) + 20 * Math.tanh(dff / 25));
+  const yieldTerm = 30 * Math.tanh(dy / 10);
+  const policyTerm = 20 * Math.tanh(dff / 25);
+  // The driver is the term that moved the score most: a hike with a small move in yields is the
+  // policy rate's doing, not the 10-year's.
+  return { score: Math.round(50 + yieldTerm + policyTerm), driver: Math.abs(policyTerm) > Math.abs(yieldTerm) ? "FED_FUNDS" : "US10Y" };
 }
 
 export function buildMacroCorrelation(input: MacroCorrelationInput): MacroCorrelation {
@@ -137,7 +141,7 @@ export function buildMacroCorrelation(input: MacroCorrelationInput): MacroCorrel
   const components = riskOffComponents(live);
   const values = [...components.values()];
   const riskOff = values.length === 0 ? 50 : Math.round(50 + (50 * values.reduce((a, b) => a + b, 0)) / values.length);
-  const hawk = fedHawkishness(live);
+  const { score: hawk, driver: hawkDriver } = fedHawkishness(live);
   const driver = [...components.entries()].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0]?.[0] ?? "NONE";
   const assessment: MacroAssessment = riskOff >= 60 ? "RISK_OFF" : riskOff <= 40 ? "RISK_ON" : "NEUTRAL";
   const alerts: MacroAlert[] = [];
@@ -155,8 +159,8 @@ export function buildMacroCorrelation(input: MacroCorrelationInput): MacroCorrel
       alert: "FED_HAWKISH",
       risk_off_score: riskOff,
       fed_hawkishness: hawk,
-      key_driver: "US10Y",
-      message: `Fed hawkishness ${hawk} (≥ ${FED_HAWKISH_ALERT_AT}): yields or the policy rate jumped.`,
+      key_driver: hawkDriver,
+      message: `Fed hawkishness ${hawk} (≥ ${FED_HAWKISH_ALERT_AT}), driven most by ${hawkDriver === "US10Y" ? "the 10-year yield" : "the policy rate"}.`,
     });
   }
   return { signals, risk_off_score: riskOff, fed_hawkishness: hawk, assessment, alerts, timestamp: new Date(at).toISOString() };

@@ -49,6 +49,8 @@ describe("buildMacroCorrelation", () => {
     expect(m.risk_off_score).toBeGreaterThanOrEqual(70);
     expect(m.assessment).toBe("RISK_OFF");
     expect(m.alerts.map((a) => a.alert)).toEqual(["RISK_OFF", "FED_HAWKISH"]);
+    // 20 bp on the 10-year (28.9 points) outweighs the 25 bp hike (15.2 points).
+    expect(m.alerts[1]).toMatchObject({ key_driver: "US10Y", message: "Fed hawkishness 94 (≥ 70), driven most by the 10-year yield." });
     expect(m.signals[3]).toMatchObject({ key: "NASDAQ", status: "LIVE" });
     expect(m.signals[3]?.change_24h_pct).toBeCloseTo(-5, 9);
   });
@@ -63,6 +65,16 @@ describe("buildMacroCorrelation", () => {
     expect(m.signals[4]).toMatchObject({ key: "BTC_NASDAQ_CORR", value: 0.6173 });
     // 14 bp on the 10-year: 50 + 30·tanh(1.4) = 76.5, from the unrounded move.
     expect(m.fed_hawkishness).toBe(77);
+  });
+
+  it("names the policy rate as the hawkish alert's driver when a hike outweighs the move in yields", () => {
+    // A 25 bp hike (20·tanh(1) = 15.2 points) with the 10-year up 5 bp (30·tanh(0.5) = 13.9 points).
+    const series = { ...calm, US10Y: point("US10Y", 4.25, 4.2), FED_FUNDS: point("FED_FUNDS", 4.75, 4.5, null) };
+    const m = buildMacroCorrelation({ mode: "replay", at: NOW, series, btcNasdaqCorr: null });
+    expect(m.fed_hawkishness).toBe(79);
+    expect(m.alerts).toEqual([
+      { alert: "FED_HAWKISH", risk_off_score: m.risk_off_score, fed_hawkishness: 79, key_driver: "FED_FUNDS", message: "Fed hawkishness 79 (≥ 70), driven most by the policy rate." },
+    ]);
   });
 
   it("ignores series that are not LIVE", () => {

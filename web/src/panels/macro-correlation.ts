@@ -34,7 +34,7 @@ export const macroCorrelationPanel: PanelDef<MacroCorrelation> = {
     );
     if (m.alerts.length > 0) {
       const list = el("ul", { class: "alerts", "aria-label": "Macro alerts" });
-      for (const a of m.alerts) list.append(el("li", {}, el("span", { class: "pill bear" }, label(a.alert)), ` ${a.message} (driver: ${a.key_driver})`));
+      for (const a of m.alerts) list.append(el("li", {}, el("span", { class: "pill bear" }, label(a.alert)), ` ${a.message}${a.message.includes(a.key_driver) ? "" : ` (driver: ${a.key_driver})`}`));
       body.append(list);
     } else {
       body.append(el("p", { class: "muted" }, "No macro alerts."));
