@@ -44,7 +44,7 @@ export function fastApiMessage(issue: RawIssue): string | undefined {
     case "too_big":
       return outOfRange(issue);
     case "invalid_value":
-      return `Input should be ${quoted(issue.values)}`;
+      return issue.input === undefined ? "Field required" : `Input should be ${quoted(issue.values)}`;
     case "invalid_format":
       if (issue.format === "email") return "value is not a valid email address";
       return issue.format === "url" ? "Input should be a valid URL" : undefined;

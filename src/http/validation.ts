@@ -18,7 +18,8 @@ function issueType(issue: z.core.$ZodIssue, input: unknown): string {
     case "unrecognized_keys":
       return "extra_forbidden";
     case "invalid_value":
-      return "enum";
+      // zod reports a required enum that is absent as a value outside it; FastAPI as missing.
+      return input === undefined ? "missing" : "enum";
     case "invalid_union":
       return "union_error";
     case "not_multiple_of":

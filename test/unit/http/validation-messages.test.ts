@@ -39,6 +39,13 @@ describe("422 messages read as FastAPI's, beside FastAPI's types", () => {
     ]);
   });
 
+  it("names a required choice that is absent as missing, not as a value outside the choices", () => {
+    const assetQuery = z.strictObject({ asset: z.enum(["BTC", "ETH", "SOL", "TAO"]) });
+    expect(issuesOf(assetQuery, {}, "query")).toEqual([{ loc: ["query", "asset"], msg: "Field required", type: "missing" }]);
+    expect(issuesOf(assetQuery, { asset: "" }, "query")).toEqual([{ loc: ["query", "asset"], msg: "Input should be 'BTC', 'ETH', 'SOL' or 'TAO'", type: "enum" }]);
+    expect(issuesOf(createWebhookBody, { url: "https://example.com/h" })).toEqual([{ loc: ["body", "events"], msg: "Field required", type: "missing" }]);
+  });
+
   it("keeps a message the schema states itself", () => {
     expect(issuesOf(createWebhookBody, { url: "http://example.com/h", events: ["verdict.new"] })).toEqual([
       { loc: ["body", "url"], msg: "Input should be a valid URL with scheme https", type: "string_pattern_mismatch" },
