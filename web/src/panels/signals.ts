@@ -53,7 +53,7 @@ export const signalsPanel: PanelDef<SignalsView> = {
     const table = el(
       "table",
       { class: "signals" },
-      el("caption", {}, "Latest reading of each signal; dead signals have no live source in this mode. Trends (last 48 readings) need a Pro key."),
+      el("caption", {}, "Latest reading of each signal. DEAD: no source in this mode, or no reading for over a day past due (its last value, greyed, is for reference only). Trends (last 48 readings) need a Pro key."),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Signal"), el("th", { scope: "col" }, "Category"), el("th", { scope: "col", class: "num" }, "Value"), el("th", { scope: "col" }, "Status"), el("th", { scope: "col" }, "Trend"), el("th", { scope: "col" }, "Updated"))),
     );
     const tbody = el("tbody");
