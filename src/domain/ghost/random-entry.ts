@@ -121,6 +121,13 @@ export interface RandomEntryBenchmark {
   readonly note: string | null;
 }
 
+/**
+ * Shown verbatim on the dashboard, so it speaks of what the figures are rather than naming the
+ * JSON field that holds them.
+ */
+export const NO_TRADES_NOTE =
+  "the trader made no trades, so there is no trade count to draw random entries for; the figures over every entry are what these exits make with no skill at all";
+
 export const RANDOM_ENTRY_SEED = 16;
 export const RANDOM_ENTRY_DRAWS = 1000;
 
@@ -139,7 +146,7 @@ export function randomEntryBenchmark(
   if (outcomes.length === 0) return null;
   const everyEntry = figures(outcomes.map((o) => o.pnlUsd), outcomes.map((o) => o.pnlPct));
   if (trades <= 0) {
-    return { seed, draws: 0, tradesPerDraw: 0, everyEntry, matched: null, note: "the trader made no trades, so there is no sample size to match; everyEntry is the no-skill baseline of the exits" };
+    return { seed, draws: 0, tradesPerDraw: 0, everyEntry, matched: null, note: NO_TRADES_NOTE };
   }
   const rng = new SeededRandom(seed);
   const pf: number[] = [];

@@ -243,6 +243,8 @@ describe("random entry with the trader's exits and costs", () => {
     const none = randomEntryBenchmark(out, 0)!;
     expect(none.matched).toBeNull();
     expect(none.note).toMatch(/no trades/);
+    // A reader of the dashboard sees this note verbatim: it names no JSON field.
+    expect(none.note).not.toMatch(/[a-z][A-Z]/);
   });
 
   it("band: nearest-rank 5th and 95th percentiles", () => {
