@@ -11,6 +11,7 @@ import type {
   GhostStats,
   Health,
   IssuedKey,
+  CurrentKey,
   KeyRevoked,
   Message,
   Readiness,
@@ -144,6 +145,14 @@ export class MarketIntelClient {
    */
   rotateKey(): Promise<IssuedKey> {
     return this.request("POST", ENDPOINTS.rotateKey.path);
+  }
+
+  /**
+   * This client's key: its tier and how much of today's quota is left. Counts as a call, but a
+   * spent quota does not refuse it (30 a minute).
+   */
+  currentKey(): Promise<CurrentKey> {
+    return this.get(ENDPOINTS.currentKey.path);
   }
 
   /** Deactivates this client's key for good; its webhooks stop with it. */

@@ -20,6 +20,12 @@ export const ENDPOINTS = {
   healthLive: { method: "get", path: "/v1/health/live", access: "public", fields: health },
   healthReady: { method: "get", path: "/v1/health/ready", access: "public", fields: ["status", "checks", "timestamp"] },
   rotateKey: { method: "post", path: "/v1/keys/rotate", access: "free", fields: issuedKey },
+  currentKey: {
+    method: "get",
+    path: "/v1/keys/current",
+    access: "free",
+    fields: ["key_prefix", "tier", "name", "created_at", "daily_limit", "calls_today", "remaining_today", "resets_at", "per_minute_limit"],
+  },
   revokeKey: { method: "delete", path: "/v1/keys/current", access: "free", fields: ["deactivated"] },
   subscribeNewsletter: { method: "post", path: "/v1/newsletter/subscribe", access: "public", fields: ["message"] },
   createWebhook: { method: "post", path: "/v1/webhooks", access: "basic", fields: ["id", "url", "events", "secret", "is_active", "created_at"] },

@@ -729,6 +729,21 @@ export interface WebhookDeliveries {
   }[];
 }
 
+/** The calling key and today's quota (GET /v1/keys/current); never the key itself or its e-mail. */
+export interface CurrentKey {
+  readonly key_prefix: string;
+  readonly tier: Tier;
+  readonly name: string | null;
+  readonly created_at: string;
+  readonly daily_limit: number;
+  /** Today's calls by this key and the keys it was rotated from, this one included. */
+  readonly calls_today: number;
+  readonly remaining_today: number;
+  /** The next 00:00 UTC. */
+  readonly resets_at: string;
+  readonly per_minute_limit: number;
+}
+
 export interface KeyRevoked {
   readonly deactivated: true;
 }

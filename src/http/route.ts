@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type { z } from "zod";
 import type { Tier } from "../domain/access/tiers.js";
 import type { ApiKeyRecord } from "../store/ports/api-keys.js";
-import type { ExtraLimit } from "../application/usage-limiter.js";
+import type { ExtraLimit, QuotaState } from "../application/usage-limiter.js";
 import type { RouteIpLimit } from "./limit-refusals.js";
 import type { ErrorCode } from "./error-codes.js";
 
@@ -34,6 +34,8 @@ export interface Caller {
   readonly key: ApiKeyRecord;
   /** The key as presented, for the routes that act on it (rotate, deactivate). Never logged. */
   readonly presented: string;
+  /** The daily quota with this request counted: what the X-RateLimit headers say. */
+  readonly quota: QuotaState;
 }
 
 /** What a handler is handed; `caller` is the authenticated key on keyed routes, null on public ones. */

@@ -62,7 +62,7 @@ async function authenticate(req: Request, res: Response, route: Route, deps: Rou
   const usage = route.access.quota === "count-only" ? await deps.limiter.countWithoutRefusing(...args) : await deps.limiter.consume(...args);
   setQuotaHeaders(res, usage.quota);
   if (!usage.ok) throw usageRefusalError(usage.refusal, deps.upgradeUrl);
-  return { key, presented };
+  return { key, presented, quota: usage.quota };
 }
 
 function setQuotaHeaders(res: Response, quota: QuotaState): void {

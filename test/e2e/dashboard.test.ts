@@ -10,6 +10,7 @@ import { ARTIFACTS, buildWeb } from "./support/web-build.js";
 import { apiStatus, panel, waitForPanelsSettled } from "./support/panels.js";
 import { ghostPerformanceSchema } from "../../src/http/schemas/ghost-performance.js";
 import { ghostStatsFigures } from "../../src/domain/ghost/ghost-stats.js";
+import { keyPrefix } from "../../src/domain/access/api-key.js";
 
 const H = 3_600_000;
 
@@ -236,6 +237,15 @@ describe("dashboard", () => {
     await context.close();
   });
 
+  it("says at once when a pasted key is not accepted", async () => {
+    const { page, problems } = await openDashboard();
+    await page.getByLabel("Paste a key").fill("svc_pro_AAAAAAAAAAAAAAAAAAAA");
+    await page.getByRole("button", { name: "Use key" }).click();
+    await expect.poll(() => page.locator("#key-status").textContent(), { timeout: 10_000 }).toBe("The API key is not valid. Only the public panels will load: paste another key or generate a free one.");
+    expect(problems.errors).toEqual([]);
+    await context.close();
+  });
+
   it("reveals the Basic and Pro panels when a Pro key is pasted", async () => {
     const proKey = await createKey(svc, "pro");
     const { page, problems } = await openDashboard();
@@ -244,6 +254,9 @@ describe("dashboard", () => {
     await expect.poll(async () => (await panel(page, "btc-council")).state).not.toBe("locked");
     await waitForPanelsSettled(page);
     expect(await page.getByLabel("Paste a key").inputValue()).toBe("");
+    // The key bar asks the service which key this is and what is left of today's quota.
+    const prefix = keyPrefix(proKey);
+    await expect.poll(() => page.locator("#key-status").textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^Using a Pro key \\(${prefix}…\\): [\\d,]+ of 10,000 calls left today`));
     for (const [id, path] of [...FREE_PANELS, ...BASIC_PANELS, ...PRO_PANELS]) await expectPanelShowsData(page, id, path, proKey);
     // Evidence: the reliability quintiles, rank IC per horizon and the regime block, as served.
     const evaluation = (await (await fetch(`${svc.url}/v1/evaluation/verdicts?asset=BTC`, { headers: { "x-api-key": proKey } })).json()) as {

@@ -1,11 +1,17 @@
 import { defineRoute, type Route } from "../route.js";
-import { deactivatedSchema, generateKeyBody, issuedKeySchema } from "../schemas/keys.js";
+import { currentKeySchema, deactivatedSchema, generateKeyBody, issuedKeySchema } from "../schemas/keys.js";
 import type { AppDeps } from "../app-deps.js";
 import type { IssuedKey } from "../../application/key-issuer.js";
 import { ApiError } from "../error-codes.js";
 
 /** Rotations per key lineage: the quota no longer bounds them (it does not refuse a rotation). */
 const ROTATION_LIMIT = { name: "key-rotation", limit: 5, windowSeconds: 3600 } as const;
+
+/**
+ * Looking a key up never spends the quota's refusal (a holder whose calls ran out must still see
+ * when they come back), so it is bounded on its own instead of by the tier's minute.
+ */
+const KEY_STATUS_LIMIT = { name: "key-status", limit: 30, windowSeconds: 60 } as const;
 
 const KEY_SHOWN_ONCE = "Store this key now: it is shown once and cannot be recovered.";
 
@@ -53,6 +59,30 @@ export function keyRoutes(deps: AppDeps): Route[] {
         deps.keyVerifier.forget(caller.presented);
         if (!issued) throw new ApiError("key_inactive");
         return issuedBody(issued);
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/keys/current",
+      summary: "The calling key: its tier and how much of today's quota is left (30 a minute)",
+      description:
+        "Counts as a call, as every keyed request does, but a spent quota or minute does not refuse it. The e-mail address given at generation is not shown: whoever holds a leaked key would learn its owner's address.",
+      tags: ["keys"],
+      access: { kind: "key", tier: "free", quota: "count-only", limits: [KEY_STATUS_LIMIT] },
+      response: currentKeySchema,
+      handler: async ({ caller }) => {
+        const { key, quota } = caller;
+        return {
+          key_prefix: key.prefix,
+          tier: key.tier,
+          name: key.name,
+          created_at: key.createdAt,
+          daily_limit: quota.limit,
+          calls_today: quota.limit - quota.remaining,
+          remaining_today: quota.remaining,
+          resets_at: new Date(quota.resetEpochSeconds * 1000).toISOString(),
+          per_minute_limit: deps.tierLimits[key.tier].perMinute,
+        };
       },
     }),
     defineRoute({

@@ -29,4 +29,21 @@ export const issuedKeySchema = z
   })
   .meta({ id: "IssuedKey" });
 
+export const currentKeySchema = z
+  .object({
+    key_prefix: z.string().describe("The key's first characters, as the key list and the logs show it; never the key"),
+    tier: z.enum(TIERS),
+    name: z.string().nullable().describe("The name given when the key was generated"),
+    created_at: z.string().describe("When this key was issued (a rotated key: when it was rotated in)"),
+    daily_limit: z.number().int().describe("Calls a UTC day (X-RateLimit-Limit)"),
+    calls_today: z
+      .number()
+      .int()
+      .describe("Calls counted today, this one included, by this key and the keys it was rotated from: a rotation hands no fresh quota"),
+    remaining_today: z.number().int().describe("Calls left today (X-RateLimit-Remaining)"),
+    resets_at: z.string().describe("The next 00:00 UTC, when the daily count starts again (X-RateLimit-Reset as an ISO time)"),
+    per_minute_limit: z.number().int().describe("Calls a minute this tier allows"),
+  })
+  .meta({ id: "CurrentKey" });
+
 export const deactivatedSchema = z.object({ deactivated: z.literal(true) });

@@ -47,6 +47,8 @@ describe("the OpenAPI document agrees with the service", () => {
     expect(doc.paths["/v1/keys/current"]?.delete?.responses["429"]).toBeUndefined();
     // Rotating is held to its own limit (5 an hour) but never to the quota.
     expect(doc.paths["/v1/keys/rotate"]?.post?.responses["429"]).toBeDefined();
+    // Reading the key's status likewise: 30 a minute, never the quota.
+    expect(doc.paths["/v1/keys/current"]?.get?.responses["429"]).toBeDefined();
   });
 
   it("documents HEAD /v1/health, as SPEC lists it, and the service answers it with the GET's headers and no body", async () => {

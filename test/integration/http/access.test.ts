@@ -210,6 +210,50 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
       if (res.status === 503) expect(((await res.json()) as Detail).detail, path).toMatchObject({ error: "warming_up" });
     }
   });
+  it("GET /v1/keys/current shows the key's tier and today's count, still after the quota is spent, never the e-mail", async () => {
+    const day = DAY_START + 5 * 86_400_000;
+    clock.set(day + 9 * 3600_000 + 5_000);
+    const issued = await svc.service.deps.keyIssuer.create("free", "desk", "owner@example.com");
+    const current = async (key: string) => {
+      const res = await get("/v1/keys/current", key);
+      return { res, text: await res.text() };
+    };
+    const first = await current(issued.apiKey);
+    expect(first.res.status).toBe(200);
+    expect(JSON.parse(first.text)).toEqual({
+      key_prefix: issued.record.prefix,
+      tier: "free",
+      name: "desk",
+      created_at: issued.record.createdAt,
+      daily_limit: 4,
+      calls_today: 1,
+      remaining_today: 3,
+      resets_at: new Date(day + 86_400_000).toISOString(),
+      per_minute_limit: 1000,
+    });
+    expect(issued.apiKey.startsWith(issued.record.prefix)).toBe(true);
+    expect(first.text).not.toContain("owner@example.com");
+    expect(first.text).not.toContain(issued.apiKey);
+    expect(first.res.headers.get("x-ratelimit-remaining")).toBe("3");
+
+    for (let i = 0; i < 3; i++) expect((await get("/v1/verdict/latest", issued.apiKey)).status).not.toBe(429);
+    expect((await get("/v1/verdict/latest", issued.apiKey)).status).toBe(429);
+    const spent = await current(issued.apiKey);
+    expect(spent.res.status).toBe(200);
+    expect(JSON.parse(spent.text)).toMatchObject({ calls_today: 4, remaining_today: 0 });
+
+    // A rotation hands no fresh quota: the new key reads the lineage's count.
+    const rotated = (await (await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "x-api-key": issued.apiKey } })).json()) as { api_key: string };
+    expect(JSON.parse((await current(rotated.api_key)).text)).toMatchObject({ tier: "free", name: "desk", calls_today: 4, remaining_today: 0 });
+    expect((await current(issued.apiKey)).res.status).toBe(401);
+
+    // Bounded on its own, as the quota does not refuse it: 30 a minute.
+    clock.set(day + 10 * 3600_000);
+    for (let i = 0; i < 30; i++) expect((await current(rotated.api_key)).res.status).toBe(200);
+    const refused = await current(rotated.api_key);
+    expect(refused.res.status).toBe(429);
+    expect((JSON.parse(refused.text) as Detail).detail).toMatchObject({ error: "rate_limit_exceeded", limit: 30, window_seconds: 60 });
+  });
 });
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and deactivation on %s", (kind) => {
@@ -313,4 +357,5 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("key generation, rotation and de
     expect(after.status).toBe(401);
     expect(((await after.json()) as Detail).detail.error).toBe("key_inactive");
   });
+
 });

@@ -78,7 +78,7 @@ describe("SDK against the running service", () => {
     await expect(free.signalWeights()).rejects.toMatchObject({ status: 403, code: "tier_required", requiredTier: "pro" });
   });
 
-  it("rotates and revokes its key, reads both health probes, subscribes to the newsletter and runs the TAO council", async () => {
+  it("reads, rotates and revokes its key, reads both health probes, subscribes to the newsletter and runs the TAO council", async () => {
     const anonymous = new MarketIntelClient({ baseUrl: svc.url });
     expect(await anonymous.healthLive()).toMatchObject({ status: "ok" });
     expect(await anonymous.healthReady()).toMatchObject({ status: "ok", checks: expect.any(Object) });
@@ -92,6 +92,11 @@ describe("SDK against the running service", () => {
     const run = await current.runTaoCouncil();
     expect(typeof run.success).toBe("boolean");
     expect(run.success).toBe(run.verdict !== null);
+    // The old key's calls (rotate, the refused council read) and the new one's count together.
+    const status = await current.currentKey();
+    expect(status).toMatchObject({ tier: "pro", key_prefix: rotated.key_prefix, daily_limit: 10_000, per_minute_limit: expect.any(Number) });
+    expect(status.calls_today).toBe(3);
+    expect(status.remaining_today).toBe(10_000 - 3);
     expect(await current.revokeKey()).toEqual({ deactivated: true });
     await expect(current.taoCouncil()).rejects.toMatchObject({ status: 401, code: "key_inactive" });
   });
