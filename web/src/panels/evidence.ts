@@ -1,9 +1,9 @@
 import type { Asset, RankIc, RegimeEvaluation, ReliabilityBin, VerdictEvaluation, VerdictEvaluationSpan } from "../../../sdk/types.js";
+import { assetPicker } from "../asset-picker.js";
 import { el, facts } from "../dom.js";
 import { label, num, pct01, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
-const ASSETS: readonly Asset[] = ["BTC", "ETH", "SOL", "TAO"];
 /** Rules were chosen on data up to 2022-12-31; the evaluation that matters is the span after. */
 const HELD_OUT = "from_2023";
 const EXCESS_HOURS = 24;
@@ -85,15 +85,11 @@ export function evidencePanel(): PanelDef<Evidence> {
     id: "evidence",
     title: "Evidence: does the verdict know anything?",
     access: "basic",
-    controls: (reload) => {
-      const select = el("select", { id: "evidence-asset" });
-      for (const a of ASSETS) select.append(el("option", { value: a, selected: a === asset }, a));
-      select.addEventListener("change", () => {
-        asset = select.value as Asset;
+    controls: (reload) =>
+      assetPicker("evidence-asset", asset, (picked) => {
+        asset = picked;
         reload();
-      });
-      return el("label", { class: "control" }, "Asset ", select);
-    },
+      }),
     load: async (client) => {
       const [verdicts, regime] = await Promise.all([client.verdictEvaluation(asset), client.regimeEvaluation()]);
       return { data: { verdicts, regime }, ttlSeconds: Math.min(verdicts.cache_ttl_seconds, regime.cache_ttl_seconds) };

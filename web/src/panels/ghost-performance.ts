@@ -1,9 +1,9 @@
 import type { Asset, GhostPerformance, PerformanceGroupRow } from "../../../sdk/types.js";
+import { assetPicker } from "../asset-picker.js";
 import { el, facts } from "../dom.js";
 import { money, num, pct, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
-const ASSETS: readonly Asset[] = ["BTC", "ETH", "SOL", "TAO"];
 
 const band = (b: { mean: number; p5: number; p95: number } | null, digits = 2): string =>
   b === null ? "n/a" : `${num(b.mean, digits)} (90 %: ${num(b.p5, digits)} to ${num(b.p95, digits)})`;
@@ -42,15 +42,11 @@ export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
     id: "ghost-performance",
     title: "Ghost Trader performance and benchmarks",
     access: "public",
-    controls: (reload) => {
-      const select = el("select", { id: "performance-asset" });
-      for (const a of ASSETS) select.append(el("option", { value: a, selected: a === asset }, a));
-      select.addEventListener("change", () => {
-        asset = select.value as Asset;
+    controls: (reload) =>
+      assetPicker("performance-asset", asset, (picked) => {
+        asset = picked;
         reload();
-      });
-      return el("label", { class: "control" }, "Asset ", select);
-    },
+      }),
     load: async (client) => {
       const data = await client.ghostPerformance(asset);
       return { data, ttlSeconds: data.cache_ttl_seconds };

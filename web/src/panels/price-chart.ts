@@ -1,12 +1,12 @@
 import { CandlestickSeries, HistogramSeries, createSeriesMarkers, type SeriesMarker, type Time, type UTCTimestamp } from "lightweight-charts";
 import type { Asset, Candles, RegimeHistory, TrackRecord } from "../../../sdk/types.js";
 import { chartIn, COLORS } from "../charts.js";
+import { assetPicker } from "../asset-picker.js";
 import { el } from "../dom.js";
 import { toUnixSeconds } from "../format.js";
 import { describe, type PanelDef } from "../panel.js";
 import type { KeySession } from "../key-session.js";
 
-const ASSETS: readonly Asset[] = ["BTC", "ETH", "SOL", "TAO"];
 const HOUR_S = 3600;
 // 500 hourly bars: three weeks of context, one request, well inside the 1..1000 limit.
 const BAR_LIMIT = 500;
@@ -49,15 +49,11 @@ export function priceChartPanel(session: KeySession): PanelDef<ChartData> {
     id: "price-chart",
     title: "Price, regimes and Ghost Trader trades",
     access: "free",
-    controls: (reload) => {
-      const select = el("select", { id: "chart-asset" });
-      for (const a of ASSETS) select.append(el("option", { value: a, selected: a === asset }, a));
-      select.addEventListener("change", () => {
-        asset = select.value as Asset;
+    controls: (reload) =>
+      assetPicker("chart-asset", asset, (picked) => {
+        asset = picked;
         reload();
-      });
-      return el("label", { class: "control" }, "Asset ", select);
-    },
+      }),
     load: async (client) => {
       const tier = session.tier;
       const wantsBands = asset === "BTC" && (tier === "basic" || tier === "pro");
