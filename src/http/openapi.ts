@@ -30,8 +30,8 @@ const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ["method_not_allowed", "internal"
 function accessErrorsOf(r: Route): ErrorCode[] {
   const a = r.access;
   if (a.kind !== "key") return [];
-  // A count-only route (reading, revoking or rotating the calling key) is never refused by the quota or the
-  // per-minute limit; only its own limits refuse it.
+  // A count-only route (reading, revoking or rotating the calling key) is never refused by the
+  // quota or the per-minute limit; only its own limits refuse it.
   const countOnly = a.quota === "count-only";
   return [
     ...KEY_ERRORS,

@@ -3,8 +3,7 @@ import { ApiRequestError } from "../../sdk/errors.js";
 import { byId, el } from "./dom.js";
 import { tierName, type KeySession } from "./key-session.js";
 
-const HELD_IN_MEMORY = "held in this page's memory only: reloading the page forgets it.";
-const HELD_IN_MEMORY_SENTENCE = "The key is held in this page's memory only: reloading the page forgets it.";
+const HELD_IN_MEMORY = "The key is held in this page's memory only: reloading the page forgets it.";
 
 /** Wires the key form and the free-key generator to the in-memory session. */
 export function mountKeyBar(session: KeySession, baseUrl: string): void {
@@ -24,14 +23,14 @@ export function mountKeyBar(session: KeySession, baseUrl: string): void {
       return;
     }
     const tier = session.tier;
-    status.textContent = `Using a ${tier ? tierName(tier) : "key of unknown tier"} key, ${HELD_IN_MEMORY}`;
+    status.textContent = `Using a ${tier ? tierName(tier) : "key of unknown tier"} key. ${HELD_IN_MEMORY}`;
     // Asked once per key set: a mistyped or revoked key is named here at once rather than by
     // each panel failing in turn, and the holder sees what is left of today's quota.
     new MarketIntelClient({ baseUrl, apiKey: key, maxRetries: 0 })
       .currentKey()
       .then((k) => {
         if (session.key !== key) return;
-        status.textContent = `Using a ${tierName(k.tier)} key (${k.key_prefix}…): ${k.remaining_today.toLocaleString("en-US")} of ${k.daily_limit.toLocaleString("en-US")} calls left today, counted afresh from 00:00 UTC. ${HELD_IN_MEMORY_SENTENCE}`;
+        status.textContent = `Using a ${tierName(k.tier)} key (${k.key_prefix}…): ${k.remaining_today.toLocaleString("en-US")} of ${k.daily_limit.toLocaleString("en-US")} calls left today at ${new Date().toISOString().slice(11, 16)} UTC (the panels spend calls as they refresh; the count starts afresh at 00:00 UTC). ${HELD_IN_MEMORY}`;
       })
       .catch((err: unknown) => {
         if (session.key !== key || !(err instanceof ApiRequestError) || err.status !== 401) return;

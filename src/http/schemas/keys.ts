@@ -31,7 +31,7 @@ export const issuedKeySchema = z
 
 export const currentKeySchema = z
   .object({
-    key_prefix: z.string().describe("The key's first characters, as the key list and the logs show it; never the key"),
+    key_prefix: z.string().describe("The key's first characters, as generation showed them and an operator's key list shows them; never the key"),
     tier: z.enum(TIERS),
     name: z.string().nullable().describe("The name given when the key was generated"),
     created_at: z.string().describe("When this key was issued (a rotated key: when it was rotated in)"),
