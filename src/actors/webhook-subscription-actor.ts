@@ -8,6 +8,8 @@ import { eventEnvelopeSchema, type EventEnvelope } from "../events/event-envelop
 import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
 import { subscriptionStateSchema } from "../webhook-delivery/state-schema.js";
+import type { SecretSealer } from "../webhook-delivery/secret-sealer.js";
+import { sealSubscription, unsealSubscription } from "../webhook-delivery/sealed-webhooks.js";
 import { buildDeliveryRequest } from "../domain/webhooks/delivery-request.js";
 import * as machine from "../domain/webhooks/delivery-state.js";
 import type { DeliveryRecord, SubscriptionState } from "../domain/webhooks/delivery-state.js";
@@ -36,6 +38,11 @@ export interface WebhookActorDeps {
    * clock the host fires wall reminders by (the composition root hands both the same one).
    */
   readonly wall: Clock;
+  /**
+   * Seals the secrets the actor state holds, as `repo` seals the store's copy (docs/security.md):
+   * the state store is read by whoever reads Redis or MongoDB, not only by this actor.
+   */
+  readonly sealer: SecretSealer;
 }
 
 export interface AcceptResult {
@@ -47,6 +54,11 @@ export interface AcceptResult {
 export interface RotatedSecret {
   readonly secret: string;
   readonly previousExpiresAt: number;
+}
+
+/** The state as it is written: the subscription's secrets sealed. */
+function sealedState(state: SubscriptionState, sealer: SecretSealer): SubscriptionState {
+  return { ...state, subscription: sealSubscription(state.subscription, sealer) };
 }
 
 /** Plain data of the state machine, as the JSON the actor state holds. */
@@ -97,7 +109,7 @@ export class WebhookSubscriptionActor extends Actor {
     if (event === null) return { accepted: false, reason: "not_subscribed" };
     const result = machine.acceptEvent(state, event, this.deps.wall.now());
     if (!result.accepted) return { accepted: false, reason: result.reason };
-    this.ctx.state.set(STATE, asJson(result.state));
+    this.ctx.state.set(STATE, asJson(sealedState(result.state, this.deps.sealer)));
     armReminder(this.ctx, result.state);
     return { accepted: true, reason: "accepted" };
   }
@@ -198,13 +210,13 @@ export class WebhookSubscriptionActor extends Actor {
  */
 async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<SubscriptionState | null> {
   const stored = await ctx.state.get(STATE, subscriptionStateSchema);
-  if (stored !== undefined) return stored;
+  if (stored !== undefined) return { ...stored, subscription: unsealSubscription(stored.subscription, deps.sealer) };
   const subscription = await deps.repo.get(ctx.id);
   return subscription === null ? null : machine.initialState(subscription);
 }
 
 async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
-  setState(ctx, after);
+  setState(ctx, deps, after);
   const added = addedRecords(before, after);
   // The store is a projection for the routes and the fan-out; the actor state is what the
   // schedule runs on. A failed projection write must not roll back a turn whose attempts were
@@ -227,7 +239,7 @@ async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: Su
  * mends a store copy a delivery turn's failed write left behind.
  */
 async function commitRequestedChange(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
-  setState(ctx, after);
+  setState(ctx, deps, after);
   await deps.repo.save(after.subscription);
   await deps.repo.appendDeliveries(ctx.id, addedRecords(before, after), MAX_DELIVERY_RECORDS);
 }
@@ -237,10 +249,10 @@ function addedRecords(before: SubscriptionState, after: SubscriptionState): Deli
   return after.records.filter((r) => !before.records.includes(r));
 }
 
-function setState(ctx: ActorContext, state: SubscriptionState): void {
+function setState(ctx: ActorContext, deps: WebhookActorDeps, state: SubscriptionState): void {
   // The delivery log lives in the store; keeping it in the state too would rewrite 50
   // records with every turn.
-  ctx.state.set(STATE, asJson({ ...state, records: [] }));
+  ctx.state.set(STATE, asJson({ ...sealedState(state, deps.sealer), records: [] }));
   armReminder(ctx, state);
 }
 

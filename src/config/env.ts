@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { compile as compileTrustedProxies } from "proxy-addr";
 import { z } from "zod";
 import { judgeAddress } from "../webhook-delivery/address-policy.js";
+import { sealKeysSetting } from "../webhook-delivery/secret-sealer.js";
 
 const bool = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
@@ -167,6 +168,11 @@ const settings = z.object({
     .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
     .pipe(z.array(z.string().refine(acceptedByResolver, "must be ip, ip:port or [ipv6]:port with a valid address and port")).min(1))
     .optional(),
+  /**
+   * Keys that seal webhook signing secrets at rest (`id:base64-of-32-bytes`, comma-separated; the
+   * first seals, all open). Unset: secrets are stored as issued. src/webhook-delivery/secret-sealer.ts.
+   */
+  WEBHOOK_SECRET_KEYS: sealKeysSetting.optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),
   RATE_LIMIT_BASIC_PER_MINUTE: positiveInt.default(300),
   RATE_LIMIT_PRO_PER_MINUTE: positiveInt.default(1000),

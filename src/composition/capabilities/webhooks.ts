@@ -5,6 +5,9 @@ import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
 import { countingDeliveries } from "../../observability/webhook-metrics.js";
+import { createSecretSealer, type SecretSealer } from "../../webhook-delivery/secret-sealer.js";
+import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
+import type { WebhookRepository } from "../../store/ports/webhooks.js";
 import type { Capability, CapabilityContext } from "../capability.js";
 
 export interface WebhooksCapabilityOptions {
@@ -34,14 +37,30 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
     return deliver;
   };
 
+  // The subscriptions with their secrets sealed at rest (docs/security.md), one per service.
+  const sealing = new WeakMap<CapabilityContext, { sealer: SecretSealer; repo: WebhookRepository }>();
+  const sealingFor = (ctx: CapabilityContext): { sealer: SecretSealer; repo: WebhookRepository } => {
+    let s = sealing.get(ctx);
+    if (s === undefined) {
+      const sealer = createSecretSealer(ctx.config.WEBHOOK_SECRET_KEYS ?? []);
+      const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) =>
+        ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened"),
+      );
+      s = { sealer, repo };
+      sealing.set(ctx, s);
+    }
+    return s;
+  };
+
   return {
     name: "webhooks",
     registerActors(ctx) {
+      const { sealer, repo } = sealingFor(ctx);
       // Issue 19: subscriptions belong to a key lineage, so they follow rotations with nothing to
       // move, and stop once the lineage has no active key (deactivated anywhere: HTTP, the CLI,
       // another replica), checked before every send.
       const ownerActive = async (owner: string): Promise<boolean> => (await ctx.store.apiKeys.findActiveByUsageId(owner)) !== null;
-      const deps = { repo: ctx.store.webhooks, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock };
+      const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
       ctx.keyLifecycle.listen({
@@ -49,6 +68,8 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
           // A rotation racing the deactivation may have left the lineage a live key: its
           // subscriptions are that key's now, and "key_deactivated" would be false.
           if (await ownerActive(owner)) return;
+          // Ids only, from the store as it is: a secret that does not open must not keep a
+          // deactivated key's subscriptions running.
           for (const s of await ctx.store.webhooks.listByOwner(owner)) await proxy(s.id).disableForKey();
         },
       });
@@ -56,22 +77,45 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
         // At least once: if an accept fails, this handler rejects, the outbox keeps the event and
         // publishes it again; actors that already accepted it drop the copy (same delivery id).
         ctx.bus.subscribe(type, async (event) => {
-          const { subscriptions: recipients, unreadable } = await ctx.store.webhooks.listActiveFor(type);
+          const { subscriptions: recipients, unreadable } = await repo.listActiveFor(type);
           if (unreadable.length > 0) ctx.logger.error({ webhook_ids: unreadable, event: type }, "webhook subscriptions unreadable: left out of the fan-out");
           await Promise.all(recipients.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).accept(event)));
         });
       }
     },
     async start(ctx) {
+      const { sealer, repo } = sealingFor(ctx);
+      await reportSealing(ctx, sealer);
       // Re-arm every pending schedule from the actor state, which a lost reminder cannot undo.
-      const { subscriptions: active, unreadable } = await ctx.store.webhooks.listActive();
+      const { subscriptions: active, unreadable } = await repo.listActive();
       if (unreadable.length > 0) ctx.logger.error({ webhook_ids: unreadable }, "webhook subscriptions unreadable: not resumed");
       const resumed = await Promise.all(active.map((s) => ctx.host.proxy(WebhookSubscriptionActor, s.id).resume()));
       const pending = resumed.reduce((sum, n) => sum + n, 0);
       if (pending > 0) ctx.logger.info({ subscriptions: active.length, pending }, "webhook deliveries resumed");
     },
-    routes: (ctx) => webhookRoutes({ ...ctx, deliver: deliverFor(ctx) }),
+    routes: (ctx) => webhookRoutes({ ...ctx, deliver: deliverFor(ctx), webhooks: sealingFor(ctx).repo }),
   };
+}
+
+/**
+ * What the operator needs to replace a sealing key: which key seals now, and how many active
+ * subscriptions' secrets each key (or none) still holds. A stored secret is sealed again with the
+ * first key at its subscription's next write (a delivery or a change); an old key can go once it
+ * counts none.
+ */
+async function reportSealing(ctx: CapabilityContext, sealer: SecretSealer): Promise<void> {
+  const { subscriptions } = await ctx.store.webhooks.listActive();
+  const held: Record<string, number> = {};
+  for (const s of subscriptions) {
+    const key = sealer.keyIdOf(s.secret) ?? "none";
+    held[key] = (held[key] ?? 0) + 1;
+  }
+  if (sealer.sealingKeyId === null) {
+    // A warning once there is something to protect; before that, a hint.
+    ctx.logger[subscriptions.length > 0 ? "warn" : "info"]({ active_subscriptions: subscriptions.length, sealed_with: held }, "webhook secrets are stored as issued: set WEBHOOK_SECRET_KEYS to seal them at rest");
+  } else {
+    ctx.logger.info({ sealing_key: sealer.sealingKeyId, active_subscriptions: subscriptions.length, sealed_with: held }, "webhook secrets sealed at rest");
+  }
 }
 
 export const webhooksCapability: Capability = createWebhooksCapability();

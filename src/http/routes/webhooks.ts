@@ -25,10 +25,13 @@ import { createSubscription, isOwnedBy, type WebhookSubscription } from "../../d
 import { checkWebhookTarget, type TargetCheck } from "../../webhook-delivery/target-check.js";
 import type { Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
+import type { WebhookRepository } from "../../store/ports/webhooks.js";
 
 export interface WebhookRouteDeps extends AppDeps {
   readonly host: ActorHost;
   readonly deliver: Deliver;
+  /** The subscriptions with their secrets opened (the store holds them sealed when keys are set). */
+  readonly webhooks: WebhookRepository;
 }
 
 const basic = { kind: "key", tier: "basic" } as const;
@@ -76,7 +79,7 @@ function listItem(s: WebhookSubscription): z.input<typeof webhookListItemSchema>
  * Another key's id is answered exactly like a missing one (404), so ids cannot be probed.
  */
 export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
-  const repo = deps.store.webhooks;
+  const repo = deps.webhooks;
   const actor = (id: string) => deps.host.proxy(WebhookSubscriptionActor, id);
   // Registrations of one key run one at a time in this process. The limit itself is enforced
   // by the store across processes (an IMMEDIATE transaction on SQLite, unique slot documents on

@@ -35,8 +35,9 @@ function parsedDoc(raw: unknown): unknown {
  * race); the HTTP routes and the fan-out read from here, never from the actors.
  *
  * `ownerKeyId` is the owning key's usage id (its lineage: the id of the first key of its rotation
- * chain, which for a key never rotated is its own id), never the key. `secret` is stored as issued
- * (the service must sign with it; see docs/security.md).
+ * chain, which for a key never rotated is its own id), never the key. An adapter stores `secret`
+ * as it is given: the service hands it sealed (src/webhook-delivery/sealed-webhooks.ts) when
+ * WEBHOOK_SECRET_KEYS is set, as issued otherwise (docs/security.md).
  */
 export interface WebhookRepository {
   /**

@@ -8,6 +8,7 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
+import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
 
 /**
  * On Dapr a subscription actor's arguments are JSON another replica sent, possibly one of another
@@ -28,7 +29,7 @@ describe("a webhook subscription actor called with arguments of another shape", 
     log = captureLogger();
     const deliver = async (): Promise<DeliveryOutcome> => ({ kind: "success", statusCode: 200, durationMs: 3 });
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: log.logger, pollIntervalMs: 0 });
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]) }));
     await host.start();
     await store.webhooks.insertWithinLimit(subscription, 5);
   });

@@ -8,6 +8,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { ActorStateStore } from "../../../src/store/ports/actor-state.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
 
 /**
  * A delivery turn that sent its attempt but could not commit (the store busy, the actor moved)
@@ -42,7 +43,7 @@ describe("a webhook delivery turn whose commit fails", () => {
       sent.push(request.headers["x-service-delivery"] ?? "");
       return sent.length === 1 ? { kind: "failure", statusCode: 500, error: "http_status", durationMs: 3 } : { kind: "success", statusCode: 200, durationMs: 3 };
     };
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]) }));
     await host.start();
   });
 

@@ -8,6 +8,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { WebhookRepository } from "../../../src/store/ports/webhooks.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
 
 /**
  * The routes and the fan-out read a subscription's store copy; its actor keeps the schedule. A
@@ -49,7 +50,7 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     const deliver = async (): Promise<DeliveryOutcome> =>
       receiverFails ? { kind: "failure", statusCode: 500, error: "http_status", durationMs: 3 } : { kind: "success", statusCode: 200, durationMs: 3 };
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: captureLogger().logger, pollIntervalMs: 0 });
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]) }));
     await host.start();
     await store.webhooks.insertWithinLimit(subscription, 5);
   });

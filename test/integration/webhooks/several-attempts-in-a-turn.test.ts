@@ -12,6 +12,7 @@ import { createHttpDeliverer, type Deliver } from "../../../src/webhook-delivery
 import { captureLogger } from "../../support/capture-logger.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki } from "./support/tls.js";
+import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
 
 /**
  * A delivery turn sends every due attempt of a subscription at once and waits for all of them.
@@ -49,7 +50,7 @@ describe("a delivery turn that sends several attempts", () => {
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: captureLogger().logger, pollIntervalMs: 0 });
     const deliver = wrap(createHttpDeliverer({ agent, timeoutMs: 5_000 }));
     const repo = store.webhooks;
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]) }));
     await host.start();
     return { store, host };
   }

@@ -1,0 +1,132 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * Webhook signing secrets at rest. The service must sign with the secret itself, so it cannot
+ * keep only a hash (as it does for API keys); what it can do is keep the stored copies (the store
+ * row and the subscription actor's state) sealed with a key that lives in the environment only.
+ * Whoever reads a store dump or a backup, but not the environment, then cannot sign a forged
+ * event that a subscriber would accept.
+ *
+ * AES-256-GCM, a fresh 96-bit nonce per seal, and the subscription id as associated data, so a
+ * sealed secret copied onto another subscription's row does not open there. A sealed value is
+ * `sealed.v1.<key id>.<base64url(nonce | tag | ciphertext)>`; anything else is a secret stored as
+ * issued (before sealing was configured), read as it is.
+ */
+export interface SealKey {
+  readonly id: string;
+  readonly key: Buffer;
+}
+
+export interface SecretSealer {
+  /** The key new seals use; null when no key is configured and secrets are stored as issued. */
+  readonly sealingKeyId: string | null;
+  seal(secret: string, subscriptionId: string): string;
+  /** Throws SecretUnsealError when the value cannot be opened (unknown key, altered, another row's). */
+  unseal(stored: string, subscriptionId: string): string;
+  /** The key a stored value was sealed with, or null for a secret stored as issued. */
+  keyIdOf(stored: string): string | null;
+}
+
+export class SecretUnsealError extends Error {
+  constructor(
+    readonly reason: "unknown_key" | "not_authentic" | "malformed",
+    readonly keyId: string | null,
+  ) {
+    super(
+      reason === "unknown_key"
+        ? `webhook secret sealed with key "${keyId ?? ""}", which WEBHOOK_SECRET_KEYS does not name`
+        : reason === "not_authentic"
+          ? `webhook secret sealed with key "${keyId ?? ""}" does not authenticate (altered, or another subscription's)`
+          : "webhook secret has the sealed prefix but not its shape",
+    );
+    this.name = "SecretUnsealError";
+  }
+}
+
+const PREFIX = "sealed.v1.";
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const KEY_BYTES = 32;
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+function associatedData(subscriptionId: string): Buffer {
+  return Buffer.from(`webhook-secret:${subscriptionId}`, "utf8");
+}
+
+export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
+  const byId = new Map(keys.map((k) => [k.id, k.key]));
+  const sealing = keys[0] ?? null;
+
+  function keyIdOf(stored: string): string | null {
+    if (!stored.startsWith(PREFIX)) return null;
+    const dot = stored.indexOf(".", PREFIX.length);
+    return dot < 0 ? stored.slice(PREFIX.length) : stored.slice(PREFIX.length, dot);
+  }
+
+  return {
+    sealingKeyId: sealing?.id ?? null,
+    keyIdOf,
+    seal(secret, subscriptionId) {
+      // Already sealed (a state read back and written again unchanged): never wrapped twice.
+      if (sealing === null || secret.startsWith(PREFIX)) return secret;
+      const nonce = randomBytes(NONCE_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", sealing.key, nonce);
+      cipher.setAAD(associatedData(subscriptionId));
+      const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+      return `${PREFIX}${sealing.id}.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64url")}`;
+    },
+    unseal(stored, subscriptionId) {
+      const keyId = keyIdOf(stored);
+      if (keyId === null) return stored;
+      const packed = stored.slice(PREFIX.length + keyId.length + 1);
+      if (!KEY_ID.test(keyId) || stored[PREFIX.length + keyId.length] !== ".") throw new SecretUnsealError("malformed", null);
+      const key = byId.get(keyId);
+      if (key === undefined) throw new SecretUnsealError("unknown_key", keyId);
+      const raw = Buffer.from(packed, "base64url");
+      if (raw.length <= NONCE_BYTES + TAG_BYTES) throw new SecretUnsealError("malformed", keyId);
+      const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE_BYTES));
+      decipher.setAAD(associatedData(subscriptionId));
+      decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
+      try {
+        return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+      } catch {
+        throw new SecretUnsealError("not_authentic", keyId);
+      }
+    },
+  };
+}
+
+/**
+ * `WEBHOOK_SECRET_KEYS`: `id:base64-of-32-bytes`, comma-separated. The first seals; every one
+ * listed opens what it sealed, so a key is replaced by putting the new one first and keeping the
+ * old one until no stored secret names it (the start-up log counts them).
+ */
+export const sealKeysSetting = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s !== ""))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .transform((entry, ctx) => {
+            const colon = entry.indexOf(":");
+            const id = colon < 0 ? "" : entry.slice(0, colon);
+            const encoded = colon < 0 ? "" : entry.slice(colon + 1);
+            // Only the entry's position is named: the value is key material.
+            if (!KEY_ID.test(id)) {
+              ctx.addIssue({ code: "custom", message: "each entry must be id:key, the id 1-32 of A-Z a-z 0-9 _ -" });
+              return z.NEVER;
+            }
+            const key = Buffer.from(encoded, "base64");
+            if (key.length !== KEY_BYTES || key.toString("base64").replace(/=+$/, "") !== encoded.replace(/=+$/, "")) {
+              ctx.addIssue({ code: "custom", message: `key "${id}" must be 32 bytes in base64 (e.g. openssl rand -base64 32)` });
+              return z.NEVER;
+            }
+            return { id, key } satisfies SealKey;
+          }),
+      )
+      .min(1, "must name at least one id:key")
+      .refine((keys) => new Set(keys.map((k) => k.id)).size === keys.length, "key ids must differ"),
+  );

@@ -1,0 +1,186 @@
+import { randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import { MongoClient } from "mongodb";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
+import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
+import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
+import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
+import { createTestPki, type TestPki } from "./support/tls.js";
+
+/**
+ * Webhook signing secrets sealed at rest (WEBHOOK_SECRET_KEYS): whoever reads the store (its
+ * rows, the subscription actors' state, a backup) does not find a secret a subscriber trusts,
+ * while the service still signs with it: test sends, event deliveries across restarts, rotations,
+ * and a key replaced by another.
+ */
+let pki: TestPki;
+let receiver: HttpsReceiver;
+
+beforeAll(async () => {
+  pki = createTestPki();
+  receiver = await startHttpsReceiver(pki);
+});
+
+afterAll(async () => {
+  await receiver.stop();
+});
+
+const sealKey = (id: string): string => `${id}:${randomBytes(32).toString("base64")}`;
+
+/** Every row of every table or collection of the store, as text: what a dump or backup holds. */
+async function storeDump(kind: StoreKind, storeUrl: string): Promise<string> {
+  if (kind === "sqlite") {
+    const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+      return tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t.name}"`).all())).join("\n");
+    } finally {
+      db.close();
+    }
+  }
+  const client = await MongoClient.connect(storeUrl);
+  try {
+    const db = client.db();
+    const parts: string[] = [];
+    for (const c of await db.listCollections().toArray()) parts.push(JSON.stringify(await db.collection(c.name).find().toArray()));
+    return parts.join("\n");
+  } finally {
+    await client.close();
+  }
+}
+
+function headersOf(d: ReceivedDelivery): Record<string, string> {
+  return Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, String(v)]));
+}
+
+/** The Standard Webhooks verification a subscriber runs with the secret it was shown. */
+function verifiesWith(secret: string, d: ReceivedDelivery): boolean {
+  try {
+    new Webhook(secret).verify(d.body, headersOf(d));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function call(svc: RunningService, method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(svc.url + path, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function envelope(tradeId: string): EventEnvelope {
+  return {
+    id: randomBytes(8).toString("hex"),
+    event: "ghost.signal",
+    timestamp: new Date().toISOString(),
+    data: { asset: "BTC", action: "ENTRY", trade_id: tradeId, price: 91000, size: 0.1, mode: "A", reason: "test", pnl_usd: null, is_paper: true },
+  };
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest on %s", (kind) => {
+  const start = (storeUrl: string, keys: string | null, log?: CapturedLogger): Promise<RunningService> =>
+    startService(
+      { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", ...(keys === null ? {} : { WEBHOOK_SECRET_KEYS: keys }) },
+      { capabilities: [createWebhooksCapability({ ca: pki.ca })], ...(log === undefined ? {} : { logger: log.logger }) },
+    );
+  const at = (path: string): ReceivedDelivery[] => receiver.received.filter((r) => r.path === path);
+
+  /** Publishes a ghost.signal and waits until it arrived and its outcome is in the actor state. */
+  async function deliverEvent(svc: RunningService, id: string, path: string, tradeId: string): Promise<ReceivedDelivery> {
+    const before = at(path).length;
+    await svc.service.deps.bus.publish("ghost.signal", envelope(tradeId));
+    await waitFor(async () => at(path).length > before, 10_000, "the event delivered");
+    await waitFor(async () => (await svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
+    const got = at(path)[before];
+    if (got === undefined) throw new Error("no delivery");
+    return got;
+  }
+
+  it("keeps no secret in the store, signs test sends and events with it, and survives a rotation, a restart and a new key", async () => {
+    const storeUrl = freshStoreUrl(kind, "sealed");
+    const k1 = sealKey("k1");
+    const path = `/sealed-${kind}`;
+    const first = await start(storeUrl, k1);
+    const key = await createKey(first, "basic");
+    const created = await call(first, "POST", "/v1/webhooks", key, { url: receiver.url(path), events: ["ghost.signal"] });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const secret = String(created.body.secret);
+    expect(secret).toMatch(/^whsec_/);
+
+    // The test send signs with the store's copy, the event delivery with the actor's.
+    expect((await call(first, "POST", "/v1/webhooks/test", key, { webhook_id: id })).body).toMatchObject({ delivered: 1 });
+    expect(verifiesWith(secret, at(path)[0] as ReceivedDelivery)).toBe(true);
+    expect(verifiesWith(secret, await deliverEvent(first, id, path, "e1"))).toBe(true);
+
+    const rotated = await call(first, "POST", `/v1/webhooks/${id}/rotate-secret`, key);
+    expect(rotated.status).toBe(200);
+    const secret2 = String(rotated.body.secret);
+    await first.stop();
+
+    let dump = await storeDump(kind, storeUrl);
+    expect(dump).toContain(id);
+    expect(dump).toContain("sealed.v1.k1.");
+    for (const s of [secret, secret2]) {
+      expect(dump).not.toContain(s);
+      expect(dump).not.toContain(s.slice("whsec_".length));
+    }
+
+    // A new key first, the old one still listed: what k1 sealed still opens, and the next write
+    // seals with k2, the rotated-out secret (still signing for 24 h) included.
+    const second = await start(storeUrl, `${sealKey("k2")},${k1}`);
+    const afterRestart = await deliverEvent(second, id, path, "e2");
+    expect(verifiesWith(secret2, afterRestart)).toBe(true);
+    expect(verifiesWith(secret, afterRestart)).toBe(true);
+    await second.stop();
+    dump = await storeDump(kind, storeUrl);
+    expect(dump).toContain("sealed.v1.k2.");
+    expect(dump).not.toContain("sealed.v1.k1.");
+    for (const s of [secret, secret2]) expect(dump).not.toContain(s.slice("whsec_".length));
+  });
+
+  it("seals a secret stored before keys were set at its next write, and says when a secret's key is missing", async () => {
+    const storeUrl = freshStoreUrl(kind, "unsealed");
+    const path = `/unsealed-${kind}`;
+    const plain = await start(storeUrl, null);
+    const key = await createKey(plain, "basic");
+    const created = await call(plain, "POST", "/v1/webhooks", key, { url: receiver.url(path), events: ["ghost.signal"] });
+    const id = String(created.body.id);
+    const secret = String(created.body.secret);
+    await plain.stop();
+    // Without keys the secret is stored as issued: the dump below can see one.
+    expect(await storeDump(kind, storeUrl)).toContain(secret);
+
+    const k1 = sealKey("k1");
+    const sealed = await start(storeUrl, k1);
+    expect(verifiesWith(secret, await deliverEvent(sealed, id, path, "p1"))).toBe(true);
+    await sealed.stop();
+    expect(await storeDump(kind, storeUrl)).not.toContain(secret.slice("whsec_".length));
+
+    // The key that sealed it is gone: nothing is signed with anything else, and the log says why.
+    const log = captureLogger();
+    const missing = await start(storeUrl, sealKey("k9"), log);
+    try {
+      const test = await call(missing, "POST", "/v1/webhooks/test", key, { webhook_id: id });
+      expect(test.status).toBe(500);
+      expect(Object.keys(test.body).sort()).toEqual(["detail", "request_id"]);
+      const before = at(path).length;
+      await missing.service.deps.bus.publish("ghost.signal", envelope("p2"));
+      expect(at(path)).toHaveLength(before);
+      const reasons = log.lines.filter((l) => l.msg === "webhook secret could not be opened").map((l) => l.reason);
+      expect(reasons).toContain('webhook secret sealed with key "k1", which WEBHOOK_SECRET_KEYS does not name');
+      expect(JSON.stringify(log.lines)).not.toContain(secret.slice("whsec_".length));
+    } finally {
+      await missing.stop();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createSecretSealer, sealKeysSetting, SecretUnsealError, type SealKey } from "../../../src/webhook-delivery/secret-sealer.js";
+import { loadConfig } from "../../../src/config/env.js";
+
+const key = (id: string): SealKey => ({ id, key: randomBytes(32) });
+const SECRET = `whsec_${"Q".repeat(32)}`;
+
+function unsealError(run: () => unknown): SecretUnsealError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof SecretUnsealError) return err;
+    throw err;
+  }
+  throw new Error("opened");
+}
+
+describe("sealing webhook secrets", () => {
+  it("seals with the first key, never the same twice, and opens with any key listed", () => {
+    const k1 = key("k1");
+    const k2 = key("k2");
+    const old = createSecretSealer([k1]);
+    const sealedByK1 = old.seal(SECRET, "wh_a");
+    expect(sealedByK1).toMatch(/^sealed\.v1\.k1\.[A-Za-z0-9_-]+$/);
+    expect(sealedByK1).not.toContain(SECRET.slice(6));
+    expect(old.seal(SECRET, "wh_a")).not.toBe(sealedByK1);
+
+    const both = createSecretSealer([k2, k1]);
+    expect(both.sealingKeyId).toBe("k2");
+    expect(both.unseal(sealedByK1, "wh_a")).toBe(SECRET);
+    expect(both.keyIdOf(both.seal(SECRET, "wh_a"))).toBe("k2");
+    expect(both.keyIdOf(SECRET)).toBeNull();
+  });
+
+  it("leaves a secret stored as issued readable, and stores as issued without keys", () => {
+    expect(createSecretSealer([key("k1")]).unseal(SECRET, "wh_a")).toBe(SECRET);
+    const none = createSecretSealer([]);
+    expect(none.sealingKeyId).toBeNull();
+    expect(none.seal(SECRET, "wh_a")).toBe(SECRET);
+  });
+
+  it("does not seal twice what it reads back sealed", () => {
+    const sealer = createSecretSealer([key("k1")]);
+    const once = sealer.seal(SECRET, "wh_a");
+    expect(sealer.seal(once, "wh_a")).toBe(once);
+  });
+
+  it("refuses a value sealed for another subscription, altered, cut short, or under a key not listed", () => {
+    const k1 = key("k1");
+    const sealer = createSecretSealer([k1]);
+    const sealed = sealer.seal(SECRET, "wh_a");
+    expect(unsealError(() => sealer.unseal(sealed, "wh_b")).reason).toBe("not_authentic");
+
+    const body = sealed.slice("sealed.v1.k1.".length);
+    const flipped = body.slice(0, -2) + (body.endsWith("A") ? "B" : "A") + body.slice(-1);
+    expect(unsealError(() => sealer.unseal(`sealed.v1.k1.${flipped}`, "wh_a")).reason).toBe("not_authentic");
+    expect(unsealError(() => sealer.unseal("sealed.v1.k1.AAAA", "wh_a")).reason).toBe("malformed");
+    expect(unsealError(() => sealer.unseal("sealed.v1.k1", "wh_a")).reason).toBe("malformed");
+
+    const other = createSecretSealer([key("k2")]);
+    const missing = unsealError(() => other.unseal(sealed, "wh_a"));
+    expect(missing.reason).toBe("unknown_key");
+    expect(missing.message).toBe('webhook secret sealed with key "k1", which WEBHOOK_SECRET_KEYS does not name');
+    // Same id, other key material (a key replaced under its old name): refused, not garbage.
+    expect(unsealError(() => createSecretSealer([key("k1")]).unseal(sealed, "wh_a")).reason).toBe("not_authentic");
+  });
+});
+
+describe("WEBHOOK_SECRET_KEYS", () => {
+  const b64 = randomBytes(32).toString("base64");
+
+  it("reads id:key pairs in order", () => {
+    const keys = sealKeysSetting.parse(` k2:${b64} , k1:${randomBytes(32).toString("base64")}`);
+    expect(keys.map((k) => k.id)).toEqual(["k2", "k1"]);
+    expect(keys[0]?.key.equals(Buffer.from(b64, "base64"))).toBe(true);
+  });
+
+  it.each([
+    ["a key of 16 bytes", `k1:${randomBytes(16).toString("base64")}`, 'key "k1" must be 32 bytes in base64'],
+    ["a key that is not base64", `k1:${"!".repeat(44)}`, 'key "k1" must be 32 bytes in base64'],
+    ["no id", b64, "each entry must be id:key"],
+    ["an id with a dot", `k.1:${b64}`, "each entry must be id:key"],
+    ["one id twice", `k1:${b64},k1:${b64}`, "key ids must differ"],
+    ["nothing", " , ", "must name at least one id:key"],
+  ])("refuses %s at start-up without echoing the key", (_what, value, message) => {
+    let thrown: unknown = null;
+    try {
+      loadConfig({ WEBHOOK_SECRET_KEYS: value });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    const text = (thrown as Error).message;
+    expect(text).toContain("WEBHOOK_SECRET_KEYS");
+    expect(text).toContain(message);
+    expect(text).not.toContain(b64);
+  });
+});
