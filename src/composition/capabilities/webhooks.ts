@@ -68,9 +68,16 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
           // A rotation racing the deactivation may have left the lineage a live key: its
           // subscriptions are that key's now, and "key_deactivated" would be false.
           if (await ownerActive(owner)) return;
-          // Ids only, from the store as it is: a secret that does not open must not keep a
-          // deactivated key's subscriptions running.
-          for (const s of await ctx.store.webhooks.listByOwner(owner)) await proxy(s.id).disableForKey();
+          // Ids only, from the store as it is (a secret that does not open must not hide one).
+          // The key is already deactivated when this runs: a subscription whose actor cannot
+          // take the change now (its state unreadable, its host moving) is logged, not turned
+          // into a 500 the caller cannot retry with a dead key; its actor checks the lineage
+          // before every send, so it sends nothing either way.
+          const owned = await ctx.store.webhooks.listByOwner(owner);
+          const results = await Promise.allSettled(owned.map((s) => proxy(s.id).disableForKey()));
+          results.forEach((r, i) => {
+            if (r.status === "rejected") ctx.logger.error({ err: r.reason, webhook_id: owned[i]?.id }, "webhook subscription not marked key_deactivated: its actor refused the change");
+          });
         },
       });
       for (const type of SUBSCRIBABLE_EVENT_TYPES) {

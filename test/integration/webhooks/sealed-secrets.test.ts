@@ -179,6 +179,12 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
       const reasons = log.lines.filter((l) => l.msg === "webhook secret could not be opened").map((l) => l.reason);
       expect(reasons).toContain('webhook secret sealed with key "k1", which WEBHOOK_SECRET_KEYS does not name');
       expect(JSON.stringify(log.lines)).not.toContain(secret.slice("whsec_".length));
+
+      // Revoking the key still answers for what it did (the key is gone; a 500 could not be
+      // retried with it), and the subscription its actor could not update is named in the log.
+      const revoked = await call(missing, "DELETE", "/v1/keys/current", key);
+      expect(revoked).toEqual({ status: 200, body: { deactivated: true } });
+      expect(log.lines.filter((l) => l.msg === "webhook subscription not marked key_deactivated: its actor refused the change").map((l) => l.webhook_id)).toEqual([id]);
     } finally {
       await missing.stop();
     }
