@@ -54,9 +54,38 @@ function associatedData(subscriptionId: string): Buffer {
   return Buffer.from(`webhook-secret:${subscriptionId}`, "utf8");
 }
 
+/**
+ * Every delivery turn opens and seals a subscription's copies several times (fan-out, actor
+ * state, store row) with the same secret: measured, that was a tenth of the 1,000-subscription
+ * fan-out's time (bench/webhook-fanout.bench.ts). So a sealer remembers, per subscription, what
+ * it opened and what it sealed: a value it authenticated once opens the same again, and a secret
+ * sealed once is written with the same sealed value (the same message under the same nonce, not
+ * a nonce reused for another). Bounded, oldest forgotten first; per process, and nothing another
+ * replica must agree with (any sealed value of a secret opens to it everywhere).
+ */
+const REMEMBERED = 20_000;
+
+class Remembered {
+  private readonly entries = new Map<string, string>();
+
+  get(key: string): string | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, value: string): void {
+    if (this.entries.size >= REMEMBERED) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done !== true) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, value);
+  }
+}
+
 export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
   const byId = new Map(keys.map((k) => [k.id, k.key]));
   const sealing = keys[0] ?? null;
+  const opened = new Remembered();
+  const sealed = new Remembered();
 
   function keyIdOf(stored: string): string | null {
     if (!stored.startsWith(PREFIX)) return null;
@@ -70,15 +99,24 @@ export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
     seal(secret, subscriptionId) {
       // Already sealed (a state read back and written again unchanged): never wrapped twice.
       if (sealing === null || secret.startsWith(PREFIX)) return secret;
+      const memo = `${subscriptionId}\n${secret}`;
+      const known = sealed.get(memo);
+      if (known !== undefined) return known;
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv("aes-256-gcm", sealing.key, nonce);
       cipher.setAAD(associatedData(subscriptionId));
       const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-      return `${PREFIX}${sealing.id}.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64url")}`;
+      const value = `${PREFIX}${sealing.id}.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64url")}`;
+      sealed.set(memo, value);
+      opened.set(`${subscriptionId}\n${value}`, secret);
+      return value;
     },
     unseal(stored, subscriptionId) {
       const keyId = keyIdOf(stored);
       if (keyId === null) return stored;
+      const memo = `${subscriptionId}\n${stored}`;
+      const known = opened.get(memo);
+      if (known !== undefined) return known;
       const packed = stored.slice(PREFIX.length + keyId.length + 1);
       if (!KEY_ID.test(keyId) || stored[PREFIX.length + keyId.length] !== ".") throw new SecretUnsealError("malformed", null);
       const key = byId.get(keyId);
@@ -88,11 +126,17 @@ export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
       const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE_BYTES));
       decipher.setAAD(associatedData(subscriptionId));
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
+      let secret: string;
       try {
-        return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+        secret = Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
       } catch {
         throw new SecretUnsealError("not_authentic", keyId);
       }
+      opened.set(memo, secret);
+      // Written back under the key that seals now only if that is the key it came under; a
+      // secret under an older key is sealed anew at its next write (the key replacement).
+      if (keyId === sealing?.id) sealed.set(`${subscriptionId}\n${secret}`, stored);
+      return secret;
     },
   };
 }

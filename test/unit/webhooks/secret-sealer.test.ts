@@ -17,19 +17,28 @@ function unsealError(run: () => unknown): SecretUnsealError {
 }
 
 describe("sealing webhook secrets", () => {
-  it("seals with the first key, never the same twice, and opens with any key listed", () => {
+  it("seals with the first key, a fresh nonce per new seal, and opens with any key listed", () => {
     const k1 = key("k1");
     const k2 = key("k2");
     const old = createSecretSealer([k1]);
     const sealedByK1 = old.seal(SECRET, "wh_a");
     expect(sealedByK1).toMatch(/^sealed\.v1\.k1\.[A-Za-z0-9_-]+$/);
     expect(sealedByK1).not.toContain(SECRET.slice(6));
-    expect(old.seal(SECRET, "wh_a")).not.toBe(sealedByK1);
+    // Another process seals the same secret under another nonce; this one writes back what it
+    // sealed (the same message, not a nonce reused), and another subscription gets its own.
+    expect(createSecretSealer([k1]).seal(SECRET, "wh_a")).not.toBe(sealedByK1);
+    expect(old.seal(SECRET, "wh_a")).toBe(sealedByK1);
+    expect(old.seal(SECRET, "wh_b")).not.toBe(sealedByK1);
 
     const both = createSecretSealer([k2, k1]);
     expect(both.sealingKeyId).toBe("k2");
     expect(both.unseal(sealedByK1, "wh_a")).toBe(SECRET);
+    // Opened from the old key, written under the new one (the key replacement).
     expect(both.keyIdOf(both.seal(SECRET, "wh_a"))).toBe("k2");
+    // Opened from the key that seals: written back as it was.
+    const reader = createSecretSealer([k1]);
+    expect(reader.unseal(sealedByK1, "wh_a")).toBe(SECRET);
+    expect(reader.seal(SECRET, "wh_a")).toBe(sealedByK1);
     expect(both.keyIdOf(SECRET)).toBeNull();
   });
 
@@ -50,7 +59,9 @@ describe("sealing webhook secrets", () => {
     const k1 = key("k1");
     const sealer = createSecretSealer([k1]);
     const sealed = sealer.seal(SECRET, "wh_a");
+    expect(sealer.unseal(sealed, "wh_a")).toBe(SECRET);
     expect(unsealError(() => sealer.unseal(sealed, "wh_b")).reason).toBe("not_authentic");
+    expect(unsealError(() => createSecretSealer([k1]).unseal(sealed, "wh_b")).reason).toBe("not_authentic");
 
     const body = sealed.slice("sealed.v1.k1.".length);
     const flipped = body.slice(0, -2) + (body.endsWith("A") ? "B" : "A") + body.slice(-1);
