@@ -153,6 +153,19 @@ export class WebhookSubscriptionActor extends Actor {
     return { secret: next.subscription.secret, previousExpiresAt: next.subscription.previousSecrets[0]?.expiresAt ?? now };
   }
 
+  /**
+   * Writes both copies of the secrets again (actor state and store row), so they are sealed with
+   * the key that seals now: a secret stored as issued, or under a key being replaced, including a
+   * paused subscription's, which no delivery would rewrite. Nothing else changes. False when the
+   * subscription is gone; throws when its secret does not open.
+   */
+  async reseal(): Promise<boolean> {
+    const state = await loadState(this.ctx, this.deps);
+    if (state === null) return false;
+    await commitRequestedChange(this.ctx, this.deps, state, state);
+    return true;
+  }
+
   /** DELETE: drops pending deliveries, the reminder, the state and the stored subscription. */
   async remove(): Promise<boolean> {
     this.ctx.reminders.delete(REMINDER);

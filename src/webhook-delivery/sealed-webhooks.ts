@@ -64,6 +64,7 @@ export function sealedWebhooks(inner: WebhookRepository, sealer: SecretSealer, o
     listByOwner: async (owner) => (await inner.listByOwner(owner)).map(openOne),
     listActiveFor: async (event) => openList(await inner.listActiveFor(event)),
     listActive: async () => openList(await inner.listActive()),
+    listAll: async () => openList(await inner.listAll()),
     save: (s) => inner.save(sealSubscription(s, sealer)),
     delete: (id) => inner.delete(id),
     appendDeliveries: (id, records, keep) => inner.appendDeliveries(id, records, keep),

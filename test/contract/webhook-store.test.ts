@@ -45,6 +45,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     expect(await store.webhooks.get("a1")).toEqual(paused);
     expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual(["a0", "a2", "a3", "a4"]);
     expect((await store.webhooks.listActive()).subscriptions.map((s) => s.id).sort()).toEqual(["a0", "a2", "a3", "a4", "b0"]);
+    // Every subscription, paused or disabled too, oldest first (the start-up's sealing check).
+    const all = await store.webhooks.listAll();
+    expect(all.subscriptions.map((s) => s.id)).toEqual(["a0", "b0", "a1", "a2", "a3", "a4"]);
+    expect(all.subscriptions.find((s) => s.id === "a1")).toEqual(paused);
   });
 
   it("leaves an unreadable subscription row out of the fan-out and start-up lists by id, and lists the others", async () => {
@@ -71,6 +75,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     const active = await store.webhooks.listActive();
     expect(active.subscriptions.map((s) => s.id)).toEqual(expect.arrayContaining(["u0", "u2"]));
     expect(active.unreadable).toEqual(["u1"]);
+    expect((await store.webhooks.listAll()).unreadable).toEqual(["u1"]);
   });
 
   it("keeps a subscription's log in write order when its actor moves to another process, clocks notwithstanding", async () => {

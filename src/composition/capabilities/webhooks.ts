@@ -92,7 +92,7 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
     },
     async start(ctx) {
       const { sealer, repo } = sealingFor(ctx);
-      await reportSealing(ctx, sealer);
+      await resealOutdated(ctx, sealer);
       // Re-arm every pending schedule from the actor state, which a lost reminder cannot undo.
       const { subscriptions: active, unreadable } = await repo.listActive();
       if (unreadable.length > 0) ctx.logger.error({ webhook_ids: unreadable }, "webhook subscriptions unreadable: not resumed");
@@ -105,24 +105,39 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
 }
 
 /**
- * What the operator needs to replace a sealing key: which key seals now, and how many active
- * subscriptions' secrets each key (or none) still holds. A stored secret is sealed again with the
- * first key at its subscription's next write (a delivery or a change); an old key can go once it
- * counts none.
+ * With a sealing key set, every subscription whose stored secret is not under it (stored as
+ * issued, or under a key being replaced) has its actor write both copies again, paused ones
+ * included, which no delivery would rewrite. So a key is replaced by one restart with `new,old`,
+ * after which `old` holds nothing. Then the operator is told which key seals and how many
+ * subscriptions each key (or none) still holds: an old key can go once it counts none.
  */
-async function reportSealing(ctx: CapabilityContext, sealer: SecretSealer): Promise<void> {
-  const { subscriptions } = await ctx.store.webhooks.listActive();
-  const held: Record<string, number> = {};
-  for (const s of subscriptions) {
-    const key = sealer.keyIdOf(s.secret) ?? "none";
-    held[key] = (held[key] ?? 0) + 1;
-  }
+async function resealOutdated(ctx: CapabilityContext, sealer: SecretSealer): Promise<void> {
+  const count = async (): Promise<{ total: number; held: Record<string, number>; outdated: string[] }> => {
+    const { subscriptions } = await ctx.store.webhooks.listAll();
+    const held: Record<string, number> = {};
+    const outdated: string[] = [];
+    for (const s of subscriptions) {
+      const key = sealer.keyIdOf(s.secret);
+      held[key ?? "none"] = (held[key ?? "none"] ?? 0) + 1;
+      if (sealer.sealingKeyId !== null && key !== sealer.sealingKeyId) outdated.push(s.id);
+    }
+    return { total: subscriptions.length, held, outdated };
+  };
+  const before = await count();
   if (sealer.sealingKeyId === null) {
     // A warning once there is something to protect; before that, a hint.
-    ctx.logger[subscriptions.length > 0 ? "warn" : "info"]({ active_subscriptions: subscriptions.length, sealed_with: held }, "webhook secrets are stored as issued: set WEBHOOK_SECRET_KEYS to seal them at rest");
-  } else {
-    ctx.logger.info({ sealing_key: sealer.sealingKeyId, active_subscriptions: subscriptions.length, sealed_with: held }, "webhook secrets sealed at rest");
+    ctx.logger[before.total > 0 ? "warn" : "info"]({ subscriptions: before.total, sealed_with: before.held }, "webhook secrets are stored as issued: set WEBHOOK_SECRET_KEYS to seal them at rest");
+    return;
   }
+  const results = await Promise.allSettled(before.outdated.map((id) => ctx.host.proxy(WebhookSubscriptionActor, id).reseal()));
+  results.forEach((r, i) => {
+    if (r.status === "rejected") ctx.logger.error({ err: r.reason, webhook_id: before.outdated[i] }, "webhook secret not sealed again: its actor refused");
+  });
+  const after = before.outdated.length === 0 ? before : await count();
+  ctx.logger.info(
+    { sealing_key: sealer.sealingKeyId, subscriptions: after.total, sealed_with: after.held, sealed_again: results.filter((r) => r.status === "fulfilled").length },
+    "webhook secrets sealed at rest",
+  );
 }
 
 export const webhooksCapability: Capability = createWebhooksCapability();

@@ -125,6 +125,11 @@ export class MongoWebhooks implements WebhookRepository {
     return readSubscriptionRows(docs, (d) => d._id, (d) => d.doc);
   }
 
+  async listAll(): Promise<SubscriptionList> {
+    const docs = await this.subs.find({}).sort({ c: 1, _id: 1 }).toArray();
+    return readSubscriptionRows(docs, (d) => d._id, (d) => d.doc);
+  }
+
   async save(s: WebhookSubscription): Promise<void> {
     // No upsert: a subscription deleted while its actor was mid-turn stays deleted.
     await this.subs.updateOne({ _id: s.id }, { $set: { o: s.ownerKeyId, a: s.isActive, e: [...s.events], doc: s } });

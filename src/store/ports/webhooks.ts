@@ -52,6 +52,8 @@ export interface WebhookRepository {
   listActiveFor(event: SubscribableEventType): Promise<SubscriptionList>;
   /** Every active subscription: the start-up resume list. */
   listActive(): Promise<SubscriptionList>;
+  /** Every subscription, active or not, oldest first: the start-up check of how each secret is sealed. */
+  listAll(): Promise<SubscriptionList>;
   /** Writes the actor's view of a subscription; a deleted subscription stays deleted. */
   save(subscription: WebhookSubscription): Promise<void>;
   /** Removes the subscription and its delivery log; false when it did not exist. */

@@ -32,6 +32,7 @@ export class SqliteWebhooks implements WebhookRepository {
   private readonly byOwner;
   private readonly activeFor;
   private readonly active;
+  private readonly all;
   private readonly update;
   private readonly remove;
   private readonly removeDeliveries;
@@ -49,6 +50,7 @@ export class SqliteWebhooks implements WebhookRepository {
        WHERE is_active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE json_each.value = ?) ORDER BY created_at, id`,
     );
     this.active = db.prepare<[], { id: string; doc: string }>("SELECT id, doc FROM webhook_subscriptions WHERE is_active = 1 ORDER BY created_at, id");
+    this.all = db.prepare<[], { id: string; doc: string }>("SELECT id, doc FROM webhook_subscriptions ORDER BY created_at, id");
     this.update = db.prepare("UPDATE webhook_subscriptions SET owner_key_id = ?, is_active = ?, events = ?, doc = ? WHERE id = ?");
     this.remove = db.prepare("DELETE FROM webhook_subscriptions WHERE id = ?");
     this.removeDeliveries = db.prepare("DELETE FROM webhook_deliveries WHERE subscription_id = ?");
@@ -87,6 +89,10 @@ export class SqliteWebhooks implements WebhookRepository {
 
   async listActive(): Promise<SubscriptionList> {
     return readSubscriptionRows(this.active.all(), (r) => r.id, (r) => r.doc);
+  }
+
+  async listAll(): Promise<SubscriptionList> {
+    return readSubscriptionRows(this.all.all(), (r) => r.id, (r) => r.doc);
   }
 
   async save(s: WebhookSubscription): Promise<void> {

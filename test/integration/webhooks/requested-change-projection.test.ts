@@ -36,6 +36,7 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
       listByOwner: (owner) => inner.listByOwner(owner),
       listActiveFor: (event) => inner.listActiveFor(event),
       listActive: () => inner.listActive(),
+      listAll: () => inner.listAll(),
       save: async (s) => {
         if (failNextSave) {
           failNextSave = false;

@@ -109,6 +109,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
     const storeUrl = freshStoreUrl(kind, "sealed");
     const k1 = sealKey("k1");
     const path = `/sealed-${kind}`;
+    const pausedPath = `/sealed-paused-${kind}`;
     const first = await start(storeUrl, k1);
     const key = await createKey(first, "basic");
     const created = await call(first, "POST", "/v1/webhooks", key, { url: receiver.url(path), events: ["ghost.signal"] });
@@ -116,6 +117,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
     const id = String(created.body.id);
     const secret = String(created.body.secret);
     expect(secret).toMatch(/^whsec_/);
+    // A paused subscription: no delivery rewrites it, so only the start-up can seal it anew.
+    const paused = await call(first, "POST", "/v1/webhooks", key, { url: receiver.url(pausedPath), events: ["ghost.signal"] });
+    const pausedId = String(paused.body.id);
+    const pausedSecret = String(paused.body.secret);
+    expect((await call(first, "PATCH", `/v1/webhooks/${pausedId}`, key, { is_active: false })).status).toBe(200);
 
     // The test send signs with the store's copy, the event delivery with the actor's.
     expect((await call(first, "POST", "/v1/webhooks/test", key, { webhook_id: id })).body).toMatchObject({ delivered: 1 });
@@ -127,28 +133,42 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
     const secret2 = String(rotated.body.secret);
     await first.stop();
 
+    const secrets = [secret, secret2, pausedSecret];
     let dump = await storeDump(kind, storeUrl);
     expect(dump).toContain(id);
     expect(dump).toContain("sealed.v1.k1.");
-    for (const s of [secret, secret2]) {
+    for (const s of secrets) {
       expect(dump).not.toContain(s);
       expect(dump).not.toContain(s.slice("whsec_".length));
     }
 
-    // A new key first, the old one still listed: what k1 sealed still opens, and the next write
-    // seals with k2, the rotated-out secret (still signing for 24 h) included.
-    const second = await start(storeUrl, `${sealKey("k2")},${k1}`);
-    const afterRestart = await deliverEvent(second, id, path, "e2");
-    expect(verifiesWith(secret2, afterRestart)).toBe(true);
-    expect(verifiesWith(secret, afterRestart)).toBe(true);
+    // A new key first, the old one still listed: the start-up seals every copy anew with k2,
+    // the paused subscription's and the rotated-out secret (still signing for 24 h) included.
+    const log = captureLogger();
+    const k2 = sealKey("k2");
+    const second = await start(storeUrl, `${k2},${k1}`, log);
     await second.stop();
+    expect(log.lines.find((l) => l.msg === "webhook secrets sealed at rest")).toMatchObject({ sealing_key: "k2", subscriptions: 2, sealed_with: { k2: 2 }, sealed_again: 2 });
     dump = await storeDump(kind, storeUrl);
     expect(dump).toContain("sealed.v1.k2.");
     expect(dump).not.toContain("sealed.v1.k1.");
-    for (const s of [secret, secret2]) expect(dump).not.toContain(s.slice("whsec_".length));
+    for (const s of secrets) expect(dump).not.toContain(s.slice("whsec_".length));
+
+    // So k1 can go: with k2 alone every secret still signs.
+    const third = await start(storeUrl, k2);
+    try {
+      const afterRestart = await deliverEvent(third, id, path, "e2");
+      expect(verifiesWith(secret2, afterRestart)).toBe(true);
+      expect(verifiesWith(secret, afterRestart)).toBe(true);
+      expect((await call(third, "PATCH", `/v1/webhooks/${pausedId}`, key, { is_active: true })).status).toBe(200);
+      expect((await call(third, "POST", "/v1/webhooks/test", key, { webhook_id: pausedId })).body).toMatchObject({ delivered: 1 });
+      expect(verifiesWith(pausedSecret, at(pausedPath)[0] as ReceivedDelivery)).toBe(true);
+    } finally {
+      await third.stop();
+    }
   });
 
-  it("seals a secret stored before keys were set at its next write, and says when a secret's key is missing", async () => {
+  it("seals a secret stored before keys were set at the next start, and says when a secret's key is missing", async () => {
     const storeUrl = freshStoreUrl(kind, "unsealed");
     const path = `/unsealed-${kind}`;
     const plain = await start(storeUrl, null);
@@ -160,11 +180,13 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
     // Without keys the secret is stored as issued: the dump below can see one.
     expect(await storeDump(kind, storeUrl)).toContain(secret);
 
+    // The start-up with a key seals it: no event, no change needed.
     const k1 = sealKey("k1");
+    await (await start(storeUrl, k1)).stop();
+    expect(await storeDump(kind, storeUrl)).not.toContain(secret.slice("whsec_".length));
     const sealed = await start(storeUrl, k1);
     expect(verifiesWith(secret, await deliverEvent(sealed, id, path, "p1"))).toBe(true);
     await sealed.stop();
-    expect(await storeDump(kind, storeUrl)).not.toContain(secret.slice("whsec_".length));
 
     // The key that sealed it is gone: nothing is signed with anything else, and the log says why.
     const log = captureLogger();
