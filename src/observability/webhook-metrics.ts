@@ -1,4 +1,5 @@
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
+import { SecretUnsealError } from "../webhook-delivery/secret-sealer.js";
 import { processCounter, processHistogram } from "./metrics.js";
 
 /** Created once per process: every service in it shares the collectors. */
@@ -22,4 +23,15 @@ export function countingDeliveries(deliver: Deliver): Deliver {
     seconds.observe(outcome.durationMs / 1000);
     return outcome;
   };
+}
+
+const unopened = processCounter({
+  name: "mis_webhook_secret_unseal_failures_total",
+  help: "Reads of a webhook subscription whose sealed secret did not open, by reason: unknown_key (WEBHOOK_SECRET_KEYS no longer names its key), not_authentic (altered, or another subscription's), malformed; such a subscription signs nothing",
+  labelNames: ["reason"],
+});
+
+/** Counts a secret that did not open, so an alert can fire before subscribers notice the silence. */
+export function countUnsealFailure(err: unknown): void {
+  unopened.labels(err instanceof SecretUnsealError ? err.reason : "other").inc();
 }

@@ -4,7 +4,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
-import { countingDeliveries } from "../../observability/webhook-metrics.js";
+import { countingDeliveries, countUnsealFailure } from "../../observability/webhook-metrics.js";
 import { createSecretSealer, type SecretSealer } from "../../webhook-delivery/secret-sealer.js";
 import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
 import type { WebhookRepository } from "../../store/ports/webhooks.js";
@@ -43,9 +43,10 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
     let s = sealing.get(ctx);
     if (s === undefined) {
       const sealer = createSecretSealer(ctx.config.WEBHOOK_SECRET_KEYS ?? []);
-      const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) =>
-        ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened"),
-      );
+      const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) => {
+        countUnsealFailure(err);
+        ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened");
+      });
       s = { sealer, repo };
       sealing.set(ctx, s);
     }

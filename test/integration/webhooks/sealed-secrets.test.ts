@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
@@ -29,6 +30,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.stop();
 });
+
+/** `mis_webhook_secret_unseal_failures_total{reason}` as /metrics shows it (per process). */
+async function unsealFailures(reason: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric("mis_webhook_secret_unseal_failures_total")?.get();
+  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
 
 const sealKey = (id: string): string => `${id}:${randomBytes(32).toString("base64")}`;
 
@@ -190,6 +197,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
 
     // The key that sealed it is gone: nothing is signed with anything else, and the log says why.
     const log = captureLogger();
+    const failuresBefore = await unsealFailures("unknown_key");
     const missing = await start(storeUrl, sealKey("k9"), log);
     try {
       const test = await call(missing, "POST", "/v1/webhooks/test", key, { webhook_id: id });
@@ -201,6 +209,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
       const reasons = log.lines.filter((l) => l.msg === "webhook secret could not be opened").map((l) => l.reason);
       expect(reasons).toContain('webhook secret sealed with key "k1", which WEBHOOK_SECRET_KEYS does not name');
       expect(JSON.stringify(log.lines)).not.toContain(secret.slice("whsec_".length));
+      // Counted for an alert: the start-up's check, the test send, the fan-out at least.
+      expect(await unsealFailures("unknown_key")).toBeGreaterThanOrEqual(failuresBefore + 3);
 
       // Revoking the key still answers for what it did (the key is gone; a 500 could not be
       // retried with it), and the subscription its actor could not update is named in the log.
