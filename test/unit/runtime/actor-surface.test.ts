@@ -24,7 +24,7 @@ const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [MarketPollerActor, ["ensureScheduled"]],
   [RegimeActor, ["ensureScheduled", "evaluateThrough", "status"]],
   [VerdictActor, ["ensureScheduled", "lastEvaluatedAt", "refresh"]],
-  [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "resume", "rotateSecret", "setActive"]],
+  [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "reseal", "resume", "rotateSecret", "setActive"]],
   [WeightsActor, ["ensureScheduled", "update"]],
 ];
 
