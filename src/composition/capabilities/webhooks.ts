@@ -22,36 +22,24 @@ export interface WebhooksCapabilityOptions {
  */
 export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}): Capability {
   // One deliverer per service (a test process may run several services).
-  const deliverers = new WeakMap<CapabilityContext, Deliver>();
-  const deliverFor = (ctx: CapabilityContext): Deliver => {
-    let deliver = deliverers.get(ctx);
-    if (deliver === undefined) {
-      const agent = createDeliveryAgent({
-        allowPrivateTargets: ctx.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-        resolve: webhookResolver(ctx.config.WEBHOOK_DNS_SERVERS),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-      });
-      deliver = countingDeliveries(createHttpDeliverer({ agent }));
-      deliverers.set(ctx, deliver);
-    }
-    return deliver;
-  };
+  const deliverFor = perService((ctx): Deliver => {
+    const agent = createDeliveryAgent({
+      allowPrivateTargets: ctx.config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      resolve: webhookResolver(ctx.config.WEBHOOK_DNS_SERVERS),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+    });
+    return countingDeliveries(createHttpDeliverer({ agent }));
+  });
 
   // The subscriptions with their secrets sealed at rest (docs/security.md), one per service.
-  const sealing = new WeakMap<CapabilityContext, { sealer: SecretSealer; repo: WebhookRepository }>();
-  const sealingFor = (ctx: CapabilityContext): { sealer: SecretSealer; repo: WebhookRepository } => {
-    let s = sealing.get(ctx);
-    if (s === undefined) {
-      const sealer = createSecretSealer(ctx.config.WEBHOOK_SECRET_KEYS ?? []);
-      const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) => {
-        countUnsealFailure(err);
-        ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened");
-      });
-      s = { sealer, repo };
-      sealing.set(ctx, s);
-    }
-    return s;
-  };
+  const sealingFor = perService((ctx): { sealer: SecretSealer; repo: WebhookRepository } => {
+    const sealer = createSecretSealer(ctx.config.WEBHOOK_SECRET_KEYS ?? []);
+    const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) => {
+      countUnsealFailure(err);
+      ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened");
+    });
+    return { sealer, repo };
+  });
 
   return {
     name: "webhooks",
@@ -74,11 +62,8 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
           // take the change now (its state unreadable, its host moving) is logged, not turned
           // into a 500 the caller cannot retry with a dead key; its actor checks the lineage
           // before every send, so it sends nothing either way.
-          const owned = await ctx.store.webhooks.listByOwner(owner);
-          const results = await Promise.allSettled(owned.map((s) => proxy(s.id).disableForKey()));
-          results.forEach((r, i) => {
-            if (r.status === "rejected") ctx.logger.error({ err: r.reason, webhook_id: owned[i]?.id }, "webhook subscription not marked key_deactivated: its actor refused the change");
-          });
+          const owned = (await ctx.store.webhooks.listByOwner(owner)).map((s) => s.id);
+          await eachActor(ctx, owned, (id) => proxy(id).disableForKey(), "webhook subscription not marked key_deactivated: its actor refused the change");
         },
       });
       for (const type of SUBSCRIBABLE_EVENT_TYPES) {
@@ -105,6 +90,31 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
   };
 }
 
+/** Memoises a per-service object: a capability is one value, and a test process may run several services. */
+function perService<T>(make: (ctx: CapabilityContext) => T): (ctx: CapabilityContext) => T {
+  const made = new WeakMap<CapabilityContext, T>();
+  return (ctx) => {
+    let value = made.get(ctx);
+    if (value === undefined) {
+      value = make(ctx);
+      made.set(ctx, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * Asks the actors of `ids` for one change each, all at once; one that refuses is logged with
+ * `failure` and does not stop the others. Returns how many took it.
+ */
+async function eachActor(ctx: CapabilityContext, ids: readonly string[], call: (id: string) => Promise<unknown>, failure: string): Promise<number> {
+  const results = await Promise.allSettled(ids.map(call));
+  results.forEach((r, i) => {
+    if (r.status === "rejected") ctx.logger.error({ err: r.reason, webhook_id: ids[i] }, failure);
+  });
+  return results.filter((r) => r.status === "fulfilled").length;
+}
+
 /**
  * With a sealing key set, every subscription whose stored secret is not under it (stored as
  * issued, or under a key being replaced) has its actor write both copies again, paused ones
@@ -119,7 +129,8 @@ async function resealOutdated(ctx: CapabilityContext, sealer: SecretSealer): Pro
     const outdated: string[] = [];
     for (const s of subscriptions) {
       const key = sealer.keyIdOf(s.secret);
-      held[key ?? "none"] = (held[key ?? "none"] ?? 0) + 1;
+      const label = key ?? "none";
+      held[label] = (held[label] ?? 0) + 1;
       if (sealer.sealingKeyId !== null && key !== sealer.sealingKeyId) outdated.push(s.id);
     }
     return { total: subscriptions.length, held, outdated };
@@ -130,13 +141,10 @@ async function resealOutdated(ctx: CapabilityContext, sealer: SecretSealer): Pro
     ctx.logger[before.total > 0 ? "warn" : "info"]({ subscriptions: before.total, sealed_with: before.held }, "webhook secrets are stored as issued: set WEBHOOK_SECRET_KEYS to seal them at rest");
     return;
   }
-  const results = await Promise.allSettled(before.outdated.map((id) => ctx.host.proxy(WebhookSubscriptionActor, id).reseal()));
-  results.forEach((r, i) => {
-    if (r.status === "rejected") ctx.logger.error({ err: r.reason, webhook_id: before.outdated[i] }, "webhook secret not sealed again: its actor refused");
-  });
+  const sealedAgain = await eachActor(ctx, before.outdated, (id) => ctx.host.proxy(WebhookSubscriptionActor, id).reseal(), "webhook secret not sealed again: its actor refused");
   const after = before.outdated.length === 0 ? before : await count();
   ctx.logger.info(
-    { sealing_key: sealer.sealingKeyId, subscriptions: after.total, sealed_with: after.held, sealed_again: results.filter((r) => r.status === "fulfilled").length },
+    { sealing_key: sealer.sealingKeyId, subscriptions: after.total, sealed_with: after.held, sealed_again: sealedAgain },
     "webhook secrets sealed at rest",
   );
 }
