@@ -41,6 +41,12 @@ export interface NewsletterOptions {
   readonly sendLimits?: { readonly perHour: number; readonly perMailboxPerDay: number };
   /** Where readers reach the service (PUBLIC_BASE_URL): the welcome's unsubscribe link starts with it. */
   readonly publicBaseUrl?: string;
+  /**
+   * What a mailbox's daily counter is named by. By default a SHA-256 of the mailbox, which keeps
+   * the counters from being a readable list but can be tested against a list of addresses; with
+   * PERSONAL_DATA_KEYS set, the mailbox's keyed blind index, which cannot.
+   */
+  readonly mailboxTag?: (mailbox: string) => string;
 }
 
 const DEFAULT_OPTIONS = {
@@ -48,6 +54,7 @@ const DEFAULT_OPTIONS = {
   sweepEveryMs: 15 * 60_000,
   sendLimits: { perHour: 100, perMailboxPerDay: 2 },
   publicBaseUrl: "http://localhost:8080",
+  mailboxTag: (mailbox: string) => createHash("sha256").update(mailbox).digest("base64url").slice(0, 22),
 };
 
 /** Why an attempt did not send. */
@@ -250,12 +257,12 @@ export class NewsletterService {
     await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
   }
 
-  /** The service's hourly window and the mailbox's daily one (its name hashed, so the counters are no readable list of mailboxes). */
+  /** The service's hourly window and the mailbox's daily one (named by its tag, so the counters are no readable list of mailboxes). */
   private sendWindows(email: string): CounterWindow[] {
     const now = this.clock.now();
     const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
     const dayEnd = nextUtcMidnight(now);
-    const mailbox = createHash("sha256").update(mailboxOf(email)).digest("base64url").slice(0, 22);
+    const mailbox = this.options.mailboxTag(mailboxOf(email));
     const { perHour, perMailboxPerDay } = this.options.sendLimits;
     return [
       { bucket: `welcome-mail:${hourEnd}`, limit: perHour, expiresAt: hourEnd },

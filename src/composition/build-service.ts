@@ -10,6 +10,8 @@ import { UsageLimiter } from "../application/usage-limiter.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
 import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
+import { newsletterStore } from "./personal-data.js";
+import { errorSummary } from "../logging/error-summary.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { publicBaseUrlWarning } from "../config/public-base-url.js";
 import { logOwnerNotifier, webhookOwnerNotifier } from "../notify/owner-notifier.js";
@@ -77,7 +79,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const unreachableLinks = publicBaseUrlWarning(config);
   if (unreachableLinks !== null) logger.warn({ public_base_url: config.PUBLIC_BASE_URL }, unreachableLinks);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
-  const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, {
+  const subscribers = newsletterStore(store.newsletter, config, logger);
+  const newsletter = new NewsletterService(subscribers.repo, store.counters, mailer, owner, clock, logger, {
+    ...(subscribers.mailboxTag === undefined ? {} : { mailboxTag: subscribers.mailboxTag }),
     ...overrides.newsletter,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
@@ -167,6 +171,9 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
         }
         metricsServer = m;
       }
+      // Before the sweep, so the welcomes it resumes are found under the key that seals now. A
+      // row it could not move is still found where it is, so a failure here only delays the move.
+      await subscribers.reseal().catch((err: unknown) => logger.error({ err: errorSummary(err) }, "newsletter personal data not sealed again at start"));
       newsletter.start();
       await actors.host.start();
       if (actors.kind === "dapr" && membership !== null && market.clock instanceof ReplayMarketClock) {

@@ -173,6 +173,12 @@ const settings = z.object({
    * first seals, all open). Unset: secrets are stored as issued. src/webhook-delivery/secret-sealer.ts.
    */
   WEBHOOK_SECRET_KEYS: sealKeysSetting.optional(),
+  /**
+   * Keys that seal newsletter subscribers' addresses and names at rest, and key the blind index
+   * their rows are found by (same form; the first seals, all open). Unset: stored as given.
+   * src/privacy/sealed-newsletter.ts.
+   */
+  PERSONAL_DATA_KEYS: sealKeysSetting.optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),
   RATE_LIMIT_BASIC_PER_MINUTE: positiveInt.default(300),
   RATE_LIMIT_PRO_PER_MINUTE: positiveInt.default(1000),

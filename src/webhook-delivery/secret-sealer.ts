@@ -28,17 +28,44 @@ export interface SecretSealer {
   keyIdOf(stored: string): string | null;
 }
 
+/**
+ * What a sealer seals: `context` goes into the associated data (so a value sealed for one use
+ * never opens as another), `what` and `setting` into the errors an operator reads.
+ */
+export interface SealUsage {
+  readonly context: string;
+  readonly what: string;
+  readonly setting: string;
+  /** What the id bound to a value names, for the errors ("subscription", "subscriber"). */
+  readonly owner: string;
+  /**
+   * Whether a value that already looks sealed is written as it is. A webhook secret is always
+   * `whsec_…`, so one with the prefix is a state read back and written again; a name or an
+   * address is whatever a caller typed, `sealed.v1.…` included, and is always sealed.
+   */
+  readonly passesSealedThrough: boolean;
+}
+
+export const WEBHOOK_SECRET_USAGE: SealUsage = {
+  context: "webhook-secret",
+  what: "webhook secret",
+  setting: "WEBHOOK_SECRET_KEYS",
+  owner: "subscription",
+  passesSealedThrough: true,
+};
+
 export class SecretUnsealError extends Error {
   constructor(
     readonly reason: "unknown_key" | "not_authentic" | "malformed",
     readonly keyId: string | null,
+    usage: SealUsage = WEBHOOK_SECRET_USAGE,
   ) {
     super(
       reason === "unknown_key"
-        ? `webhook secret sealed with key "${keyId ?? ""}", which WEBHOOK_SECRET_KEYS does not name`
+        ? `${usage.what} sealed with key "${keyId ?? ""}", which ${usage.setting} does not name`
         : reason === "not_authentic"
-          ? `webhook secret sealed with key "${keyId ?? ""}" does not authenticate (altered, or another subscription's)`
-          : "webhook secret has the sealed prefix but not its shape",
+          ? `${usage.what} sealed with key "${keyId ?? ""}" does not authenticate (altered, or another ${usage.owner}'s)`
+          : `${usage.what} has the sealed prefix but not its shape`,
     );
     this.name = "SecretUnsealError";
   }
@@ -50,8 +77,8 @@ const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-function associatedData(subscriptionId: string): Buffer {
-  return Buffer.from(`webhook-secret:${subscriptionId}`, "utf8");
+function associatedData(usage: SealUsage, ownerId: string): Buffer {
+  return Buffer.from(`${usage.context}:${ownerId}`, "utf8");
 }
 
 /**
@@ -81,7 +108,7 @@ class Remembered {
   }
 }
 
-export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
+export function createSecretSealer(keys: readonly SealKey[], usage: SealUsage = WEBHOOK_SECRET_USAGE): SecretSealer {
   const byId = new Map(keys.map((k) => [k.id, k.key]));
   const sealing = keys[0] ?? null;
   const opened = new Remembered();
@@ -98,13 +125,13 @@ export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
     keyIdOf,
     seal(secret, subscriptionId) {
       // Already sealed (a state read back and written again unchanged): never wrapped twice.
-      if (sealing === null || secret.startsWith(PREFIX)) return secret;
+      if (sealing === null || (usage.passesSealedThrough && secret.startsWith(PREFIX))) return secret;
       const memo = `${subscriptionId}\n${secret}`;
       const known = sealed.get(memo);
       if (known !== undefined) return known;
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv("aes-256-gcm", sealing.key, nonce);
-      cipher.setAAD(associatedData(subscriptionId));
+      cipher.setAAD(associatedData(usage, subscriptionId));
       const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
       const value = `${PREFIX}${sealing.id}.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64url")}`;
       sealed.set(memo, value);
@@ -118,19 +145,19 @@ export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
       const known = opened.get(memo);
       if (known !== undefined) return known;
       const packed = stored.slice(PREFIX.length + keyId.length + 1);
-      if (!KEY_ID.test(keyId) || stored[PREFIX.length + keyId.length] !== ".") throw new SecretUnsealError("malformed", null);
+      if (!KEY_ID.test(keyId) || stored[PREFIX.length + keyId.length] !== ".") throw new SecretUnsealError("malformed", null, usage);
       const key = byId.get(keyId);
-      if (key === undefined) throw new SecretUnsealError("unknown_key", keyId);
+      if (key === undefined) throw new SecretUnsealError("unknown_key", keyId, usage);
       const raw = Buffer.from(packed, "base64url");
-      if (raw.length <= NONCE_BYTES + TAG_BYTES) throw new SecretUnsealError("malformed", keyId);
+      if (raw.length <= NONCE_BYTES + TAG_BYTES) throw new SecretUnsealError("malformed", keyId, usage);
       const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE_BYTES));
-      decipher.setAAD(associatedData(subscriptionId));
+      decipher.setAAD(associatedData(usage, subscriptionId));
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
       let secret: string;
       try {
         secret = Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
       } catch {
-        throw new SecretUnsealError("not_authentic", keyId);
+        throw new SecretUnsealError("not_authentic", keyId, usage);
       }
       opened.set(memo, secret);
       // Written back under the key that seals now only if that is the key it came under; a
@@ -142,7 +169,7 @@ export function createSecretSealer(keys: readonly SealKey[]): SecretSealer {
 }
 
 /**
- * `WEBHOOK_SECRET_KEYS`: `id:base64-of-32-bytes`, comma-separated. The first seals; every one
+ * `WEBHOOK_SECRET_KEYS` and `PERSONAL_DATA_KEYS`: `id:base64-of-32-bytes`, comma-separated. The first seals; every one
  * listed opens what it sealed, so a key is replaced by putting the new one first and keeping the
  * old one until no stored secret names it (the start-up log counts them).
  */

@@ -335,7 +335,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     await store.newsletter.recordWelcomeAttempt("u@example.com", "2026-01-04T00:01:00.000Z");
     expect(await store.newsletter.unsubscribeToken("u@example.com", fresh("D"))).toBeNull();
     // The link's fields are the store's own, never part of a subscriber.
-    expect(Object.keys((await store.newsletter.get("u@example.com")) ?? {}).sort()).toEqual(["email", "name", "subscribedAt", "welcomeAttempts", "welcomeSentAt"]);
+    expect(Object.keys((await store.newsletter.get("u@example.com")) ?? {}).sort()).toEqual(["email", "key", "name", "subscribedAt", "welcomeAttempts", "welcomeSentAt"]);
     const stored = await rawSubscriber(kind, url, "u@example.com");
     expect(stored).toContain(fresh("A").hash);
     expect(stored).not.toContain("A".repeat(43));
@@ -359,6 +359,34 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     await store.newsletter.recordWelcomeAttempt("c@example.com", null, 5);
     expect(await store.newsletter.get("c@example.com")).toMatchObject({ welcomeSentAt: null, welcomeAttempts: 5 });
     expect(await store.newsletter.claimWelcome("c@example.com", "me", t, 60_000, 5)).toBe(false);
+  });
+
+  it("stores a row under a key other than its address, lists every row with its key, and moves a row to another key with its welcome state and link", async () => {
+    const fresh = { token: "R".repeat(43), hash: hashUnsubscribeToken("R".repeat(43)) };
+    expect(await store.newsletter.subscribe("bi1:k1:row", "sealed-name", "2026-01-05T00:00:00.000Z", "sealed-address")).toBe(true);
+    expect(await store.newsletter.get("bi1:k1:row")).toMatchObject({ key: "bi1:k1:row", email: "sealed-address", name: "sealed-name" });
+    await store.newsletter.recordWelcomeAttempt("bi1:k1:row", null);
+    await store.newsletter.unsubscribeToken("bi1:k1:row", fresh);
+    const all = await store.newsletter.listAll();
+    expect(all.find((s) => s.key === "bi1:k1:row")).toMatchObject({ email: "sealed-address" });
+    expect(all.find((s) => s.key === "a@example.com")).toMatchObject({ email: "a@example.com", name: "Ann" });
+    await store.newsletter.rekey("bi1:k1:row", "bi1:k2:row", "resealed-address", "resealed-name");
+    expect(await store.newsletter.get("bi1:k1:row")).toBeNull();
+    expect(await store.newsletter.get("bi1:k2:row")).toMatchObject({ email: "resealed-address", name: "resealed-name", welcomeAttempts: 1, welcomeSentAt: null });
+    // The link of the welcome still on its way works after the move.
+    expect(await store.newsletter.unsubscribeToken("bi1:k2:row", { token: "S".repeat(43), hash: hashUnsubscribeToken("S".repeat(43)) })).toBe(fresh.token);
+    // In place: the same key, the values sealed anew.
+    await store.newsletter.rekey("bi1:k2:row", "bi1:k2:row", "again-address", null);
+    expect(await store.newsletter.get("bi1:k2:row")).toMatchObject({ email: "again-address", name: null, welcomeAttempts: 1 });
+    // One address under two keys (signed up again during a key change): the move keeps the row
+    // already under the new key and drops the old one.
+    await store.newsletter.subscribe("bi1:k1:twice", null, "2026-01-06T00:00:00.000Z", "old");
+    await store.newsletter.subscribe("bi1:k2:twice", null, "2026-01-07T00:00:00.000Z", "new");
+    await store.newsletter.rekey("bi1:k1:twice", "bi1:k2:twice", "moved", null);
+    expect(await store.newsletter.get("bi1:k1:twice")).toBeNull();
+    expect(await store.newsletter.get("bi1:k2:twice")).toMatchObject({ email: "new", subscribedAt: "2026-01-07T00:00:00.000Z" });
+    expect(await store.newsletter.removeByUnsubscribeHash(fresh.hash)).toBe(true);
+    expect(await store.newsletter.get("bi1:k2:row")).toBeNull();
   });
 
   it("answers the readiness ping", async () => {

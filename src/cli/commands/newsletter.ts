@@ -4,6 +4,8 @@ import { openStore } from "../../store/open-store.js";
 import { EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import type { CliCommand } from "../io.js";
 import { fail } from "../args.js";
+import { newsletterStore } from "../../composition/personal-data.js";
+import { createLogger } from "../../logging/logger.js";
 
 export const newsletterUsage = "usage: newsletter remove <email>";
 
@@ -26,7 +28,8 @@ export const newsletterCommand: CliCommand = async (args, io) => {
   const config = loadConfig();
   const store = await openStore(config.STORE_URL);
   try {
-    const removed = await store.newsletter.remove(parsed.data);
+    // The service's own view: with PERSONAL_DATA_KEYS set, rows are found by the address's blind index.
+    const removed = await newsletterStore(store.newsletter, config, createLogger(config.LOG_LEVEL)).repo.remove(parsed.data);
     io.stdout.write(JSON.stringify({ removed }) + "\n");
     if (!removed) io.stderr.write("no such subscriber in this store (check STORE_URL and the address)\n");
     return removed ? 0 : 1;

@@ -250,9 +250,14 @@ export class MongoSlidingWindows implements SlidingWindowRepository {
  * Never part of a Subscriber: `claim` (who is sending the welcome e-mail, until when), the
  * unsubscribe link's token (until the welcome is out) and its hash.
  */
-type SubscriberDoc = Subscriber & { _id: string; claim?: { by: string; until: number } | null; unsubscribeToken?: string | null; unsubscribeHash?: string | null };
+type SubscriberDoc = Omit<Subscriber, "key"> & { _id: string; claim?: { by: string; until: number } | null; unsubscribeToken?: string | null; unsubscribeHash?: string | null };
 
-const SUBSCRIBER_ONLY = { _id: 0, claim: 0, unsubscribeToken: 0, unsubscribeHash: 0 } as const;
+const SUBSCRIBER_ONLY = { claim: 0, unsubscribeToken: 0, unsubscribeHash: 0 } as const;
+
+/** The document's `_id` is the subscriber's key: the address, or its blind index (`email` then holds the sealed address). */
+function toSubscriber({ _id, email, name, subscribedAt, welcomeSentAt, welcomeAttempts }: SubscriberDoc): Subscriber {
+  return { key: _id, email, name, subscribedAt, welcomeSentAt, welcomeAttempts };
+}
 
 export class MongoNewsletter implements NewsletterRepository {
   private readonly subs: Collection<SubscriberDoc>;
@@ -263,9 +268,9 @@ export class MongoNewsletter implements NewsletterRepository {
     await this.subs.createIndex({ welcomeSentAt: 1, subscribedAt: 1 });
     await this.subs.createIndex({ unsubscribeHash: 1 });
   }
-  async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
+  async subscribe(email: string, name: string | null, at: string, address?: string): Promise<boolean> {
     try {
-      await this.subs.insertOne({ _id: email, email, name, subscribedAt: at, welcomeSentAt: null, welcomeAttempts: 0 });
+      await this.subs.insertOne({ _id: email, email: address ?? email, name, subscribedAt: at, welcomeSentAt: null, welcomeAttempts: 0 });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;
@@ -282,10 +287,30 @@ export class MongoNewsletter implements NewsletterRepository {
       .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: SUBSCRIBER_ONLY })
       .sort({ subscribedAt: 1 })
       .toArray();
-    return docs;
+    return docs.map(toSubscriber);
   }
   async get(email: string): Promise<Subscriber | null> {
-    return this.subs.findOne({ _id: email }, { projection: SUBSCRIBER_ONLY });
+    const doc = await this.subs.findOne({ _id: email }, { projection: SUBSCRIBER_ONLY });
+    return doc === null ? null : toSubscriber(doc);
+  }
+  async listAll(): Promise<Subscriber[]> {
+    return (await this.subs.find({}, { projection: SUBSCRIBER_ONLY }).sort({ subscribedAt: 1 }).toArray()).map(toSubscriber);
+  }
+  async rekey(from: string, to: string, address: string, name: string | null): Promise<void> {
+    // `_id` cannot change: the document is copied under `to`, then the one under `from` goes. A
+    // crash between the two leaves both, and the next start's pass finds `to` taken and drops `from`.
+    if (from === to) {
+      await this.subs.updateOne({ _id: from }, { $set: { email: address, name } });
+      return;
+    }
+    const doc = await this.subs.findOne({ _id: from });
+    if (doc === null) return;
+    try {
+      await this.subs.insertOne({ ...doc, _id: to, email: address, name });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    await this.subs.deleteOne({ _id: from });
   }
   async remove(email: string): Promise<boolean> {
     return (await this.subs.deleteOne({ _id: email })).deletedCount === 1;

@@ -1,4 +1,11 @@
 export interface Subscriber {
+  /**
+   * What the row is found by: the address itself, or, with personal data sealed
+   * (PERSONAL_DATA_KEYS, src/privacy/sealed-newsletter.ts), the address's keyed blind index.
+   * Every method below that takes `email` takes this.
+   */
+  readonly key: string;
+  /** Where the welcome goes: the address (sealed at rest when the key is an index). */
   readonly email: string;
   readonly name: string | null;
   readonly subscribedAt: string;
@@ -7,8 +14,11 @@ export interface Subscriber {
 }
 
 export interface NewsletterRepository {
-  /** Stores a new subscriber; false (and no change) when the address is already subscribed. */
-  subscribe(email: string, name: string | null, at: string): Promise<boolean>;
+  /**
+   * Stores a new subscriber; false (and no change) when the address is already subscribed.
+   * `address` is where the welcome goes when the row is found by something else (a blind index).
+   */
+  subscribe(email: string, name: string | null, at: string, address?: string): Promise<boolean>;
   /**
    * Counts one attempt; `sentAt` when it went out (the unsubscribe token is then forgotten, its
    * hash kept). `giveUpAt` (the attempt limit) records a
@@ -37,6 +47,16 @@ export interface NewsletterRepository {
    * stored or its welcome went out: the token itself is kept only until then, its hash for good.
    */
   unsubscribeToken(email: string, fresh: { readonly token: string; readonly hash: string }): Promise<string | null>;
+  /** Every subscriber, welcomed or not: for sealing the rows stored before at start. */
+  listAll(): Promise<Subscriber[]>;
+  /**
+   * Moves a subscriber to another key, with its address and name written anew (sealed under
+   * another key), keeping its welcome state and unsubscribe link; `to` may be `from` (the values
+   * sealed anew under the same index). When `to` is another key that is taken already
+   * (one address signed up under both keys during a key change) the row under `from` goes: one
+   * address, one subscriber. Safe to repeat after a crash part-way.
+   */
+  rekey(from: string, to: string, address: string, name: string | null): Promise<void>;
   /** Forgets the subscriber whose unsubscribe link carries the token with this hash; false when none does. */
   removeByUnsubscribeHash(hash: string): Promise<boolean>;
 }

@@ -49,6 +49,13 @@ export const accessMigrations: readonly SqliteMigration[] = [
       ALTER TABLE newsletter_subscribers ADD COLUMN unsubscribe_hash TEXT;
       CREATE UNIQUE INDEX newsletter_unsubscribe_hash ON newsletter_subscribers (unsubscribe_hash);`,
   },
+  {
+    // Personal data sealed (PERSONAL_DATA_KEYS): the row is found by a blind index in `email`,
+    // and `address` holds the sealed address; null on rows found by their address.
+    component: "access",
+    version: 5,
+    up: `ALTER TABLE newsletter_subscribers ADD COLUMN address TEXT;`,
+  },
 ];
 
 interface KeyRow {
@@ -297,6 +304,7 @@ export class SqliteSlidingWindows implements SlidingWindowRepository {
 
 interface SubscriberRow {
   email: string;
+  address: string | null;
   name: string | null;
   subscribed_at: string;
   welcome_sent_at: string | null;
@@ -305,7 +313,8 @@ interface SubscriberRow {
 
 function toSubscriber(r: SubscriberRow): Subscriber {
   return {
-    email: r.email,
+    key: r.email,
+    email: r.address ?? r.email,
     name: r.name,
     subscribedAt: r.subscribed_at,
     welcomeSentAt: r.welcome_sent_at,
@@ -324,7 +333,9 @@ export class SqliteNewsletter implements NewsletterRepository {
   private readonly giveToken;
   private readonly pendingToken;
   private readonly removeByHash;
-  constructor(db: SqliteDb) {
+  private readonly all;
+  private readonly move;
+  constructor(private readonly db: SqliteDb) {
     this.giveToken = db.prepare<[{ email: string; token: string; hash: string }]>(
       `UPDATE newsletter_subscribers SET unsubscribe_token = @token, unsubscribe_hash = @hash
        WHERE email = @email AND unsubscribe_hash IS NULL AND welcome_sent_at IS NULL`,
@@ -334,7 +345,11 @@ export class SqliteNewsletter implements NewsletterRepository {
     );
     this.removeByHash = db.prepare<[string]>("DELETE FROM newsletter_subscribers WHERE unsubscribe_hash = ?");
     this.insert = db.prepare(
-      "INSERT INTO newsletter_subscribers (email, name, subscribed_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING",
+      "INSERT INTO newsletter_subscribers (email, address, name, subscribed_at) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING",
+    );
+    this.all = db.prepare<[], SubscriberRow>("SELECT * FROM newsletter_subscribers ORDER BY subscribed_at");
+    this.move = db.prepare<[{ from: string; to: string; address: string; name: string | null }]>(
+      "UPDATE newsletter_subscribers SET email = @to, address = @address, name = @name WHERE email = @from",
     );
     this.attempt = db.prepare(
       `UPDATE newsletter_subscribers SET welcome_attempts = MAX(welcome_attempts + 1, COALESCE(@giveUpAt, 0)),
@@ -361,8 +376,17 @@ export class SqliteNewsletter implements NewsletterRepository {
   async releaseWelcome(email: string, claimant: string): Promise<void> {
     this.release.run(email, claimant);
   }
-  async subscribe(email: string, name: string | null, at: string): Promise<boolean> {
-    return this.insert.run(email, name, at).changes === 1;
+  async subscribe(email: string, name: string | null, at: string, address?: string): Promise<boolean> {
+    return this.insert.run(email, address ?? null, name, at).changes === 1;
+  }
+  async listAll(): Promise<Subscriber[]> {
+    return this.all.all().map(toSubscriber);
+  }
+  async rekey(from: string, to: string, address: string, name: string | null): Promise<void> {
+    this.db.transaction(() => {
+      if (from !== to && this.one.get(to) !== undefined) this.removeOne.run(from);
+      else this.move.run({ from, to, address, name });
+    }).immediate();
   }
   async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
     this.attempt.run({ giveUpAt: giveUpAt ?? null, sentAt, email });

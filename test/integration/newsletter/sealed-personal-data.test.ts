@@ -1,0 +1,190 @@
+import { createHash, randomBytes } from "node:crypto";
+import Database from "better-sqlite3";
+import { MongoClient } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
+import { captureLogger } from "../../support/capture-logger.js";
+import { runCli } from "../../support/cli.js";
+import { freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
+import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
+
+/**
+ * Newsletter subscribers' personal data sealed at rest (PERSONAL_DATA_KEYS): whoever reads the
+ * store (a dump, a backup) finds neither the addresses nor the names people signed up with, nor
+ * a hash of them that a list of addresses could be tested against, while the service still
+ * welcomes each address once, finds it again on a second sign-up, by its unsubscribe link and
+ * from the CLI, and moves every row under a new key in one restart.
+ */
+const sealKey = (id: string): string => `${id}:${randomBytes(32).toString("base64")}`;
+
+/** Every row of every table or collection of the store, as text: what a dump or backup holds. */
+async function storeDump(kind: StoreKind, storeUrl: string): Promise<string> {
+  if (kind === "sqlite") {
+    const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+      return tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t.name}"`).all())).join("\n");
+    } finally {
+      db.close();
+    }
+  }
+  const client = await MongoClient.connect(storeUrl);
+  try {
+    const db = client.db();
+    const parts: string[] = [];
+    for (const c of await db.listCollections().toArray()) parts.push(JSON.stringify(await db.collection(c.name).find().toArray()));
+    return parts.join("\n");
+  } finally {
+    await client.close();
+  }
+}
+
+/** The stored keys of the newsletter rows (the SQLite `email` column, the MongoDB `_id`). */
+async function storedKeys(kind: StoreKind, storeUrl: string): Promise<string[]> {
+  if (kind === "sqlite") {
+    const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
+    try {
+      return (db.prepare("SELECT email FROM newsletter_subscribers ORDER BY subscribed_at").all() as Array<{ email: string }>).map((r) => r.email);
+    } finally {
+      db.close();
+    }
+  }
+  const client = await MongoClient.connect(storeUrl);
+  try {
+    return (await client.db().collection<{ _id: string }>("newsletter_subscribers").find().sort({ subscribedAt: 1 }).toArray()).map((d) => d._id);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The unkeyed names a dump must not hold either: the plain SHA-256 a list of addresses could be tested against. */
+const sha = (text: string): string => createHash("sha256").update(text).digest("base64url").slice(0, 22);
+
+async function unsealFailures(reason: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric("mis_personal_data_unseal_failures_total")?.get();
+  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed at rest on %s", (kind) => {
+  let smtp: RunningSmtp;
+  const running: RunningService[] = [];
+  const k1 = sealKey("k1");
+  const k2 = sealKey("k2");
+
+  const start = async (storeUrl: string, keys: string | null) => {
+    const log = captureLogger("info");
+    const svc = await startService(
+      { STORE_URL: storeUrl, SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", TRUST_PROXY: "1", ...(keys === null ? {} : { PERSONAL_DATA_KEYS: keys }) },
+      { logger: log.logger, newsletter: { retryDelaysMs: [] }, capabilities: [] },
+    );
+    running.push(svc);
+    return { svc, log };
+  };
+  const stop = async (svc: RunningService) => {
+    await svc.stop();
+    running.splice(running.indexOf(svc), 1);
+  };
+  const subscribe = (svc: RunningService, body: unknown, ip: string) =>
+    fetch(`${svc.url}/v1/newsletter/subscribe`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: JSON.stringify(body),
+    });
+  const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((s) => s.stop()));
+    await smtp.stop();
+  });
+
+  it("keeps addresses and names out of the store while welcoming each address once, by link and by CLI", async () => {
+    const storeUrl = freshStoreUrl(kind, "sealed-pii");
+    const { svc } = await start(storeUrl, k1);
+    expect((await subscribe(svc, { email: "Carol.Private@Example.org", name: "Carol Secretname" }, "198.51.100.1")).status).toBe(200);
+    expect((await subscribe(svc, { email: "leaver.private@example.org", name: null }, "198.51.100.2")).status).toBe(200);
+    await svc.service.deps.newsletter.drain();
+    expect(mailsTo("carol.private@example.org")).toHaveLength(1);
+    // A second sign-up finds the sealed row: the same answer, and no second welcome.
+    expect((await subscribe(svc, { email: "carol.private@example.org", name: "Other" }, "198.51.100.3")).status).toBe(200);
+    await svc.service.deps.newsletter.drain();
+    expect(mailsTo("carol.private@example.org")).toHaveLength(1);
+
+    const dump = await storeDump(kind, storeUrl);
+    for (const plain of ["carol.private", "Carol Secretname", "Secretname", "leaver.private", sha("carol.private@example.org"), sha("leaver.private@example.org")]) {
+      expect(dump).not.toContain(plain);
+    }
+    expect(await storedKeys(kind, storeUrl)).toEqual([expect.stringMatching(/^bi1:k1:[A-Za-z0-9_-]{43}$/), expect.stringMatching(/^bi1:k1:/)]);
+    expect(dump).toContain("sealed.v1.k1.");
+
+    // The welcome's one-click link finds its sealed row.
+    const link = /^List-Unsubscribe:\s*<([^>]+)>/im.exec(mailsTo("leaver.private@example.org")[0]?.raw ?? "")?.[1] ?? "";
+    const { pathname, search } = new URL(link);
+    const oneClick = await fetch(`${svc.url}${pathname}${search}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    expect(oneClick.status).toBe(200);
+    expect(await storedKeys(kind, storeUrl)).toHaveLength(1);
+
+    // An erasure request by address, from the operator's CLI.
+    const cli = await runCli(["newsletter", "remove", "Carol.Private@example.org"], { STORE_URL: storeUrl, PERSONAL_DATA_KEYS: k1 });
+    expect(cli).toMatchObject({ code: 0, stdout: '{"removed":true}\n' });
+    expect(await storedKeys(kind, storeUrl)).toEqual([]);
+    await stop(svc);
+  });
+
+  it("seals rows stored as given at the next start, moves every row under a new key in one restart, and sends nothing a key no longer opens", async () => {
+    const storeUrl = freshStoreUrl(kind, "reseal-pii");
+    const plain = await start(storeUrl, null);
+    expect((await subscribe(plain.svc, { email: "early.bird@example.org", name: "Early Name" }, "198.51.100.10")).status).toBe(200);
+    await plain.svc.service.deps.newsletter.drain();
+    expect(mailsTo("early.bird@example.org")).toHaveLength(1);
+    // Stored by a replica that stopped before its welcome went out: the welcome is still owed.
+    await plain.svc.service.store.newsletter.subscribe("owed.welcome@example.org", "Owed Name", "2026-12-01T00:00:00.000Z");
+    await stop(plain.svc);
+    expect(await storedKeys(kind, storeUrl)).toEqual(["owed.welcome@example.org", "early.bird@example.org"]);
+
+    // With a key: both rows are sealed before the sweep, which then sends the owed welcome once.
+    const sealed = await start(storeUrl, k1);
+    expect(sealed.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({
+      sealing_key: "k1", subscribers: 2, sealed_with: { none: 2 }, sealed_again: 2, unreadable: 0,
+    });
+    await sealed.svc.service.deps.newsletter.drain();
+    expect(mailsTo("owed.welcome@example.org")).toHaveLength(1);
+    expect(mailsTo("early.bird@example.org")).toHaveLength(1);
+    let dump = await storeDump(kind, storeUrl);
+    for (const text of ["early.bird", "owed.welcome", "Early Name", "Owed Name"]) expect(dump).not.toContain(text);
+    await stop(sealed.svc);
+
+    // Key replacement: `k2,k1` moves every row under k2, after which k1 holds nothing.
+    const replaced = await start(storeUrl, `${k2},${k1}`);
+    expect(replaced.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k1: 2 }, sealed_again: 2 });
+    await stop(replaced.svc);
+    expect((await storedKeys(kind, storeUrl)).every((key) => key.startsWith("bi1:k2:"))).toBe(true);
+    dump = await storeDump(kind, storeUrl);
+    expect(dump).not.toContain("sealed.v1.k1.");
+
+    // k1 gone: every row still opens, and a sign-up again is found under k2 (no second welcome).
+    const onlyK2 = await start(storeUrl, k2);
+    expect(onlyK2.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k2: 2 }, sealed_again: 0 });
+    expect((await subscribe(onlyK2.svc, { email: "early.bird@example.org" }, "198.51.100.11")).status).toBe(200);
+    await onlyK2.svc.service.deps.newsletter.drain();
+    expect(mailsTo("early.bird@example.org")).toHaveLength(1);
+    expect(await storedKeys(kind, storeUrl)).toHaveLength(2);
+    await stop(onlyK2.svc);
+
+    // A key that opens none of them: the rows stay as they are, the operator is told, and nobody
+    // is mailed a welcome made from nonsense.
+    const before = await unsealFailures("unknown_key");
+    const wrong = await start(storeUrl, sealKey("k3"));
+    expect(wrong.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k2: 2 }, sealed_again: 0, unreadable: 2 });
+    const refused = wrong.log.lines.filter((l) => l.msg === "subscriber's personal data did not open: no welcome is sent to it");
+    // Once each, by the start's pass; neither is owed a welcome, so no sweep reads them.
+    expect(refused).toHaveLength(2);
+    expect(refused[0]?.err).toMatch(/sealed with key "k2", which PERSONAL_DATA_KEYS does not name/);
+    expect(await unsealFailures("unknown_key")).toBeGreaterThanOrEqual(before + 2);
+    expect(JSON.stringify(wrong.log.lines)).not.toMatch(/early\.bird|owed\.welcome/);
+    await stop(wrong.svc);
+    expect((await storedKeys(kind, storeUrl)).every((key) => key.startsWith("bi1:k2:"))).toBe(true);
+  });
+});
