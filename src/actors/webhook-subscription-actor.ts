@@ -8,7 +8,7 @@ import { eventEnvelopeSchema, type EventEnvelope } from "../events/event-envelop
 import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
 import { subscriptionStateSchema } from "../webhook-delivery/state-schema.js";
-import type { SecretSealer } from "../webhook-delivery/secret-sealer.js";
+import type { SecretSealer } from "../sealing/secret-sealer.js";
 import { sealSubscription, unsealSubscription } from "../webhook-delivery/sealed-webhooks.js";
 import { buildDeliveryRequest } from "../domain/webhooks/delivery-request.js";
 import * as machine from "../domain/webhooks/delivery-state.js";

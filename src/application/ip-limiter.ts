@@ -26,6 +26,8 @@ export class IpLimiter {
     private readonly counters: CounterRepository,
     private readonly sliding: SlidingWindowRepository,
     private readonly clock: Clock,
+    /** What a client is counted under (AppDeps.clientTag): the address itself unless told otherwise. */
+    private readonly clientTag: (client: string) => string = (client) => client,
   ) {}
 
   /** Counts the hit unless the IP is over its limit; the caller words the refusal. */
@@ -33,7 +35,7 @@ export class IpLimiter {
     const now = this.clock.now();
     const windowMs = limit.windowSeconds * 1000;
     // An IPv6 client by its /64, an IPv4-mapped one by its IPv4 address (client-address.ts).
-    const client = clientBucket(ip);
+    const client = this.clientTag(clientBucket(ip));
     let retryAt: number;
     if (limit.sliding) {
       if (windowMs > MAX_SLIDING_WINDOW_MS) throw new Error(`sliding limit ${limit.name}: window over ${MAX_SLIDING_WINDOW_MS} ms`);

@@ -10,7 +10,7 @@ import { UsageLimiter } from "../application/usage-limiter.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
 import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
-import { newsletterStore } from "./personal-data.js";
+import { personalDataStore } from "./personal-data.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
 import { publicBaseUrlWarning } from "../config/public-base-url.js";
@@ -70,7 +70,8 @@ export interface ServiceOverrides {
 export async function buildService(config: Config, overrides: ServiceOverrides = {}): Promise<Service> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.wallClock ?? wallClock;
-  const store = await openStore(config.STORE_URL);
+  const personal = personalDataStore(await openStore(config.STORE_URL), config, logger);
+  const store = personal.store;
   const market = await openMarket(config, clock, overrides.feed, overrides.live, {
     log: store.liveObservations,
     warn: (message, err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, message),
@@ -79,9 +80,8 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const unreachableLinks = publicBaseUrlWarning(config);
   if (unreachableLinks !== null) logger.warn({ public_base_url: config.PUBLIC_BASE_URL }, unreachableLinks);
   const owner = config.OWNER_NOTIFY_URL ? webhookOwnerNotifier(config.OWNER_NOTIFY_URL) : logOwnerNotifier(logger);
-  const subscribers = newsletterStore(store.newsletter, config, logger);
-  const newsletter = new NewsletterService(subscribers.repo, store.counters, mailer, owner, clock, logger, {
-    ...(subscribers.mailboxTag === undefined ? {} : { mailboxTag: subscribers.mailboxTag }),
+  const newsletter = new NewsletterService(store.newsletter, store.counters, mailer, owner, clock, logger, {
+    ...(personal.tag === undefined ? {} : { mailboxTag: personal.tag }),
     ...overrides.newsletter,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
@@ -118,6 +118,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     orderBook: market.orderBook,
     barSettleMs: market.barSettleMs,
     readiness,
+    ...(personal.tag === undefined ? {} : { clientTag: personal.tag }),
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;
   for (const capability of capabilities) capability.registerActors(deps);
@@ -173,7 +174,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
       }
       // Before the sweep, so the welcomes it resumes are found under the key that seals now. A
       // row it could not move is still found where it is, so a failure here only delays the move.
-      await subscribers.reseal().catch((err: unknown) => logger.error({ err: errorSummary(err) }, "newsletter personal data not sealed again at start"));
+      await personal.reseal().catch((err: unknown) => logger.error({ err: errorSummary(err) }, "personal data not sealed again at start"));
       newsletter.start();
       await actors.host.start();
       if (actors.kind === "dapr" && membership !== null && market.clock instanceof ReplayMarketClock) {

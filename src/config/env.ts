@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { compile as compileTrustedProxies } from "proxy-addr";
 import { z } from "zod";
 import { judgeAddress } from "../webhook-delivery/address-policy.js";
-import { sealKeysSetting } from "../webhook-delivery/secret-sealer.js";
+import { sealKeysSetting } from "../sealing/secret-sealer.js";
 
 const bool = z
   .enum(["true", "false", "1", "0"], { message: "must be true or false" })
@@ -170,13 +170,13 @@ const settings = z.object({
     .optional(),
   /**
    * Keys that seal webhook signing secrets at rest (`id:base64-of-32-bytes`, comma-separated; the
-   * first seals, all open). Unset: secrets are stored as issued. src/webhook-delivery/secret-sealer.ts.
+   * first seals, all open). Unset: secrets are stored as issued. src/sealing/secret-sealer.ts.
    */
   WEBHOOK_SECRET_KEYS: sealKeysSetting.optional(),
   /**
    * Keys that seal newsletter subscribers' addresses and names at rest, and key the blind index
    * their rows are found by (same form; the first seals, all open). Unset: stored as given.
-   * src/privacy/sealed-newsletter.ts.
+   * src/sealing/sealed-newsletter.ts.
    */
   PERSONAL_DATA_KEYS: sealKeysSetting.optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),

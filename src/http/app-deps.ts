@@ -36,6 +36,12 @@ export interface AppDeps {
    * per named check. Absent: only the store is checked.
    */
   readonly readiness?: () => Readonly<Record<string, ReadinessCheck>>;
+  /**
+   * What a client's address is counted under by the per-IP limits. Absent: the address itself;
+   * with PERSONAL_DATA_KEYS set, its keyed blind index, so the limit tables are no log of which
+   * address called when (a sign-up's hit, next to its time, would name the subscriber's address).
+   */
+  readonly clientTag?: (client: string) => string;
 }
 
 export function tierLimitsFrom(config: Config): TierLimitTable {

@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   const routerDeps: RouterDeps = {
     keyVerifier: deps.keyVerifier,
     limiter: deps.limiter,
-    ipLimiter: new IpLimiter(deps.store.counters, deps.store.slidingWindows, deps.wallClock),
+    ipLimiter: new IpLimiter(deps.store.counters, deps.store.slidingWindows, deps.wallClock, deps.clientTag),
     cache,
     tierLimits: deps.tierLimits,
     upgradeUrl: `${deps.config.PUBLIC_BASE_URL}/#pricing`,

@@ -1,4 +1,4 @@
-import { SecretUnsealError } from "../webhook-delivery/secret-sealer.js";
+import { SecretUnsealError } from "../sealing/secret-sealer.js";
 import { processCounter } from "./metrics.js";
 
 /** Created once per process: every service in it shares the collector. */

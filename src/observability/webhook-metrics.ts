@@ -1,5 +1,5 @@
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
-import { SecretUnsealError } from "../webhook-delivery/secret-sealer.js";
+import { SecretUnsealError } from "../sealing/secret-sealer.js";
 import { processCounter, processHistogram } from "./metrics.js";
 
 /** Created once per process: every service in it shares the collectors. */

@@ -1,6 +1,6 @@
 import type { SubscriptionList, WebhookRepository } from "../store/ports/webhooks.js";
 import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
-import type { SecretSealer } from "./secret-sealer.js";
+import type { SecretSealer } from "../sealing/secret-sealer.js";
 
 /** The subscription as it is written: its current and replaced secrets sealed. */
 export function sealSubscription(s: WebhookSubscription, sealer: SecretSealer): WebhookSubscription {
@@ -24,7 +24,7 @@ export function unsealSubscription(s: WebhookSubscription, sealer: SecretSealer)
 export type UnsealFailure = (subscriptionId: string, err: unknown) => void;
 
 /**
- * The webhook repository with sealed secrets (src/webhook-delivery/secret-sealer.ts): every
+ * The webhook repository with sealed secrets (src/sealing/secret-sealer.ts): every
  * write seals, every read opens, on either store. A listed subscription whose secret does not
  * open is left out like any unreadable row (one row must not stop every other customer's events);
  * a read of one (or of an owner's list, which the test route signs with) throws, so a route or a

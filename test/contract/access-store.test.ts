@@ -144,6 +144,14 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(ids).toEqual(kind === "mongodb" ? ["k1", "k10", "k11", "k12", "k13", "k2", "k3", "k4", "k6", "k7", "k8"] : ["k1", "k2", "k3", "k4", "k6", "k7", "k8"]);
   });
 
+  it("writes a key's owner fields again and nothing else of it", async () => {
+    await store.apiKeys.create(key("owner", "o".repeat(64), { name: "as given", email: "as.given@example.com" }));
+    await store.apiKeys.rewriteOwner("owner", "sealed-name", "sealed-email");
+    expect(await store.apiKeys.findByHash("o".repeat(64))).toMatchObject({ id: "owner", usageId: "owner", name: "sealed-name", email: "sealed-email", active: true, tier: "free" });
+    await store.apiKeys.rewriteOwner("owner", null, null);
+    expect(await store.apiKeys.findById("owner")).toMatchObject({ name: null, email: null, hash: "o".repeat(64) });
+  });
+
   it("counts a hit in every window or in none", async () => {
     const now = 1_000_000;
     const daily = { bucket: "q:day", limit: 3, expiresAt: now + 86_400_000 };

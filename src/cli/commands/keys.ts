@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { loadConfig } from "../../config/env.js";
 import { openStore } from "../../store/open-store.js";
+import { personalDataStore } from "../../composition/personal-data.js";
+import { createLogger } from "../../logging/logger.js";
 import { TIERS } from "../../domain/access/tiers.js";
 import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
@@ -103,7 +105,8 @@ export const keysCommand: CliCommand = async (args, io) => {
   const planned = plan(args, io);
   if (typeof planned === "number") return planned;
   const config = loadConfig();
-  const store = await openStore(config.STORE_URL);
+  // The service's own view: with PERSONAL_DATA_KEYS set, owner fields are sealed and opened.
+  const store = personalDataStore(await openStore(config.STORE_URL), config, createLogger(config.LOG_LEVEL, {}, io.stderr)).store;
   try {
     switch (planned.kind) {
       case "create": {

@@ -4,7 +4,7 @@ import { openStore } from "../../store/open-store.js";
 import { EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import type { CliCommand } from "../io.js";
 import { fail } from "../args.js";
-import { newsletterStore } from "../../composition/personal-data.js";
+import { personalDataStore } from "../../composition/personal-data.js";
 import { createLogger } from "../../logging/logger.js";
 
 export const newsletterUsage = "usage: newsletter remove <email>";
@@ -26,10 +26,10 @@ export const newsletterCommand: CliCommand = async (args, io) => {
   const parsed = storedForm.safeParse(email);
   if (sub !== "remove" || rest.length > 0 || !parsed.success) return fail(io, newsletterUsage);
   const config = loadConfig();
-  const store = await openStore(config.STORE_URL);
+  // The service's own view: with PERSONAL_DATA_KEYS set, rows are found by the address's blind index.
+  const store = personalDataStore(await openStore(config.STORE_URL), config, createLogger(config.LOG_LEVEL, {}, io.stderr)).store;
   try {
-    // The service's own view: with PERSONAL_DATA_KEYS set, rows are found by the address's blind index.
-    const removed = await newsletterStore(store.newsletter, config, createLogger(config.LOG_LEVEL)).repo.remove(parsed.data);
+    const removed = await store.newsletter.remove(parsed.data);
     io.stdout.write(JSON.stringify({ removed }) + "\n");
     if (!removed) io.stderr.write("no such subscriber in this store (check STORE_URL and the address)\n");
     return removed ? 0 : 1;

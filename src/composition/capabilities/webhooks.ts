@@ -5,7 +5,7 @@ import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
 import { countingDeliveries, countUnsealFailure } from "../../observability/webhook-metrics.js";
-import { createSecretSealer, type SecretSealer } from "../../webhook-delivery/secret-sealer.js";
+import { createSecretSealer, type SecretSealer } from "../../sealing/secret-sealer.js";
 import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
 import type { WebhookRepository } from "../../store/ports/webhooks.js";
 import type { Capability, CapabilityContext } from "../capability.js";

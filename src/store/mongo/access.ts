@@ -78,6 +78,9 @@ export class MongoApiKeys implements ApiKeyRepository {
     const docs = await this.keys.find({}, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).toArray();
     return docs.map(strip);
   }
+  async rewriteOwner(id: string, name: string | null, email: string | null): Promise<void> {
+    await this.keys.updateOne({ _id: id }, { $set: { name, email } });
+  }
 }
 
 function strip(d: Omit<KeyDoc, "_id">): ApiKeyRecord {

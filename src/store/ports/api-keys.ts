@@ -34,4 +34,9 @@ export interface ApiKeyRepository {
   /** Creates `next` and deactivates `previous` (atomically where the store has transactions). */
   rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean>;
   list(): Promise<ApiKeyRecord[]>;
+  /**
+   * Writes a key's owner fields again (the name and e-mail given at generation, sealed under
+   * another key: src/sealing/sealed-api-keys.ts); nothing else of the key changes.
+   */
+  rewriteOwner(id: string, name: string | null, email: string | null): Promise<void>;
 }

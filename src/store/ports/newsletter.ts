@@ -1,7 +1,7 @@
 export interface Subscriber {
   /**
    * What the row is found by: the address itself, or, with personal data sealed
-   * (PERSONAL_DATA_KEYS, src/privacy/sealed-newsletter.ts), the address's keyed blind index.
+   * (PERSONAL_DATA_KEYS, src/sealing/sealed-newsletter.ts), the address's keyed blind index.
    * Every method below that takes `email` takes this.
    */
   readonly key: string;

@@ -94,7 +94,9 @@ export class SqliteApiKeys implements ApiKeyRepository {
   private readonly activeByUsage;
   private readonly off;
   private readonly all;
+  private readonly owner;
   constructor(private readonly db: SqliteDb) {
+    this.owner = db.prepare<[{ id: string; name: string | null; email: string | null }]>("UPDATE api_keys SET name = @name, email = @email WHERE id = @id");
     this.insert = db.prepare(
       `INSERT INTO api_keys (id, usage_id, hash, prefix, tier, name, email, active, created_at, deactivated_at)
        VALUES (@id, @usageId, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
@@ -132,6 +134,9 @@ export class SqliteApiKeys implements ApiKeyRepository {
   }
   async list(): Promise<ApiKeyRecord[]> {
     return this.all.all().map(toKey);
+  }
+  async rewriteOwner(id: string, name: string | null, email: string | null): Promise<void> {
+    this.owner.run({ id, name, email });
   }
 }
 

@@ -8,7 +8,7 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
-import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createSecretSealer } from "../../../src/sealing/secret-sealer.js";
 
 /**
  * On Dapr a subscription actor's arguments are JSON another replica sent, possibly one of another

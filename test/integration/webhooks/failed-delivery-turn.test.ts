@@ -8,7 +8,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { ActorStateStore } from "../../../src/store/ports/actor-state.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
-import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createSecretSealer } from "../../../src/sealing/secret-sealer.js";
 
 /**
  * A delivery turn that sent its attempt but could not commit (the store busy, the actor moved)

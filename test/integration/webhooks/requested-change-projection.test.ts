@@ -8,7 +8,7 @@ import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import type { WebhookRepository } from "../../../src/store/ports/webhooks.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
-import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createSecretSealer } from "../../../src/sealing/secret-sealer.js";
 
 /**
  * The routes and the fan-out read a subscription's store copy; its actor keeps the schedule. A

@@ -12,7 +12,7 @@ import { createHttpDeliverer, type Deliver } from "../../../src/webhook-delivery
 import { captureLogger } from "../../support/capture-logger.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki } from "./support/tls.js";
-import { createSecretSealer } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createSecretSealer } from "../../../src/sealing/secret-sealer.js";
 
 /**
  * A delivery turn sends every due attempt of a subscription at once and waits for all of them.

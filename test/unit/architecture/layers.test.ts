@@ -36,10 +36,10 @@ const DOMAIN_PACKAGES = new Set(["node:crypto", "zod", "trading-signals", "wabt"
 
 /**
  * Folders below the HTTP facade and the actors: application services (key checks, limiters,
- * newsletter, the engines' inputs), the engine backtest and the store. They return typed results
+ * newsletter, the engines' inputs), the engine backtest, the store and its sealing decorators. They return typed results
  * that the HTTP layer words and actors call them, never the other way round.
  */
-const BELOW_HTTP_AND_ACTORS = ["application", "backtest", "store"];
+const BELOW_HTTP_AND_ACTORS = ["application", "backtest", "store", "sealing"];
 
 describe("layers (README's architecture)", () => {
   it("src/domain imports only itself and a few pure packages", () => {

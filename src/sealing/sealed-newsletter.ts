@@ -1,5 +1,5 @@
 import type { NewsletterRepository, Subscriber } from "../store/ports/newsletter.js";
-import type { SealUsage, SecretSealer } from "../webhook-delivery/secret-sealer.js";
+import type { SealUsage, SecretSealer } from "./secret-sealer.js";
 import type { BlindIndex } from "./blind-index.js";
 
 /**
@@ -8,7 +8,7 @@ import type { BlindIndex } from "./blind-index.js";
  * mailing list. Bound to the row's key (its blind index), so a sealed address copied onto another
  * row does not open there.
  */
-export const PERSONAL_DATA_USAGE: SealUsage = {
+export const SUBSCRIBER_DATA_USAGE: SealUsage = {
   context: "newsletter-subscriber",
   what: "subscriber's personal data",
   setting: "PERSONAL_DATA_KEYS",
@@ -30,7 +30,7 @@ export function openSubscriber(s: Subscriber, sealer: SecretSealer, index: Blind
  * the blind index of its address, with the address and name sealed; every read opens them. A row
  * is looked for under every index the listed keys give and under the address itself, so rows
  * stored before sealing, or under a key being replaced, are still found (the start's pass,
- * src/privacy/reseal-subscribers.ts, moves them under the first key). A listed row that does not
+ * src/sealing/reseal-subscribers.ts, moves them under the first key). A listed row that does not
  * open is left out (the operator is told): it must not stop every other welcome.
  */
 export function sealedNewsletter(

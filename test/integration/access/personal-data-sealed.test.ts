@@ -65,7 +65,7 @@ async function unsealFailures(reason: string): Promise<number> {
   return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
 }
 
-describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed at rest on %s", (kind) => {
+describe.each<StoreKind>(["sqlite", "mongodb"])("personal data sealed at rest on %s", (kind) => {
   let smtp: RunningSmtp;
   const running: RunningService[] = [];
   const k1 = sealKey("k1");
@@ -91,6 +91,16 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
       body: JSON.stringify(body),
     });
   const mailsTo = (address: string) => smtp.mails.filter((m) => m.to.includes(address));
+  const generateKey = async (svc: RunningService, body: unknown, ip: string) => {
+    const res = await fetch(`${svc.url}/v1/keys/generate`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": ip }, body: JSON.stringify(body) });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { api_key: string; name: string | null; email: string | null };
+  };
+  const currentKey = async (svc: RunningService, apiKey: string) => {
+    const res = await fetch(`${svc.url}/v1/keys/current`, { headers: { "x-api-key": apiKey } });
+    return { status: res.status, body: (await res.json()) as { name?: string | null } };
+  };
+  const sealedAtRest = (lines: ReadonlyArray<Record<string, unknown>>) => lines.find((l) => l.msg === "personal data sealed at rest");
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -112,8 +122,20 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
     await svc.service.deps.newsletter.drain();
     expect(mailsTo("carol.private@example.org")).toHaveLength(1);
 
+    // A key generated with a name and an address: shown once, as given, and then only the name, to the key's holder.
+    const issued = await generateKey(svc, { name: "Dana Keyholder", email: "dana.keyowner@example.org" }, "198.51.100.4");
+    expect(issued).toMatchObject({ name: "Dana Keyholder", email: "dana.keyowner@example.org" });
+    expect(await currentKey(svc, issued.api_key)).toMatchObject({ status: 200, body: { name: "Dana Keyholder" } });
+    const rotatedRes = await fetch(`${svc.url}/v1/keys/rotate`, { method: "POST", headers: { "x-api-key": issued.api_key } });
+    const rotated = (await rotatedRes.json()) as { api_key: string; name: string | null; email: string | null };
+    expect(rotated).toMatchObject({ name: "Dana Keyholder", email: "dana.keyowner@example.org" });
+    expect(await currentKey(svc, rotated.api_key)).toMatchObject({ status: 200, body: { name: "Dana Keyholder" } });
+    const listed = await runCli(["keys", "list"], { STORE_URL: storeUrl, PERSONAL_DATA_KEYS: k1 });
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as Array<{ name: string | null }>).map((k) => k.name)).toEqual(["Dana Keyholder", "Dana Keyholder"]);
+
     const dump = await storeDump(kind, storeUrl);
-    for (const plain of ["carol.private", "Carol Secretname", "Secretname", "leaver.private", sha("carol.private@example.org"), sha("leaver.private@example.org")]) {
+    for (const plain of ["carol.private", "Carol Secretname", "Secretname", "leaver.private", sha("carol.private@example.org"), sha("leaver.private@example.org"), "dana.keyowner", "Keyholder", "198.51.100."]) {
       expect(dump).not.toContain(plain);
     }
     expect(await storedKeys(kind, storeUrl)).toEqual([expect.stringMatching(/^bi1:k1:[A-Za-z0-9_-]{43}$/), expect.stringMatching(/^bi1:k1:/)]);
@@ -139,6 +161,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
     expect((await subscribe(plain.svc, { email: "early.bird@example.org", name: "Early Name" }, "198.51.100.10")).status).toBe(200);
     await plain.svc.service.deps.newsletter.drain();
     expect(mailsTo("early.bird@example.org")).toHaveLength(1);
+    const early = await generateKey(plain.svc, { name: "Early Keyholder", email: "early.keyowner@example.org" }, "198.51.100.12");
     // Stored by a replica that stopped before its welcome went out: the welcome is still owed.
     await plain.svc.service.store.newsletter.subscribe("owed.welcome@example.org", "Owed Name", "2026-12-01T00:00:00.000Z");
     await stop(plain.svc);
@@ -146,19 +169,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
 
     // With a key: both rows are sealed before the sweep, which then sends the owed welcome once.
     const sealed = await start(storeUrl, k1);
-    expect(sealed.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({
-      sealing_key: "k1", subscribers: 2, sealed_with: { none: 2 }, sealed_again: 2, unreadable: 0,
+    expect(sealedAtRest(sealed.log.lines)).toMatchObject({
+      sealing_key: "k1", subscribers: 2, subscribers_sealed_with: { none: 2 }, subscribers_sealed_again: 2, subscribers_unreadable: 0,
+      keys: 1, key_owners_sealed_again: 1, key_owners_unreadable: 0,
     });
+    expect(await currentKey(sealed.svc, early.api_key)).toMatchObject({ status: 200, body: { name: "Early Keyholder" } });
     await sealed.svc.service.deps.newsletter.drain();
     expect(mailsTo("owed.welcome@example.org")).toHaveLength(1);
     expect(mailsTo("early.bird@example.org")).toHaveLength(1);
     let dump = await storeDump(kind, storeUrl);
-    for (const text of ["early.bird", "owed.welcome", "Early Name", "Owed Name"]) expect(dump).not.toContain(text);
+    for (const text of ["early.bird", "owed.welcome", "Early Name", "Owed Name", "early.keyowner", "Keyholder"]) expect(dump).not.toContain(text);
     await stop(sealed.svc);
 
     // Key replacement: `k2,k1` moves every row under k2, after which k1 holds nothing.
     const replaced = await start(storeUrl, `${k2},${k1}`);
-    expect(replaced.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k1: 2 }, sealed_again: 2 });
+    expect(sealedAtRest(replaced.log.lines)).toMatchObject({ subscribers_sealed_with: { k1: 2 }, subscribers_sealed_again: 2, key_owners_sealed_again: 1 });
     await stop(replaced.svc);
     expect((await storedKeys(kind, storeUrl)).every((key) => key.startsWith("bi1:k2:"))).toBe(true);
     dump = await storeDump(kind, storeUrl);
@@ -166,7 +191,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
 
     // k1 gone: every row still opens, and a sign-up again is found under k2 (no second welcome).
     const onlyK2 = await start(storeUrl, k2);
-    expect(onlyK2.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k2: 2 }, sealed_again: 0 });
+    expect(sealedAtRest(onlyK2.log.lines)).toMatchObject({ subscribers_sealed_with: { k2: 2 }, subscribers_sealed_again: 0, key_owners_sealed_again: 0 });
+    expect(await currentKey(onlyK2.svc, early.api_key)).toMatchObject({ status: 200, body: { name: "Early Keyholder" } });
     expect((await subscribe(onlyK2.svc, { email: "early.bird@example.org" }, "198.51.100.11")).status).toBe(200);
     await onlyK2.svc.service.deps.newsletter.drain();
     expect(mailsTo("early.bird@example.org")).toHaveLength(1);
@@ -177,13 +203,15 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter personal data sealed
     // is mailed a welcome made from nonsense.
     const before = await unsealFailures("unknown_key");
     const wrong = await start(storeUrl, sealKey("k3"));
-    expect(wrong.log.lines.find((l) => l.msg === "newsletter personal data sealed at rest")).toMatchObject({ sealed_with: { k2: 2 }, sealed_again: 0, unreadable: 2 });
+    expect(sealedAtRest(wrong.log.lines)).toMatchObject({ subscribers_sealed_with: { k2: 2 }, subscribers_sealed_again: 0, subscribers_unreadable: 2, key_owners_unreadable: 1 });
     const refused = wrong.log.lines.filter((l) => l.msg === "subscriber's personal data did not open: no welcome is sent to it");
     // Once each, by the start's pass; neither is owed a welcome, so no sweep reads them.
     expect(refused).toHaveLength(2);
     expect(refused[0]?.err).toMatch(/sealed with key "k2", which PERSONAL_DATA_KEYS does not name/);
-    expect(await unsealFailures("unknown_key")).toBeGreaterThanOrEqual(before + 2);
-    expect(JSON.stringify(wrong.log.lines)).not.toMatch(/early\.bird|owed\.welcome/);
+    // A key's owner fields that do not open never turn its caller away: the name reads as null.
+    expect(await currentKey(wrong.svc, early.api_key)).toMatchObject({ status: 200, body: { name: null } });
+    expect(await unsealFailures("unknown_key")).toBeGreaterThanOrEqual(before + 2 + 2);
+    expect(JSON.stringify(wrong.log.lines)).not.toMatch(/early\.bird|owed\.welcome|early\.keyowner|Keyholder/);
     await stop(wrong.svc);
     expect((await storedKeys(kind, storeUrl)).every((key) => key.startsWith("bi1:k2:"))).toBe(true);
   });

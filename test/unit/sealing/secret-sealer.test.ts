@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createSecretSealer, sealKeysSetting, SecretUnsealError, type SealKey } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createSecretSealer, sealKeysSetting, SecretUnsealError, type SealKey } from "../../../src/sealing/secret-sealer.js";
 import { loadConfig } from "../../../src/config/env.js";
 
 const key = (id: string): SealKey => ({ id, key: randomBytes(32) });

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createBlindIndex } from "../../../src/privacy/blind-index.js";
-import { PERSONAL_DATA_USAGE } from "../../../src/privacy/sealed-newsletter.js";
-import { createSecretSealer, SecretUnsealError } from "../../../src/webhook-delivery/secret-sealer.js";
+import { createBlindIndex } from "../../../src/sealing/blind-index.js";
+import { SUBSCRIBER_DATA_USAGE } from "../../../src/sealing/sealed-newsletter.js";
+import { KEY_OWNER_USAGE, openOwner } from "../../../src/sealing/sealed-api-keys.js";
+import type { ApiKeyRecord } from "../../../src/store/ports/api-keys.js";
+import { createSecretSealer, SecretUnsealError } from "../../../src/sealing/secret-sealer.js";
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 
@@ -31,7 +33,7 @@ describe("the blind index of an address", () => {
 
 describe("a sealer for personal data", () => {
   const k1 = key("k1");
-  const personal = createSecretSealer([k1], PERSONAL_DATA_USAGE);
+  const personal = createSecretSealer([k1], SUBSCRIBER_DATA_USAGE);
 
   it("seals whatever a caller typed, a name that looks sealed included, and opens it again", () => {
     const typed = "sealed.v1.k1.not-really";
@@ -47,7 +49,33 @@ describe("a sealer for personal data", () => {
   });
 
   it("names its own setting when a key is missing", () => {
-    const stored = createSecretSealer([key("old")], PERSONAL_DATA_USAGE).seal("carol@example.org", "row");
+    const stored = createSecretSealer([key("old")], SUBSCRIBER_DATA_USAGE).seal("carol@example.org", "row");
     expect(() => personal.unseal(stored, "row")).toThrow(/subscriber's personal data sealed with key "old", which PERSONAL_DATA_KEYS does not name/);
+  });
+});
+
+describe("a key's owner fields", () => {
+  const k1 = key("k1");
+  const sealer = createSecretSealer([k1], KEY_OWNER_USAGE);
+  const record = (over: Partial<ApiKeyRecord>): ApiKeyRecord => ({
+    id: "key-2", usageId: "lineage-1", hash: "h".repeat(64), prefix: "svc_free_abcd", tier: "free",
+    name: null, email: null, active: true, createdAt: "2026-12-01T00:00:00.000Z", deactivatedAt: null, ...over,
+  });
+
+  it("open for every key of the lineage they were sealed for, and read as given when stored before sealing", () => {
+    const failures: string[] = [];
+    const sealed = record({ name: sealer.seal("Dana", "lineage-1"), email: sealer.seal("dana@example.org", "lineage-1") });
+    expect(openOwner(sealed, sealer, (id) => failures.push(id))).toMatchObject({ name: "Dana", email: "dana@example.org" });
+    expect(openOwner(record({ name: "As Given", email: "as.given@example.org" }), sealer, (id) => failures.push(id))).toMatchObject({ name: "As Given", email: "as.given@example.org" });
+    expect(failures).toEqual([]);
+  });
+
+  it("read as null, and are reported by key id, when copied onto another lineage or sealed under a key no longer listed", () => {
+    const failures: string[] = [];
+    const copied = record({ usageId: "lineage-2", email: sealer.seal("dana@example.org", "lineage-1") });
+    expect(openOwner(copied, sealer, (id) => failures.push(id)).email).toBeNull();
+    const orphan = record({ name: createSecretSealer([key("old")], KEY_OWNER_USAGE).seal("Dana", "lineage-1") });
+    expect(openOwner(orphan, sealer, (id) => failures.push(id)).name).toBeNull();
+    expect(failures).toEqual(["key-2", "key-2"]);
   });
 });

@@ -1,5 +1,5 @@
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
-import type { SecretSealer } from "../webhook-delivery/secret-sealer.js";
+import type { SecretSealer } from "./secret-sealer.js";
 import type { BlindIndex } from "./blind-index.js";
 import { openSubscriber, type SubscriberUnsealFailure } from "./sealed-newsletter.js";
 

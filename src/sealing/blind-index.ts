@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import type { SealKey } from "../webhook-delivery/secret-sealer.js";
+import type { SealKey } from "./secret-sealer.js";
 
 /**
  * A keyed blind index of an e-mail address: what a subscriber's row is found by when its address
