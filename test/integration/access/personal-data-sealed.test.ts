@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { runCli } from "../../support/cli.js";
+import { sealKey, storeDump } from "../../support/store-dump.js";
 import { freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
 
@@ -15,30 +16,6 @@ import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
  * welcomes each address once, finds it again on a second sign-up, by its unsubscribe link and
  * from the CLI, and moves every row under a new key in one restart.
  */
-const sealKey = (id: string): string => `${id}:${randomBytes(32).toString("base64")}`;
-
-/** Every row of every table or collection of the store, as text: what a dump or backup holds. */
-async function storeDump(kind: StoreKind, storeUrl: string): Promise<string> {
-  if (kind === "sqlite") {
-    const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
-    try {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
-      return tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t.name}"`).all())).join("\n");
-    } finally {
-      db.close();
-    }
-  }
-  const client = await MongoClient.connect(storeUrl);
-  try {
-    const db = client.db();
-    const parts: string[] = [];
-    for (const c of await db.listCollections().toArray()) parts.push(JSON.stringify(await db.collection(c.name).find().toArray()));
-    return parts.join("\n");
-  } finally {
-    await client.close();
-  }
-}
-
 /** The stored keys of the newsletter rows (the SQLite `email` column, the MongoDB `_id`). */
 async function storedKeys(kind: StoreKind, storeUrl: string): Promise<string[]> {
   if (kind === "sqlite") {

@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import Database from "better-sqlite3";
-import { MongoClient } from "mongodb";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
@@ -8,6 +6,7 @@ import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
+import { sealKey, storeDump } from "../../support/store-dump.js";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
@@ -35,30 +34,6 @@ afterAll(async () => {
 async function unsealFailures(reason: string): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric("mis_webhook_secret_unseal_failures_total")?.get();
   return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
-}
-
-const sealKey = (id: string): string => `${id}:${randomBytes(32).toString("base64")}`;
-
-/** Every row of every table or collection of the store, as text: what a dump or backup holds. */
-async function storeDump(kind: StoreKind, storeUrl: string): Promise<string> {
-  if (kind === "sqlite") {
-    const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
-    try {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
-      return tables.map((t) => JSON.stringify(db.prepare(`SELECT * FROM "${t.name}"`).all())).join("\n");
-    } finally {
-      db.close();
-    }
-  }
-  const client = await MongoClient.connect(storeUrl);
-  try {
-    const db = client.db();
-    const parts: string[] = [];
-    for (const c of await db.listCollections().toArray()) parts.push(JSON.stringify(await db.collection(c.name).find().toArray()));
-    return parts.join("\n");
-  } finally {
-    await client.close();
-  }
 }
 
 function headersOf(d: ReceivedDelivery): Record<string, string> {
