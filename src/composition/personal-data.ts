@@ -55,7 +55,8 @@ export function personalDataStore(raw: Store, config: Pick<Config, "PERSONAL_DAT
     countPersonalDataUnsealFailure(err);
     logger.error({ key_id: keyId, err: err instanceof Error ? err.message : String(err) }, "key owner's personal data did not open: read as null");
   };
-  // The raw store's other repositories and methods, two of them replaced.
+  // The raw store's other repositories and methods, two of them replaced: a view whose prototype
+  // is the raw store, so it must be passed on, never spread (a spread copies only the two).
   const store: Store = Object.create(raw, {
     newsletter: { value: sealedNewsletter(raw.newsletter, subscriberSealer, index, onSubscriberFailure), enumerable: true },
     apiKeys: { value: sealedApiKeys(raw.apiKeys, ownerSealer, onOwnerFailure), enumerable: true },

@@ -174,9 +174,10 @@ const settings = z.object({
    */
   WEBHOOK_SECRET_KEYS: sealKeysSetting.optional(),
   /**
-   * Keys that seal newsletter subscribers' addresses and names at rest, and key the blind index
-   * their rows are found by (same form; the first seals, all open). Unset: stored as given.
-   * src/sealing/sealed-newsletter.ts.
+   * Keys that seal personal data at rest (newsletter subscribers' addresses and names, a key's
+   * owner name and address) and key the blind index subscribers and the per-mailbox and per-IP
+   * counters are found by (same form; the first seals, all open). Unset: stored as given.
+   * src/composition/personal-data.ts.
    */
   PERSONAL_DATA_KEYS: sealKeysSetting.optional(),
   RATE_LIMIT_FREE_PER_MINUTE: positiveInt.default(60),

@@ -3,7 +3,7 @@ import type { SealKey } from "./secret-sealer.js";
 
 /**
  * A keyed blind index of an e-mail address: what a subscriber's row is found by when its address
- * is sealed. HMAC-SHA-256 under a key derived (HKDF) from a PERSONAL_DATA_KEYS entry, never the
+ * is sealed (and what the per-mailbox and per-IP counters are named by). HMAC-SHA-256 under a key derived (HKDF) from a PERSONAL_DATA_KEYS entry, never the
  * entry itself, so the sealing key and the index key are not one key used twice. Without the key,
  * an index says nothing about the address and cannot be tested against a list of addresses (a
  * plain SHA-256 of an address can: the addresses worth trying are few).

@@ -1,4 +1,4 @@
-import type { NewsletterRepository } from "../store/ports/newsletter.js";
+import type { NewsletterRepository, Subscriber } from "../store/ports/newsletter.js";
 import type { SecretSealer } from "./secret-sealer.js";
 import type { BlindIndex } from "./blind-index.js";
 import { openSubscriber, type SubscriberUnsealFailure } from "./sealed-newsletter.js";
@@ -36,7 +36,7 @@ export async function resealSubscribers(
     const current =
       keyId === first && sealer.keyIdOf(row.email) === first && (row.name === null || sealer.keyIdOf(row.name) === first);
     if (current) continue;
-    let opened;
+    let opened: Subscriber;
     try {
       opened = openSubscriber(row, sealer, index);
     } catch (err) {
