@@ -21,6 +21,9 @@ interface Entry {
  * used: anyone can present well-formed random keys, and with one cache (cleared when full) such
  * a flood cost every real key its cache hit, so each real request went to the store.
  */
+/** How long a verified key's record is reused before the store is asked again. */
+export const KEY_CACHE_TTL_MS = 2000;
+
 export class KeyVerifier {
   private readonly known: LRUCache<string, Entry>;
   private readonly unknown: LRUCache<string, Entry>;
@@ -29,7 +32,7 @@ export class KeyVerifier {
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
-    private readonly ttlMs = 2000,
+    private readonly ttlMs = KEY_CACHE_TTL_MS,
     maxKnown = 50_000,
     maxUnknown = 10_000,
   ) {

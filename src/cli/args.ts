@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE } from "../domain/access/printable-text.js";
 import { isIsoDayOrInstant } from "../config/env.js";
+import { EMAIL_MAX_LENGTH } from "../domain/access/email-address.js";
 import type { CliIo } from "./io.js";
 
 /**
@@ -19,6 +20,13 @@ export const isoInstant = z
 export function printableText(max: number) {
   return z.string().trim().min(1).max(max).regex(PRINTABLE_TEXT, PRINTABLE_TEXT_MESSAGE);
 }
+
+/** An address as written in a reply or a request, in the form the subscribe route stores: trimmed, lower case. */
+export const storedAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().min(3).max(EMAIL_MAX_LENGTH).includes("@"));
 
 /** The usage and what was wrong, on stderr; exit 2, as for any misuse. */
 export function fail(io: CliIo, message: string): number {

@@ -26,6 +26,7 @@ export const cliGroups: Readonly<Record<string, CliGroup>> = {
   backtest: lazy("the engine backtest over the bundled history, with its benchmarks; writes nothing", () => import("./commands/backtest.js"), (m) => ({ run: m.backtestCommand, usage: m.backtestUsage })),
   regime: lazy("fit and score the hidden Markov model on a CSV of observations", () => import("./commands/regime.js"), (m) => ({ run: m.regimeCommand, usage: m.regimeUsage })),
   newsletter: lazy("remove a newsletter subscriber (an unsubscribe or erasure request)", () => import("./commands/newsletter.js"), (m) => ({ run: m.newsletterCommand, usage: m.newsletterUsage })),
+  privacy: lazy("erase what the service stores about an e-mail address (an erasure request)", () => import("./commands/privacy.js"), (m) => ({ run: m.privacyCommand, usage: m.privacyUsage })),
   verdicts: lazy("export the walk-forward hourly verdicts as the service would have published them", () => import("./commands/verdicts.js"), (m) => ({ run: m.verdictsCommand, usage: m.verdictsUsage })),
 };
 

@@ -1,9 +1,5 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { loadConfig } from "../../config/env.js";
-import { openStore } from "../../store/open-store.js";
-import { personalDataStore } from "../../composition/personal-data.js";
-import { createLogger } from "../../logging/logger.js";
 import { TIERS } from "../../domain/access/tiers.js";
 import { EMAIL_ADDRESS, EMAIL_MAX_LENGTH } from "../../domain/access/email-address.js";
 import { hashApiKey, parseApiKey } from "../../domain/access/api-key.js";
@@ -12,6 +8,7 @@ import { wallClock } from "../../runtime/clocks/clock.js";
 import type { ApiKeyRepository } from "../../store/ports/api-keys.js";
 import type { CliCommand, CliIo } from "../io.js";
 import { fail, printableText, refused } from "../args.js";
+import { withServiceStore } from "../service-store.js";
 
 const createArgs = z.object({
   tier: z.enum(TIERS),
@@ -104,10 +101,7 @@ function plan(args: string[], io: CliIo): KeysPlan | number {
 export const keysCommand: CliCommand = async (args, io) => {
   const planned = plan(args, io);
   if (typeof planned === "number") return planned;
-  const config = loadConfig();
-  // The service's own view: with PERSONAL_DATA_KEYS set, owner fields are sealed and opened.
-  const store = personalDataStore(await openStore(config.STORE_URL), config, createLogger(config.LOG_LEVEL, {}, io.stderr)).store;
-  try {
+  return withServiceStore(io, async (store) => {
     switch (planned.kind) {
       case "create": {
         const { tier, name, email } = planned.args;
@@ -137,7 +131,7 @@ export const keysCommand: CliCommand = async (args, io) => {
         return known ? 0 : 1;
       }
       case "deactivate-key":
-        return await deactivateKey(store.apiKeys, planned.key, io);
+        return deactivateKey(store.apiKeys, planned.key, io);
       case "list": {
         const keys = await store.apiKeys.list();
         const rows = keys.map((k) => ({
@@ -154,7 +148,5 @@ export const keysCommand: CliCommand = async (args, io) => {
         return 0;
       }
     }
-  } finally {
-    await store.close();
-  }
+  });
 };

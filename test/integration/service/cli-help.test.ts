@@ -24,7 +24,7 @@ describe("cli --help", () => {
   it("answers no group or an unknown one with the same list on stderr, exit 2, and no stack trace", async () => {
     const none = await runCli([], {});
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain("usage: npm run --silent cli -- <keys|ghost|backtest|regime|newsletter|verdicts>");
+    expect(none.stderr).toContain("usage: npm run --silent cli -- <keys|ghost|backtest|regime|newsletter|privacy|verdicts>");
     // `toString` is a property of every object: it was looked up as a group and crashed the process.
     const odd = await runCli(["toString"], {});
     expect(odd.code).toBe(2);
