@@ -3,12 +3,20 @@ import { SUBSCRIBABLE_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "../domain/webhooks
 import { DELIVERY_ERRORS } from "../domain/webhooks/outcome.js";
 import type { DeliveryRecord, PendingDelivery, SubscriptionState } from "../domain/webhooks/delivery-state.js";
 import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
+import type { OwnerNotice } from "../domain/webhooks/owner-notice.js";
 
 /**
  * zod schemas of the webhook domain's persisted JSON (actor state, store rows): whatever is read
  * back is validated before the pure state machine sees it.
  */
 const eventType = z.union([z.enum(SUBSCRIBABLE_EVENT_TYPES), z.literal(WEBHOOK_TEST_EVENT)]);
+
+const ownerNoticeSchema: z.ZodType<OwnerNotice> = z.object({
+  reason: z.enum(["consecutive_failures", "gone"]),
+  disabledAt: z.number(),
+  failedAttempts: z.number().int().nonnegative(),
+  dueAt: z.number(),
+});
 
 const replacedSecret = z.object({ secret: z.string(), expiresAt: z.number() });
 
@@ -66,4 +74,6 @@ export const subscriptionStateSchema: z.ZodType<SubscriptionState> = z.object({
   finished: z.array(z.string()),
   records: z.array(deliveryRecordSchema),
   nextSequence: z.number().int().nonnegative(),
+  // States written before owners were told of a disable have none owed.
+  notice: ownerNoticeSchema.nullable().default(null),
 });

@@ -6,6 +6,7 @@ import type { DeliveryError, DeliveryOutcome } from "./outcome.js";
 import { nextAttempt, type NextStep } from "./retry-schedule.js";
 import * as subscriptions from "./subscription.js";
 import type { WebhookSubscription } from "./subscription.js";
+import { afterNoticeTry, noticeOnDisable, type NoticeResult, type OwnerNotice } from "./owner-notice.js";
 
 /**
  * The delivery state machine of one subscription: pure functions from state to state, with
@@ -50,10 +51,12 @@ export interface SubscriptionState {
   readonly finished: readonly string[];
   readonly records: readonly DeliveryRecord[];
   readonly nextSequence: number;
+  /** The e-mail owed to the key's owner since delivery results disabled the subscription. */
+  readonly notice: OwnerNotice | null;
 }
 
 export function initialState(subscription: WebhookSubscription): SubscriptionState {
-  return { subscription, pending: [], finished: [], records: [], nextSequence: 0 };
+  return { subscription, pending: [], finished: [], records: [], nextSequence: 0, notice: null };
 }
 
 export type AcceptResult =
@@ -104,10 +107,33 @@ export function dueDeliveries(state: SubscriptionState, now: number): PendingDel
     .slice(0, budget);
 }
 
-/** When the actor's reminder should fire next; null when nothing is pending. */
+/** When the next delivery attempt is due; null when nothing is pending. */
 export function nextDueAt(state: SubscriptionState): number | null {
   if (!state.subscription.isActive || state.pending.length === 0) return null;
   return Math.min(...state.pending.map((p) => p.dueAt));
+}
+
+/** When the actor's reminder should fire next: the next attempt or the owner's notice, whichever is sooner. */
+export function nextWakeAt(state: SubscriptionState): number | null {
+  const attempt = nextDueAt(state);
+  const notice = state.notice?.dueAt ?? null;
+  if (attempt === null || notice === null) return attempt ?? notice;
+  return Math.min(attempt, notice);
+}
+
+/** Whether the owner's notice is due at `now` (an inactive subscription has nothing else to do). */
+export function noticeDue(state: SubscriptionState, now: number): OwnerNotice | null {
+  return state.notice !== null && state.notice.dueAt <= now ? state.notice : null;
+}
+
+/** What came of a try at the owner's notice: done, or due again later. */
+export function noticeTried(state: SubscriptionState, result: NoticeResult, now: number): SubscriptionState {
+  return state.notice === null ? state : { ...state, notice: afterNoticeTry(state.notice, result, now) };
+}
+
+/** The subscription became inactive through delivery results: what is pending goes, the owner is owed a notice. */
+function disabledByResults(state: SubscriptionState, now: number): SubscriptionState {
+  return { ...cancelPending(state, now), notice: noticeOnDisable(state.subscription, now) };
 }
 
 export interface AppliedOutcome {
@@ -135,7 +161,7 @@ export function applyOutcome(
 ): AppliedOutcome {
   const recorded = recordOutcome(state, { deliveryId, outcome, sentAt: now }, now);
   const disabled = state.subscription.isActive && !recorded.state.subscription.isActive;
-  return { state: disabled ? cancelPending(recorded.state, now) : recorded.state, step: recorded.step, disabled };
+  return { state: disabled ? disabledByResults(recorded.state, now) : recorded.state, step: recorded.step, disabled };
 }
 
 /** One attempt a turn sent, with what came of it. */
@@ -164,7 +190,7 @@ export function applyOutcomes(state: SubscriptionState, attempts: readonly SentA
   const bySettling = [...attempts].sort((a, b) => a.settledAt - b.settledAt);
   for (const attempt of bySettling) next = recordOutcome(next, attempt, attempt.settledAt).state;
   const disabled = state.subscription.isActive && !next.subscription.isActive;
-  return { state: disabled ? cancelPending(next, now) : next, disabled };
+  return { state: disabled ? disabledByResults(next, now) : next, disabled };
 }
 
 /** Counts one attempt and schedules what follows it; cancels nothing. */
@@ -231,12 +257,13 @@ export function cancelPending(state: SubscriptionState, now: number, error: "sub
 export function setActive(state: SubscriptionState, active: boolean, now: number): SubscriptionState {
   if (state.subscription.isActive === active) return state;
   const next = { ...state, subscription: subscriptions.setActive(state.subscription, active) };
-  return active ? next : cancelPending(next, now);
+  // Enabled again: the owner acted, so a notice still owed would tell them what they know.
+  return active ? { ...next, notice: null } : cancelPending(next, now);
 }
 
 /** The owner key is gone: pending deliveries are cancelled (recorded as such), none is sent. */
 export function disableForKey(state: SubscriptionState, now: number): SubscriptionState {
-  return cancelPending({ ...state, subscription: subscriptions.disableForKey(state.subscription) }, now, "key_deactivated");
+  return cancelPending({ ...state, subscription: subscriptions.disableForKey(state.subscription), notice: null }, now, "key_deactivated");
 }
 
 export function rotateSecret(state: SubscriptionState, newSecret: string, now: number): SubscriptionState {
