@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { errorSummary } from "../logging/error-summary.js";
 import { Actor } from "../runtime/actor.js";
 import type { ActorContext } from "../runtime/actor-context.js";
 import { fromJsonText, toJsonText, type Json } from "../runtime/json.js";
@@ -18,6 +19,7 @@ import type { JsonValue, WebhookEvent } from "../domain/webhooks/webhook-body.js
 import { MAX_DELIVERY_RECORDS } from "../domain/webhooks/limits.js";
 import { generateSecret } from "../domain/webhooks/secret.js";
 import type { WebhookSubscription } from "../domain/webhooks/subscription.js";
+import type { NoticeResult, OwnerNotice } from "../domain/webhooks/owner-notice.js";
 
 const STATE = "state";
 const REMINDER = "deliver";
@@ -43,6 +45,11 @@ export interface WebhookActorDeps {
    * the state store is read by whoever reads Redis or MongoDB, not only by this actor.
    */
   readonly sealer: SecretSealer;
+  /**
+   * Tells the key's owner that delivery results disabled the subscription (an e-mail to the
+   * address the lineage's key was generated with; src/application/key-owner-mail.ts).
+   */
+  readonly noticeOwner: (subscription: WebhookSubscription, notice: OwnerNotice) => Promise<NoticeResult>;
 }
 
 export interface AcceptResult {
@@ -184,9 +191,11 @@ export class WebhookSubscriptionActor extends Actor {
     if (state === null) return;
     const now = this.deps.wall.now();
     const due = machine.dueDeliveries(state, now);
-    if (due.length > 0 && (await this.deps.repo.get(this.ctx.id)) === null) {
+    const work = due.length > 0 || machine.noticeDue(state, now) !== null;
+    if (work && (await this.deps.repo.get(this.ctx.id)) === null) {
       // Deleted: DELETE removes the row within its turn and the state when the turn commits; a
-      // commit that failed in between left this state behind. Finish the delete, send nothing.
+      // commit that failed in between left this state behind. Finish the delete, send nothing
+      // (not even the owner's notice: they removed it).
       this.ctx.reminders.delete(REMINDER);
       this.ctx.state.delete(STATE);
       this.ctx.logger.info({ webhook_id: this.ctx.id }, "webhook subscription was deleted: pending deliveries dropped");
@@ -210,6 +219,7 @@ export class WebhookSubscriptionActor extends Actor {
         this.ctx.logger.warn({ webhook_id: this.ctx.id, reason: next.subscription.disabledReason }, "webhook subscription disabled");
       }
     }
+    next = await tellOwner(this.ctx, this.deps, next);
     await commitState(this.ctx, this.deps, state, next);
   }
 }
@@ -226,6 +236,27 @@ async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<Sub
   if (stored !== undefined) return { ...stored, subscription: unsealSubscription(stored.subscription, deps.sealer) };
   const subscription = await deps.repo.get(ctx.id);
   return subscription === null ? null : machine.initialState(subscription);
+}
+
+/**
+ * Sends the owner's notice when it is due (in the turn that disabled the subscription, or a
+ * later one on its schedule). At least once: a turn that fails after the mail went out sends it
+ * again from the state it rolled back to.
+ */
+async function tellOwner(ctx: ActorContext, deps: WebhookActorDeps, state: SubscriptionState): Promise<SubscriptionState> {
+  const notice = machine.noticeDue(state, deps.wall.now());
+  if (notice === null) return state;
+  let result: NoticeResult;
+  try {
+    result = await deps.noticeOwner(state.subscription, notice);
+  } catch (err) {
+    // The store did not answer (the mail server's own failures are a result): tried again on schedule.
+    ctx.logger.warn({ err: errorSummary(err), webhook_id: ctx.id }, "webhook owner notice failed");
+    result = "failed";
+  }
+  const next = machine.noticeTried(state, result, deps.wall.now());
+  ctx.logger.info({ webhook_id: ctx.id, result, again_at: next.notice === null ? null : new Date(next.notice.dueAt).toISOString() }, "webhook owner notice tried");
+  return next;
 }
 
 async function commitState(ctx: ActorContext, deps: WebhookActorDeps, before: SubscriptionState, after: SubscriptionState): Promise<void> {
@@ -269,9 +300,9 @@ function setState(ctx: ActorContext, deps: WebhookActorDeps, state: Subscription
   armReminder(ctx, state);
 }
 
-/** One wall-clock reminder at the earliest due attempt; none when idle. */
+/** One wall-clock reminder at the earliest due attempt or owner's notice; none when idle. */
 function armReminder(ctx: ActorContext, state: SubscriptionState): void {
-  const dueAt = machine.nextDueAt(state);
+  const dueAt = machine.nextWakeAt(state);
   if (dueAt === null) ctx.reminders.delete(REMINDER);
   else ctx.reminders.set(REMINDER, { clock: "wall", dueAt });
 }

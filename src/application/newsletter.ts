@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
-import type { MailMessage, Mailer } from "../notify/mailer.js";
+import { isRecipientRefused, type MailMessage, type Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
@@ -49,12 +49,15 @@ export interface NewsletterOptions {
   readonly mailboxTag?: (mailbox: string) => string;
 }
 
+/** A mailbox's counter name by default: a SHA-256 of it, no readable list (PERSONAL_DATA_KEYS: a keyed index). */
+export const hashedMailboxTag = (mailbox: string): string => createHash("sha256").update(mailbox).digest("base64url").slice(0, 22);
+
 const DEFAULT_OPTIONS = {
   retryDelaysMs: [1000, 5000, 25000],
   sweepEveryMs: 15 * 60_000,
   sendLimits: { perHour: 100, perMailboxPerDay: 2 },
   publicBaseUrl: "http://localhost:8080",
-  mailboxTag: (mailbox: string) => createHash("sha256").update(mailbox).digest("base64url").slice(0, 22),
+  mailboxTag: hashedMailboxTag,
 };
 
 /** Why an attempt did not send. */
@@ -239,7 +242,7 @@ export class NewsletterService {
     try {
       await this.mailer.send(welcomeMail(email, `${this.options.publicBaseUrl.replace(/\/+$/, "")}/unsubscribe?token=${token}`));
     } catch (err) {
-      outcome = recipientRefused(err) ? "refused_permanently" : "failed";
+      outcome = isRecipientRefused(err) ? "refused_permanently" : "failed";
       // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
       this.logger.warn({ err: errorSummary(err), attempt, to: maskEmail(email) }, "welcome e-mail failed");
       // Nothing reached the mailbox: the limits get the mail back.
@@ -321,13 +324,3 @@ function ownerRetryable(err: unknown): boolean {
   return typeof status !== "number" || isRetryableStatus(status);
 }
 
-/**
- * The server's final word on this recipient (a 5xx to RCPT TO: unknown user, refused address),
- * which no retry can change. Any other 5xx (a refused password, a blocklisted greeting, a refused
- * MAIL_FROM, a quota) is the sender's configuration or standing: once an operator mends it, the
- * same welcome goes out.
- */
-function recipientRefused(err: unknown): boolean {
-  const { responseCode, command } = (err ?? {}) as { responseCode?: unknown; command?: unknown };
-  return typeof responseCode === "number" && responseCode >= 500 && command === "RCPT TO";
-}

@@ -1,3 +1,4 @@
+import { KeyOwnerMail } from "../application/key-owner-mail.js";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Config } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
@@ -9,7 +10,7 @@ import { KeyVerifier } from "../application/key-verifier.js";
 import { UsageLimiter } from "../application/usage-limiter.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
-import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
+import { hashedMailboxTag, NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
 import { personalDataStore } from "./personal-data.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";
@@ -119,6 +120,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
     barSettleMs: market.barSettleMs,
     readiness,
     ...(personal.tag === undefined ? {} : { clientTag: personal.tag }),
+    keyOwnerMail: new KeyOwnerMail(store.apiKeys, store.counters, mailer, clock, logger, personal.tag ?? hashedMailboxTag),
   };
   const capabilities = overrides.capabilities ?? CAPABILITIES;
   for (const capability of capabilities) capability.registerActors(deps);

@@ -1,3 +1,4 @@
+import type { KeyOwnerMail } from "../application/key-owner-mail.js";
 import type { ActorHost } from "../runtime/actor-host.js";
 import type { EventBus } from "../events/event-bus.js";
 import type { AppDeps } from "../http/app-deps.js";
@@ -15,6 +16,8 @@ export interface CapabilityContext extends AppDeps {
   readonly orderBook?: OrderBookExchange | null;
   /** How long after an hourly close the bar is in the feed (Market.barSettleMs); 0 when not given. */
   readonly barSettleMs?: number;
+  /** Mail to a key lineage's owner (the address its key was generated with), within shared send limits. */
+  readonly keyOwnerMail: KeyOwnerMail;
 }
 
 /**

@@ -9,6 +9,17 @@ export interface MailMessage {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The server's final word on this recipient (a 5xx to RCPT TO: unknown user, refused address),
+ * which no retry can change. Any other 5xx (a refused password, a blocklisted greeting, a refused
+ * MAIL_FROM, a quota) is the sender's configuration or standing: once an operator mends it, the
+ * same mail goes out.
+ */
+export function isRecipientRefused(err: unknown): boolean {
+  const { responseCode, command } = (err ?? {}) as { responseCode?: unknown; command?: unknown };
+  return typeof responseCode === "number" && responseCode >= 500 && command === "RCPT TO";
+}
+
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
   close(): void;

@@ -8,6 +8,8 @@ import { countingDeliveries, countUnsealFailure } from "../../observability/webh
 import { createSecretSealer, type SecretSealer } from "../../sealing/secret-sealer.js";
 import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
 import type { WebhookRepository } from "../../store/ports/webhooks.js";
+import { noticeMail, type OwnerNotice } from "../../domain/webhooks/owner-notice.js";
+import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
 import type { Capability, CapabilityContext } from "../capability.js";
 
 export interface WebhooksCapabilityOptions {
@@ -49,7 +51,9 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
       // move, and stop once the lineage has no active key (deactivated anywhere: HTTP, the CLI,
       // another replica), checked before every send.
       const ownerActive = async (owner: string): Promise<boolean> => (await ctx.store.apiKeys.findActiveByUsageId(owner)) !== null;
-      const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer };
+      // Delivery results disabled a subscription: its owner is mailed (fixed words, shared limits).
+      const noticeOwner = (s: WebhookSubscription, notice: OwnerNotice) => ctx.keyOwnerMail.send(s.ownerKeyId, noticeMail(s, notice, ctx.config.PUBLIC_BASE_URL));
+      const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer, noticeOwner };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
       ctx.keyLifecycle.listen({

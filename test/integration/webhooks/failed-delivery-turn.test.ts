@@ -43,7 +43,7 @@ describe("a webhook delivery turn whose commit fails", () => {
       sent.push(request.headers["x-service-delivery"] ?? "");
       return sent.length === 1 ? { kind: "failure", statusCode: 500, error: "http_status", durationMs: 3 } : { kind: "success", statusCode: 200, durationMs: 3 };
     };
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]) }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), noticeOwner: async () => "no_address" }));
     await host.start();
   });
 
