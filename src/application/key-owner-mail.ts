@@ -1,30 +1,18 @@
 import type { ApiKeyRepository } from "../store/ports/api-keys.js";
-import type { CounterWindow } from "../store/ports/counters.js";
 import { isRecipientRefused, type Mailer } from "../notify/mailer.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import type { NoticeMail, NoticeResult } from "../domain/webhooks/owner-notice.js";
 import { maskEmail } from "../domain/access/mask-email.js";
-import { mailboxOf } from "../domain/access/mailbox.js";
-import { nextUtcMidnight } from "../domain/access/utc-day.js";
 import { errorSummary } from "../logging/error-summary.js";
-import type { SendCounter } from "./newsletter.js";
-
-const HOUR = 3_600_000;
-
-export interface KeyOwnerMailLimits {
-  /** Mails to key owners sent in a clock hour by the whole service. */
-  readonly perHour: number;
-  /** Mails to one mailbox in a UTC day. */
-  readonly perMailboxPerDay: number;
-}
+import { giveBackMailWindows, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
 
 /**
  * Nobody confirmed the address a key was generated with (`POST /v1/keys/generate` takes any), so
  * whoever generates keys with someone's address and registers failing webhooks could have that
  * inbox mailed; the words are fixed (owner-notice.ts) and these limits bound how often.
  */
-export const KEY_OWNER_MAIL_LIMITS: KeyOwnerMailLimits = { perHour: 100, perMailboxPerDay: 3 };
+export const KEY_OWNER_MAIL_LIMITS: MailSendLimits = { perHour: 100, perMailboxPerDay: 3 };
 
 /**
  * Mail to the owner of a key lineage: the address its active key was generated with (opened, when
@@ -40,13 +28,13 @@ export class KeyOwnerMail {
     private readonly logger: Logger,
     /** What a mailbox's daily counter is named by (a hash, or the keyed blind index when sealed). */
     private readonly mailboxTag: (mailbox: string) => string,
-    private readonly limits: KeyOwnerMailLimits = KEY_OWNER_MAIL_LIMITS,
+    private readonly limits: MailSendLimits = KEY_OWNER_MAIL_LIMITS,
   ) {}
 
   async send(lineage: string, mail: NoticeMail): Promise<NoticeResult> {
     const owner = (await this.keys.findActiveByUsageId(lineage))?.email ?? null;
     if (owner === null) return "no_address";
-    const windows = this.windows(owner);
+    const windows = mailSendWindows("owner", owner, this.mailboxTag, this.limits, this.clock.now());
     if (!(await this.counters.consumeAll(windows, this.clock.now())).allowed) {
       this.logger.info({ to: maskEmail(owner) }, "key owner mail held back by the send limits");
       return "held_back";
@@ -57,19 +45,8 @@ export class KeyOwnerMail {
     } catch (err) {
       // The summary, not the message: a refusal quotes the full address (logging/error-summary.ts).
       this.logger.warn({ err: errorSummary(err), to: maskEmail(owner) }, "key owner mail failed");
-      const now = this.clock.now();
-      await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
+      await giveBackMailWindows(this.counters, windows, this.clock.now());
       return isRecipientRefused(err) ? "no_address" : "failed";
     }
-  }
-
-  private windows(address: string): CounterWindow[] {
-    const now = this.clock.now();
-    const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
-    const dayEnd = nextUtcMidnight(now);
-    return [
-      { bucket: `owner-mail:${hourEnd}`, limit: this.limits.perHour, expiresAt: hourEnd },
-      { bucket: `owner-mailbox:${this.mailboxTag(mailboxOf(address))}:${dayEnd}`, limit: this.limits.perMailboxPerDay, expiresAt: dayEnd },
-    ];
   }
 }

@@ -1,14 +1,13 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
-import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
+import type { CounterWindow } from "../store/ports/counters.js";
 import { isRecipientRefused, type MailMessage, type Mailer } from "../notify/mailer.js";
 import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { maskEmail } from "../domain/access/mask-email.js";
-import { mailboxOf } from "../domain/access/mailbox.js";
-import { nextUtcMidnight } from "../domain/access/utc-day.js";
+import { giveBackMailWindows, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
 import { hashUnsubscribeToken, mintUnsubscribeToken } from "../domain/access/unsubscribe-token.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { within } from "../runtime/activation-table.js";
@@ -22,10 +21,8 @@ export const MAX_WELCOME_ATTEMPTS = 5;
  * the wait before it (25 s at most), so a claim lapses only when its holder died.
  */
 const CLAIM_MS = 120_000;
-const HOUR = 3_600_000;
 
 /** The counters a welcome e-mail is sent against (the store's, shared by replicas). */
-export type SendCounter = Pick<CounterRepository, "consumeAll" | "release">;
 
 export interface NewsletterOptions {
   /** Delays between a sign-up's welcome attempts; what is still unsent waits for a sweep. */
@@ -38,7 +35,7 @@ export interface NewsletterOptions {
    * `victim+1@…`, `victim+2@…` from many networks flooded one inbox. What a limit holds back
    * stays pending, and a later sweep sends it.
    */
-  readonly sendLimits?: { readonly perHour: number; readonly perMailboxPerDay: number };
+  readonly sendLimits?: MailSendLimits;
   /** Where readers reach the service (PUBLIC_BASE_URL): the welcome's unsubscribe link starts with it. */
   readonly publicBaseUrl?: string;
   /**
@@ -256,21 +253,11 @@ export class NewsletterService {
   }
 
   private async giveBack(windows: readonly CounterWindow[]): Promise<void> {
-    const now = this.clock.now();
-    await Promise.allSettled(windows.map((w) => this.counters.release(w, 1, now)));
+    await giveBackMailWindows(this.counters, windows, this.clock.now());
   }
 
-  /** The service's hourly window and the mailbox's daily one (named by its tag, so the counters are no readable list of mailboxes). */
   private sendWindows(email: string): CounterWindow[] {
-    const now = this.clock.now();
-    const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
-    const dayEnd = nextUtcMidnight(now);
-    const mailbox = this.options.mailboxTag(mailboxOf(email));
-    const { perHour, perMailboxPerDay } = this.options.sendLimits;
-    return [
-      { bucket: `welcome-mail:${hourEnd}`, limit: perHour, expiresAt: hourEnd },
-      { bucket: `welcome-mailbox:${mailbox}:${dayEnd}`, limit: perMailboxPerDay, expiresAt: dayEnd },
-    ];
+    return mailSendWindows("welcome", email, this.options.mailboxTag, this.options.sendLimits, this.clock.now());
   }
 
   /** Waits `ms`; false when the service stopped meanwhile. */
