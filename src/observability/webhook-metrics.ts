@@ -1,4 +1,5 @@
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
+import type { NoticeResult } from "../domain/webhooks/owner-notice.js";
 import { SecretUnsealError } from "../sealing/secret-sealer.js";
 import { processCounter, processHistogram } from "./metrics.js";
 
@@ -34,4 +35,24 @@ const unopened = processCounter({
 /** Counts a secret that did not open, so an alert can fire before subscribers notice the silence. */
 export function countUnsealFailure(err: unknown): void {
   unopened.labels(err instanceof SecretUnsealError ? err.reason : "other").inc();
+}
+
+const notices = processCounter({
+  name: "mis_webhook_owner_notices_total",
+  help: "Tries at e-mailing a key's owner that delivery results disabled their webhook subscription, by result: sent, held_back (the send limits), failed (the mail server; tried again), no_address (nobody to tell), error (the store did not answer; tried again)",
+  labelNames: ["result"],
+});
+
+/** The same notifier, each try counted by result: a mail server that stops taking notices shows here before any owner asks. */
+export function countingNotices<A extends unknown[]>(notify: (...args: A) => Promise<NoticeResult>): (...args: A) => Promise<NoticeResult> {
+  return async (...args) => {
+    try {
+      const result = await notify(...args);
+      notices.labels(result).inc();
+      return result;
+    } catch (err) {
+      notices.labels("error").inc();
+      throw err;
+    }
+  };
 }

@@ -4,7 +4,7 @@ import { SUBSCRIBABLE_EVENT_TYPES } from "../../domain/webhooks/event-types.js";
 import { createDeliveryAgent } from "../../webhook-delivery/delivery-agent.js";
 import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-deliverer.js";
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
-import { countingDeliveries, countUnsealFailure } from "../../observability/webhook-metrics.js";
+import { countingDeliveries, countingNotices, countUnsealFailure } from "../../observability/webhook-metrics.js";
 import { createSecretSealer, type SecretSealer } from "../../sealing/secret-sealer.js";
 import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
 import type { WebhookRepository } from "../../store/ports/webhooks.js";
@@ -52,7 +52,7 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
       // another replica), checked before every send.
       const ownerActive = async (owner: string): Promise<boolean> => (await ctx.store.apiKeys.findActiveByUsageId(owner)) !== null;
       // Delivery results disabled a subscription: its owner is mailed (fixed words, shared limits).
-      const noticeOwner = (s: WebhookSubscription, notice: OwnerNotice) => ctx.keyOwnerMail.send(s.ownerKeyId, noticeMail(s, notice, ctx.config.PUBLIC_BASE_URL));
+      const noticeOwner = countingNotices((s: WebhookSubscription, notice: OwnerNotice) => ctx.keyOwnerMail.send(s.ownerKeyId, noticeMail(s, notice, ctx.config.PUBLIC_BASE_URL)));
       const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer, noticeOwner };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
