@@ -171,6 +171,8 @@ export async function run(): Promise<BenchResult[]> {
       { name: "health", url: at(sqliteT, "/v1/health"), headers: {} },
       { name: "keyed", url: at(sqliteT, "/v1/bench/cached"), headers: keyed(sqliteT) },
       { name: "keyedMongo", url: at(mongoT, "/v1/bench/cached"), headers: keyed(mongoT) },
+      { name: "expressLarge", url: at(expressT, "/v1/bench/cached-large"), headers: {} },
+      { name: "keyedLarge", url: at(sqliteT, "/v1/bench/cached-large"), headers: keyed(sqliteT) },
     ]);
     // The latency phases measure the keyed SQLite service against bare Express. The other
     // targets (bare node:http, the FerretDB-backed service running its actors' schedules, and
@@ -192,10 +194,18 @@ export async function run(): Promise<BenchResult[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   const get = (name: string): Load => results.get(name) ?? { rps: 0, p50: 0, p99: 0, okShare: 0 };
-  const [bare, express, health, keyed, keyedMongo] = ["bare", "express", "health", "keyed", "keyedMongo"].map(get) as [Load, Load, Load, Load, Load];
+  const [bare, express, health, keyed, keyedMongo, expressLarge, keyedLarge] = ["bare", "express", "health", "keyed", "keyedMongo", "expressLarge", "keyedLarge"].map(get) as [
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+    Load,
+  ];
   const line = (name: string, l: Load) =>
     `${name}: ${Math.round(l.rps)} req/s, p50 ${l.p50} ms, p99 ${l.p99} ms, 2xx ${(l.okShare * 100).toFixed(2)}%`;
-  for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo]] as const) {
+  for (const [n, l] of [["a node:http", bare], ["b express", express], ["c /v1/health", health], ["d keyed cached (SQLite)", keyed], ["d keyed cached (FerretDB)", keyedMongo], ["b express, 9 KB body", expressLarge], ["d keyed cached (SQLite), 9 KB body", keyedLarge]] as const) {
     process.stderr.write(`${line(n, l)}\n`);
   }
   const none: OpenLoopFigures = { p50: Number.NaN, p99: Number.NaN, p999: Number.NaN, samples: 0, achievedRps: 0, failed: 0, loop: mergeLoopDelays([]) };
@@ -221,6 +231,8 @@ export async function run(): Promise<BenchResult[]> {
     report("http.health_rps", health.rps, "req/s", express.rps),
     report("http.keyed_cached_sqlite_rps_vs_node", keyed.rps, "req/s", bare.rps),
     result("http.keyed_cached_sqlite_rps_vs_express", keyed.rps, "req/s", ">= 0.85 ratio d/b (closed loop)", keyed.rps / express.rps >= 0.85, express.rps),
+    // Express writes the body's bytes as they are; the service its cached JSON text with the two cache fields spliced on.
+    report("http.keyed_cached_large_body_sqlite_rps_vs_express", keyedLarge.rps, "req/s", expressLarge.rps),
     report("http.keyed_cached_sqlite_p50_closed_loop", keyed.p50, "ms"),
     report("http.keyed_cached_sqlite_p99_closed_loop", keyed.p99, "ms"),
     result("http.keyed_cached_sqlite_2xx_share", keyed.okShare * 100, "%", ">= 99 %", keyed.okShare >= 0.99),

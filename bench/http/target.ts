@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { loadConfig } from "../../src/config/env.js";
 import { buildService } from "../../src/composition/build-service.js";
-import { benchRoutes, SAMPLE } from "./cached-route.js";
+import { benchRoutes, LARGE_SAMPLE, SAMPLE } from "./cached-route.js";
 import { loopDelayProbe } from "./loop-delay.js";
 import { calibrationKey, verdictEvaluationKey } from "../../src/actors/evidence-actor.js";
 import { ASSETS } from "../../src/domain/signals/signal-keys.js";
@@ -16,6 +16,7 @@ import { COUNCIL_ASSETS } from "../../src/actors/council-actor.js";
 const kind = process.argv[2];
 const storeUrl = process.argv[3] ?? "sqlite::memory:";
 const bytes = Buffer.from(JSON.stringify({ ...SAMPLE, cached: true, cache_ttl_seconds: 3599 }));
+const largeBytes = Buffer.from(JSON.stringify({ ...LARGE_SAMPLE, cached: true, cache_ttl_seconds: 3599 }));
 
 function announce(port: number, key?: string): void {
   process.stdout.write(`${JSON.stringify({ port, key })}\n`);
@@ -31,6 +32,9 @@ if (kind === "node-http") {
   const app = express();
   app.get("/v1/bench/cached", (_req, res) => {
     res.type("application/json").send(bytes);
+  });
+  app.get("/v1/bench/cached-large", (_req, res) => {
+    res.type("application/json").send(largeBytes);
   });
   const loopDelay = loopDelayProbe();
   app.get("/v1/bench/loop-delay", (_req, res) => {

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open-store.js";
 import type { Store } from "../../src/store/store.js";
-import { ResponseCache } from "../../src/http/response-cache.js";
+import { ResponseCache, type CacheAnswer } from "../../src/http/response-cache.js";
 import { ManualClock } from "../../src/runtime/clocks/clock.js";
 import { freshStoreUrl, type StoreKind } from "../support/service.js";
+
+/** An answer with its JSON text read back, to compare bodies as values. */
+function read(answer: CacheAnswer): { body: Record<string, unknown>; cached: boolean; ttlLeft: number } {
+  return { body: JSON.parse(answer.json) as Record<string, unknown>, cached: answer.cached, ttlLeft: answer.ttlLeft };
+}
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 
@@ -40,16 +45,16 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (
     const b = new ResponseCache(clock, { shared: store.responseCache });
     let computed = 0;
     const compute = async () => ({ at: clock.now(), n: ++computed });
-    expect(await a.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0, n: 1 }, cached: false, ttlLeft: 60 });
+    expect(read(await a.getOrCompute("/v1/verdict/latest", 60, compute))).toEqual({ body: { at: T0, n: 1 }, cached: false, ttlLeft: 60 });
     clock.advance(20_000);
     // b never computed this key: it serves a's entry, from the cache, with a's expiry.
-    expect(await b.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0, n: 1 }, cached: true, ttlLeft: 40 });
+    expect(read(await b.getOrCompute("/v1/verdict/latest", 60, compute))).toEqual({ body: { at: T0, n: 1 }, cached: true, ttlLeft: 40 });
     expect(computed).toBe(1);
     clock.advance(40_000);
     // Expired for both: b computes the next one, and a (its local copy expired too) serves b's.
-    expect(await b.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: false, ttlLeft: 60 });
+    expect(read(await b.getOrCompute("/v1/verdict/latest", 60, compute))).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: false, ttlLeft: 60 });
     clock.advance(1_000);
-    expect(await a.getOrCompute("/v1/verdict/latest", 60, compute)).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: true, ttlLeft: 59 });
+    expect(read(await a.getOrCompute("/v1/verdict/latest", 60, compute))).toEqual({ body: { at: T0 + 60_000, n: 2 }, cached: true, ttlLeft: 59 });
     expect(computed).toBe(2);
   });
 
@@ -58,11 +63,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (
     const before = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-1" });
     const after = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-2" });
     const twin = new ResponseCache(clock, { shared: store.responseCache, namespace: "build-1" });
-    expect((await before.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "old" }))).body).toEqual({ shape: "old" });
+    expect((read(await before.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "old" })))).body).toEqual({ shape: "old" });
     clock.advance(1_000);
-    expect(await after.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "new" }))).toEqual({ body: { shape: "new" }, cached: false, ttlLeft: 300 });
+    expect(read(await after.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "new" })))).toEqual({ body: { shape: "new" }, cached: false, ttlLeft: 300 });
     // The same namespace on another replica still shares the entry.
-    expect(await twin.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "recomputed" }))).toEqual({ body: { shape: "old" }, cached: true, ttlLeft: 299 });
+    expect(read(await twin.getOrCompute("/v1/ghost/stats", 300, async () => ({ shape: "recomputed" })))).toEqual({ body: { shape: "old" }, cached: true, ttlLeft: 299 });
+  });
+
+  it("does not serve a stored entry whose text is not an object's (a row damaged outside the service)", async () => {
+    const clock = new ManualClock(T0 + 10_800_000);
+    await store.responseCache.putIfVacant("damaged", { body: "<html>", expiresAt: clock.now() + 60_000 }, clock.now());
+    const cache = new ResponseCache(clock, { shared: store.responseCache });
+    expect(read(await cache.getOrCompute("damaged", 60, async () => ({ fresh: true })))).toEqual({ body: { fresh: true }, cached: false, ttlLeft: 60 });
+    // And the answer it computed is what it serves from then on.
+    clock.advance(1_000);
+    expect(read(await cache.getOrCompute("damaged", 60, async () => ({ fresh: "again" })))).toEqual({ body: { fresh: true }, cached: true, ttlLeft: 59 });
   });
 
   it("when two replicas compute one key at once, both serve the body that was stored first", async () => {
@@ -79,7 +94,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("shared response cache on %s", (
     const quick = await b.getOrCompute("race", 30, async () => ({ from: "b" }));
     release();
     const late = await slow;
-    expect(quick).toEqual({ body: { from: "b" }, cached: false, ttlLeft: 30 });
-    expect(late).toEqual({ body: { from: "b" }, cached: true, ttlLeft: 30 });
+    expect(read(quick)).toEqual({ body: { from: "b" }, cached: false, ttlLeft: 30 });
+    expect(read(late)).toEqual({ body: { from: "b" }, cached: true, ttlLeft: 30 });
   });
 });
