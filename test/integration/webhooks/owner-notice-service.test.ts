@@ -5,7 +5,8 @@ import { createWebhooksCapability } from "../../../src/composition/capabilities/
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
-import { startService, type RunningService } from "../../support/service.js";
+import { freshStoreUrl, startService, type RunningService } from "../../support/service.js";
+import { sealKey, storeDump } from "../../support/store-dump.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
@@ -30,7 +31,12 @@ function ghostSignal(): EventEnvelope {
  * The whole path a trader relies on: their receiver answers 410, the service disables the
  * subscription, and the address the key was generated with receives the notice over real SMTP.
  */
-describe("a webhook disabled by its receiver, in the running service", () => {
+describe.each<{ sealing: string; env: Record<string, string> }>([
+  { sealing: "stored as given", env: {} },
+  // The address is sealed at rest: the notice must go to the opened address, never the stored text.
+  { sealing: "sealed at rest", env: { PERSONAL_DATA_KEYS: sealKey("k1") } },
+])("a webhook disabled by its receiver, in the running service, key owners $sealing", ({ env }) => {
+  const storeUrl = freshStoreUrl("sqlite", "owner-notice");
   let smtp: RunningSmtp;
   let receiver: HttpsReceiver;
   let svc: RunningService;
@@ -40,7 +46,7 @@ describe("a webhook disabled by its receiver, in the running service", () => {
     receiver = await startHttpsReceiver(pki, (req) => ({ status: req.path.startsWith("/gone") ? 410 : 200 }));
     smtp = await startSmtp();
     svc = await startService(
-      { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", PUBLIC_BASE_URL: "https://api.example.com" },
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", PUBLIC_BASE_URL: "https://api.example.com", STORE_URL: storeUrl, ...env },
       { capabilities: [marketDataCapability, createWebhooksCapability({ ca: pki.ca })] },
     );
   });
@@ -80,6 +86,8 @@ describe("a webhook disabled by its receiver, in the running service", () => {
     expect(raw).toContain(`https://api.example.com/v1/webhooks/${id}/deliveries`);
     expect(raw).not.toContain("/gone-olga");
     expect(await listed(apiKey)).toEqual([expect.objectContaining({ id, is_active: false })]);
+    // Sealed, the store never held the address the mail went to.
+    expect((await storeDump("sqlite", storeUrl)).includes("olga@example.org")).toBe(env.PERSONAL_DATA_KEYS === undefined);
     await waitFor(async () => (await noticesCounted("sent")) - sentBefore === 1, 10_000, "the sent notice counted");
 
     // The notice is settled: nothing is owed, so later events and turns send no second mail.
