@@ -28,7 +28,6 @@ export function mailSendWindows(kind: string, address: string, mailboxTag: (mail
   ];
 }
 
-
 /** Nothing reached the mailbox: the limits get the mail back (best effort; a failed release only over-counts). */
 export async function giveBackMailWindows(counters: SendCounter, windows: readonly CounterWindow[], now: number): Promise<void> {
   await Promise.allSettled(windows.map((w) => counters.release(w, 1, now)));

@@ -22,8 +22,6 @@ export const MAX_WELCOME_ATTEMPTS = 5;
  */
 const CLAIM_MS = 120_000;
 
-/** The counters a welcome e-mail is sent against (the store's, shared by replicas). */
-
 export interface NewsletterOptions {
   /** Delays between a sign-up's welcome attempts; what is still unsent waits for a sweep. */
   readonly retryDelaysMs?: readonly number[];
