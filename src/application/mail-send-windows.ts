@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { CounterRepository, CounterWindow } from "../store/ports/counters.js";
 import { nextUtcMidnight } from "../domain/access/utc-day.js";
 import { mailboxOf } from "../domain/access/mailbox.js";
@@ -27,6 +28,9 @@ export function mailSendWindows(kind: string, address: string, mailboxTag: (mail
     { bucket: `${kind}-mailbox:${mailboxTag(mailboxOf(address))}:${dayEnd}`, limit: limits.perMailboxPerDay, expiresAt: dayEnd },
   ];
 }
+
+/** A mailbox's counter name by default: a SHA-256 of it, no readable list (PERSONAL_DATA_KEYS: a keyed index). */
+export const hashedMailboxTag = (mailbox: string): string => createHash("sha256").update(mailbox).digest("base64url").slice(0, 22);
 
 /** Nothing reached the mailbox: the limits get the mail back (best effort; a failed release only over-counts). */
 export async function giveBackMailWindows(counters: SendCounter, windows: readonly CounterWindow[], now: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { NewsletterRepository } from "../store/ports/newsletter.js";
 import type { CounterWindow } from "../store/ports/counters.js";
@@ -7,7 +7,7 @@ import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { maskEmail } from "../domain/access/mask-email.js";
-import { giveBackMailWindows, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
+import { giveBackMailWindows, hashedMailboxTag, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
 import { hashUnsubscribeToken, mintUnsubscribeToken } from "../domain/access/unsubscribe-token.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { within } from "../runtime/activation-table.js";
@@ -43,9 +43,6 @@ export interface NewsletterOptions {
    */
   readonly mailboxTag?: (mailbox: string) => string;
 }
-
-/** A mailbox's counter name by default: a SHA-256 of it, no readable list (PERSONAL_DATA_KEYS: a keyed index). */
-export const hashedMailboxTag = (mailbox: string): string => createHash("sha256").update(mailbox).digest("base64url").slice(0, 22);
 
 const DEFAULT_OPTIONS = {
   retryDelaysMs: [1000, 5000, 25000],

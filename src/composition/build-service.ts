@@ -1,4 +1,3 @@
-import { KeyOwnerMail } from "../application/key-owner-mail.js";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Config } from "../config/env.js";
 import { createLogger, type Logger } from "../logging/logger.js";
@@ -10,7 +9,9 @@ import { KeyVerifier } from "../application/key-verifier.js";
 import { UsageLimiter } from "../application/usage-limiter.js";
 import { KeyIssuer } from "../application/key-issuer.js";
 import { KeyLifecycle } from "../application/key-lifecycle.js";
-import { hashedMailboxTag, NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
+import { NewsletterService, type NewsletterOptions } from "../application/newsletter.js";
+import { KeyOwnerMail } from "../application/key-owner-mail.js";
+import { hashedMailboxTag } from "../application/mail-send-windows.js";
 import { personalDataStore } from "./personal-data.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { logMailer, smtpMailer } from "../notify/mailer.js";

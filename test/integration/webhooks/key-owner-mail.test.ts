@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyIssuer } from "../../../src/application/key-issuer.js";
 import { KeyOwnerMail } from "../../../src/application/key-owner-mail.js";
-import { hashedMailboxTag } from "../../../src/application/newsletter.js";
+import { hashedMailboxTag } from "../../../src/application/mail-send-windows.js";
 import { noticeMail, noticeOnDisable } from "../../../src/domain/webhooks/owner-notice.js";
 import { createSubscription, recordAttempt } from "../../../src/domain/webhooks/subscription.js";
 import { createLogger } from "../../../src/logging/logger.js";
