@@ -3,9 +3,9 @@ import { positive } from "./money.js";
 /**
  * Paper fills are charged like a real spot account so a paper record is not flattering:
  *  - fee on every fill, as a fraction of notional: Binance spot taker 0.10 %;
- *  - slippage, adverse, on market orders only: entries at the bar close and exits when a bar
- *    opens through a stop (gap). Resting stop and take-profit levels touched inside a bar fill at
- *    their own price, so "a stop at 97 fills at 97, minus fees".
+ *  - slippage, adverse, on market orders only: entries (at the next bar's open), time exits (at
+ *    a bar's close) and exits when a bar opens through a stop (gap). Resting stop and take-profit
+ *    levels touched inside a bar fill at their own price, so "a stop at 97 fills at 97, minus fees".
  */
 export interface CostModel {
   readonly feeRate: number;

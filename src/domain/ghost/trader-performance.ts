@@ -74,7 +74,7 @@ export interface TraderPerformance {
   readonly totalPnlUsd: number;
   /** On the starting equity, %. */
   readonly returnPct: number;
-  /** Compounded annual growth over the span, %; null for a span under a day. */
+  /** Compounded annual growth over the span, %; null for a span under MIN_CAGR_SPAN_DAYS (30). */
   readonly cagrPct: number | null;
   /** The largest fall in USD (its `pct` is of that episode's peak, not the largest %). */
   readonly maxDrawdown: Drawdown;

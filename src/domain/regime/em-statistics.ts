@@ -306,7 +306,7 @@ function betaStep(k: number, A: Float64Array, w: Float64Array, out: Float64Array
   }
 }
 
-/** betaStep for the service's eight states: all eight sums live at once (see forward-backward.ts recursion8). */
+/** betaStep for eight states (the CLI's `--states 8`): all eight sums live at once (see forward-backward.ts recursion8). */
 function betaStep8(A: Float64Array, w: Float64Array, out: Float64Array): void {
   let b0 = 0;
   let b1 = 0;

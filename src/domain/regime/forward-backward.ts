@@ -73,10 +73,11 @@ const LOG_FLUSH = LOG_FLUSH_BELOW;
  * alpha row uses only bars up to it, so it is also the online filter's answer at that bar: no
  * look-ahead.
  *
- * The service's model (8 states × 4 features) runs in the WebAssembly SIMD kernel
+ * 8 states × 4 features (the regime bench's fits, the CLI's `--states 8`) runs in the WebAssembly SIMD kernel
  * (wasm/forward8x4-wat.ts: the same arithmetic, two states per instruction, and a polynomial
  * exp within 2 ulp of Math.exp). Other shapes run the JS passes below, three sweeps over the
- * bars, each a small loop V8 compiles tightly (one fused loop ran 1.5x slower than the three).
+ * bars, each a small loop V8 compiles tightly (one fused loop ran 1.5x slower than the three);
+ * the service's own model (6 states) is one of them.
  */
 function forwardScaled(p: HmmParams, obs: Observations, ws: ForwardBackwardWorkspace): number {
   if (obs.d !== p.d) throw new RangeError(`observations have ${obs.d} features, model has ${p.d}`);
@@ -261,8 +262,7 @@ function recursion(t: number, p: HmmParams, ws: ForwardBackwardWorkspace): numbe
 }
 
 /**
- * The forward recursion for the service's eight states (one per regime): all eight sums live at
- * once, so the additions of different targets overlap instead of waiting on each other (four at
+ * The forward recursion for eight states (the CLI's `--states 8`): all eight sums live at once, so the additions of different targets overlap instead of waiting on each other (four at
  * a time left the adder idle). Same sums in the same order as `recursion`: the same bits.
  */
 function recursion8(t: number, p: HmmParams, ws: ForwardBackwardWorkspace): number {
