@@ -10,6 +10,7 @@ import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
 import { freePort } from "../../support/free-port.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const HOUR = 3_600_000;
 
@@ -120,7 +121,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mail limits on %s", (
     // Waits 60 s before its second attempt: stopped in that wait, it still holds the claim.
     const old = service({ retryDelaysMs: [60_000] });
     await old.subscribe("handover@example.com", null);
-    for (let i = 0; i < 100 && (await store.newsletter.get("handover@example.com"))?.welcomeAttempts !== 1; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(async () => (await store.newsletter.get("handover@example.com"))?.welcomeAttempts === 1, 2_000, "the old instance's first, failed attempt");
     smtp.failing = false;
     await old.stop(5_000);
     const replacement = service();
@@ -134,8 +135,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mail limits on %s", (
  * A real SMTP server whose behaviour the test sets: whether it accepts the login, and how long
  * it holds each message before accepting it.
  */
-async function configurableSmtp(): Promise<{ url: string; accepted: string[]; settings: { acceptLogin: boolean; holdMs: number }; stop: () => Promise<void> }> {
+async function configurableSmtp(): Promise<{ url: string; accepted: string[]; holding: string[]; settings: { acceptLogin: boolean; holdMs: number }; stop: () => Promise<void> }> {
   const accepted: string[] = [];
+  /** Recipients of messages received in full and not yet answered (held for `holdMs`). */
+  const holding: string[] = [];
   const settings = { acceptLogin: true, holdMs: 0 };
   const server = new SMTPServer({
     authOptional: true,
@@ -148,8 +151,11 @@ async function configurableSmtp(): Promise<{ url: string; accepted: string[]; se
     onData(stream, session, callback) {
       stream.resume();
       stream.on("end", () => {
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        holding.push(...to);
         setTimeout(() => {
-          accepted.push(...session.envelope.rcptTo.map((r) => r.address));
+          for (const address of to) holding.splice(holding.indexOf(address), 1);
+          accepted.push(...to);
           callback();
         }, settings.holdMs);
       });
@@ -157,7 +163,7 @@ async function configurableSmtp(): Promise<{ url: string; accepted: string[]; se
   });
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
-  return { url: `smtp://relay:pass@127.0.0.1:${port}?requireTLS=false`, accepted, settings, stop: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `smtp://relay:pass@127.0.0.1:${port}?requireTLS=false`, accepted, holding, settings, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails against a misconfigured or slow mail server on %s", (kind) => {
@@ -199,8 +205,9 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("welcome e-mails against a misco
     smtp.settings.holdMs = 400;
     const news = service();
     await news.subscribe("once@example.com", null);
-    // The sign-up's send is in the server's hands; the sweep (every 15 minutes) fires now.
-    await new Promise((r) => setTimeout(r, 100));
+    // The sign-up's send is in the server's hands (its body received, not yet accepted); the
+    // sweep (every 15 minutes) fires now.
+    await waitFor(async () => smtp.holding.includes("once@example.com"), 2_000, "the server to hold the sign-up's message");
     news.resumePending();
     await news.drain();
     smtp.settings.holdMs = 0;
