@@ -107,6 +107,14 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("evidence on %s", (kind) => {
     const map = storedMap(doc?.body);
     expect(map?.fittedAt).toBe(refitTime(at));
     expect(body.confidence).toBe(calibratedConfidence(map!, body.ruling, body.score));
+    // And by hand, independent of that function: no window on the bundled history shows skill, so
+    // the map is the base rate alone, and a bullish ruling publishes it, a bearish one its rest.
+    expect(map?.steps).toEqual([]);
+    const bullish = ["STRONG_BUY", "BUY", "ACCUMULATE"].includes(body.ruling);
+    const bearish = ["REDUCE", "SELL", "STRONG_SELL"].includes(body.ruling);
+    const base = map!.baseRate;
+    const expected = bullish ? base : bearish ? 1 - base : Math.max(base, 1 - base);
+    expect(body.confidence).toBeCloseTo(expected, 4);
   });
 
   it("publishes each council vote's confidence as its agent's stored map gives it, beside the agent's own figure", async () => {
