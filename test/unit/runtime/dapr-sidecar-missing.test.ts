@@ -13,12 +13,16 @@ describe("a Dapr host whose sidecar never comes up", () => {
     const host = new DaprActorHost({ sidecar: new SidecarClient(await freePort()), clock: new ManualClock(0), logger: captureLogger().logger });
     host.register(CounterActor);
     const call = host.proxy(CounterActor, "c1").add(1);
+    let settled = false;
     const outcome = call.then(
       () => "answered",
       (err: unknown) => err,
     );
-    // Still retrying a moment later (a refused connection is retried for 60 s).
+    void outcome.then(() => (settled = true));
+    // Still retrying a moment later (a refused connection is retried for 60 s): the call has not
+    // given up on its own, so what ends it below is the stop.
     await new Promise((r) => setTimeout(r, 600));
+    expect(settled).toBe(false);
     await host.shutdown(100);
     // Within the test's 5 s limit, far inside the minute the retries would otherwise take.
     expect(await outcome).toBeInstanceOf(ActorHostStoppedError);
