@@ -67,8 +67,9 @@ describe("SSRF refusal at delivery (production agent)", () => {
 
   it("refuses a name that passed registration but re-resolves to a private address at delivery", async () => {
     const url = `https://public.test.example:${receiver.port}/hook`;
-    // Registration: the name resolves to a public address and is accepted.
-    expect(await checkWebhookTarget(url, { allowPrivateTargets: false, resolve: async () => ["93.184.216.34"] })).toEqual({
+    // Registration: the same DNS server answers with a public address, and the name is accepted.
+    dnsServer.records.set("public.test.example", ["93.184.216.34"]);
+    expect(await checkWebhookTarget(url, { allowPrivateTargets: false, resolve: dnsServerResolve([dnsServer.server]) })).toEqual({
       ok: true,
     });
     // Delivery: DNS now answers with loopback (DNS rebinding); the agent checks the new answer.
