@@ -166,6 +166,20 @@ describe("MARKET_FEED=live wired to the live adapters (local provider servers)",
     }
   });
 
+  it("gives the TAO council the TAO trader's depth: the thin book raises LIQUIDITY_RISK and the council rules AVOID", async () => {
+    const pro = await createKey(svc, "pro");
+    // The run endpoint asks the council to deliberate when the current half-hour has no session.
+    const res = await fetch(`${svc.url}/v1/tao/council/run`, { method: "POST", headers: { "x-api-key": pro } });
+    expect(res.status).toBe(200);
+    const session = await waitFor(async () => {
+      const s = await svc.service.deps.store.councilSessions.latest("TAO");
+      return s !== null && s.riskFlags.includes("LIQUIDITY_RISK") && s;
+    }, 30_000, "a TAO session that read the trader's depth");
+    expect(session.ruling).toBe("AVOID");
+    // The other councils have no such flag: the depth is TAO's.
+    for (const asset of ["BTC", "SOL"] as const) expect((await svc.service.deps.store.councilSessions.latest(asset))?.riskFlags ?? []).not.toContain("LIQUIDITY_RISK");
+  });
+
   it("takes each turn once what it reads is in: regime, evidence, verdicts and councils 2 minutes after the hour (the bar is polled), the traders a minute later", async () => {
     // The candles are polled once a minute: a turn exactly on the hour would find the bar that
     // just closed missing and act on the hour before's.
