@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Agent } from "node:https";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
 import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
-import type { DeliveryOutcome } from "../../../src/domain/webhooks/outcome.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
@@ -9,6 +9,10 @@ import type { WebhookRepository } from "../../../src/store/ports/webhooks.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { createSecretSealer } from "../../../src/sealing/secret-sealer.js";
+import { createDeliveryAgent } from "../../../src/webhook-delivery/delivery-agent.js";
+import { createHttpDeliverer } from "../../../src/webhook-delivery/http-deliverer.js";
+import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
+import { createTestPki } from "./support/tls.js";
 
 /**
  * The routes and the fan-out read a subscription's store copy; its actor keeps the schedule. A
@@ -22,8 +26,20 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
   let failNextSave = false;
   let receiverFails = false;
   const wall = new ManualClock(Date.UTC(2026, 0, 1));
-  const subscription = createSubscription({ id: "wh_projection", ownerKeyId: "k1", url: "https://receiver.example/hook", events: ["verdict.new"], secret: `whsec_${"A".repeat(32)}`, now: wall.now() });
-  const actor = () => host.proxy(WebhookSubscriptionActor, subscription.id);
+  // A real HTTPS receiver, answering 500 while `receiverFails`, 200 otherwise.
+  const pki = createTestPki();
+  let receiver: HttpsReceiver;
+  let agent: Agent;
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver(pki, () => ({ status: receiverFails ? 500 : 200 }));
+    agent = createDeliveryAgent({ allowPrivateTargets: true, ca: pki.ca });
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await receiver.stop();
+  });
+  const subscription = () => createSubscription({ id: "wh_projection", ownerKeyId: "k1", url: receiver.url(), events: ["verdict.new"], secret: `whsec_${"A".repeat(32)}`, now: Date.UTC(2026, 0, 1) });
+  const actor = () => host.proxy(WebhookSubscriptionActor, "wh_projection");
 
   beforeEach(async () => {
     failNextSave = false;
@@ -48,12 +64,11 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
       appendDeliveries: (id, records, keep) => inner.appendDeliveries(id, records, keep),
       deliveries: (id, limit) => inner.deliveries(id, limit),
     };
-    const deliver = async (): Promise<DeliveryOutcome> =>
-      receiverFails ? { kind: "failure", statusCode: 500, error: "http_status", durationMs: 3 } : { kind: "success", statusCode: 200, durationMs: 3 };
+    const deliver = createHttpDeliverer({ agent, timeoutMs: 3_000 });
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: captureLogger().logger, pollIntervalMs: 0 });
     host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), noticeOwner: async () => "no_address" }));
     await host.start();
-    await store.webhooks.insertWithinLimit(subscription, 5);
+    await store.webhooks.insertWithinLimit(subscription(), 5);
   });
 
   afterEach(async () => {
@@ -68,32 +83,32 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     failNextSave = true;
     await expect(actor().setActive(true)).rejects.toThrow(/not primary/);
     // Neither copy changed: the fan-out and the actor both still see a paused subscription.
-    expect((await store.webhooks.get(subscription.id))?.isActive).toBe(false);
+    expect((await store.webhooks.get("wh_projection"))?.isActive).toBe(false);
     expect(await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} })).toEqual({ accepted: false, reason: "not_subscribed" });
 
     expect((await actor().setActive(true))?.isActive).toBe(true);
-    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual([subscription.id]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual(["wh_projection"]);
   });
 
   it("rotate-secret fails instead of handing out a secret the store (and so /v1/webhooks/test) does not sign with", async () => {
     failNextSave = true;
     await expect(actor().rotateSecret()).rejects.toThrow(/not primary/);
-    const unchanged = await store.webhooks.get(subscription.id);
-    expect(unchanged?.secret).toBe(subscription.secret);
+    const unchanged = await store.webhooks.get("wh_projection");
+    expect(unchanged?.secret).toBe(subscription().secret);
     expect(unchanged?.previousSecrets).toEqual([]);
 
     const rotated = await actor().rotateSecret();
-    expect(rotated?.secret).not.toBe(subscription.secret);
-    const stored = await store.webhooks.get(subscription.id);
+    expect(rotated?.secret).not.toBe(subscription().secret);
+    const stored = await store.webhooks.get("wh_projection");
     expect(stored?.secret).toBe(rotated?.secret);
-    expect(stored?.previousSecrets.map((p) => p.secret)).toEqual([subscription.secret]);
+    expect(stored?.previousSecrets.map((p) => p.secret)).toEqual([subscription().secret]);
   });
 
   it("a repeated PATCH mends the store copy a delivery turn could not write", async () => {
     receiverFails = true;
     await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} });
     await host.runDue();
-    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(1);
+    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(1);
 
     // The retry succeeds, but its projection write fails: the turn keeps what it sent.
     receiverFails = false;
@@ -101,10 +116,10 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     wall.advance(5_000);
     await host.runDue();
     expect(await actor().pendingCount()).toBe(0);
-    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(1);
+    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(1);
 
     // PATCH {is_active: true} on an active subscription changes nothing but writes the copy.
     expect((await actor().setActive(true))?.failuresSinceSuccess).toBe(0);
-    expect((await store.webhooks.get(subscription.id))?.failuresSinceSuccess).toBe(0);
+    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(0);
   });
 });
