@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MarketIntelClient } from "../../../sdk/client.js";
 import { ApiRequestError } from "../../../sdk/errors.js";
-import { ApiError } from "../../../src/http/error-codes.js";
+import Database from "better-sqlite3";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 
 let svc: RunningService;
@@ -233,12 +233,38 @@ describe("SDK retries", () => {
     expect(methods).toEqual(["POST", "POST"]);
   });
 
+});
+
+describe("SDK against a service whose stored TAO verdict cannot be read", () => {
+  let damaged: RunningService;
+
+  beforeAll(async () => {
+    // A day of warm-up stores TAO council sessions; then the newest one is damaged in the real
+    // SQLite file, under the running service (a row a failed disk or a bad restore left).
+    damaged = await startService({ REPLAY_WARMUP_DAYS: "1" });
+    const file = damaged.service.deps.config.STORE_URL.replace(/^sqlite:/, "");
+    const db = new Database(file);
+    try {
+      expect(db.prepare("UPDATE council_sessions SET body = '{\"damaged\":true}' WHERE asset = 'TAO'").run().changes).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  afterAll(async () => {
+    await damaged?.stop();
+  });
+
   it("reads the code and message of SPEC's unwrapped tao_council_unavailable", async () => {
-    const refusal = new ApiError("tao_council_unavailable");
-    hits = 0;
-    script = [{ status: refusal.status, body: refusal.body }];
-    const error = await new MarketIntelClient({ baseUrl, sleep: async () => undefined }).taoCouncil().catch((e: unknown) => e);
+    const key = await createKey(damaged, "pro");
+    const raw = await fetch(`${damaged.url}/v1/tao/council`, { headers: { "x-api-key": key } });
+    expect(raw.status).toBe(503);
+    // SPEC's one unwrapped error body: {error, message} at the top level, not under `detail`.
+    const body = (await raw.json()) as { error: string; message: string };
+    expect(body.error).toBe("tao_council_unavailable");
+    expect(body.message.length).toBeGreaterThan(0);
+    const error = await new MarketIntelClient({ baseUrl: damaged.url, apiKey: key, sleep: async () => undefined }).taoCouncil().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiRequestError);
-    expect(error).toMatchObject({ status: 503, code: "tao_council_unavailable", message: (refusal.body as { message: string }).message });
+    expect(error).toMatchObject({ status: 503, code: "tao_council_unavailable", message: body.message });
   });
 });
