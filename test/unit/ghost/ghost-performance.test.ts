@@ -6,6 +6,7 @@ import type { SprintMark } from "../../../src/domain/ghost/sprints.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { GhostSnapshot } from "../../../src/store/ports/ghost-ledger.js";
 import { closedTrade } from "../../support/ghost-trades.js";
+import { openSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 
 const H = 3_600_000;
 const MARK = Date.UTC(2026, 3, 1);
@@ -33,13 +34,22 @@ function snapshotWith(pos: OpenPosition): GhostSnapshot {
   };
 }
 
-/** A sprint started at MARK, no closed trade in it, and the trader's snapshot holding `pos`. */
-function sprintHolding(pos: OpenPosition) {
-  const marks: SprintMark[] = [{ id: "launch", scope: "ALL", at: MARK, reason: "launch", recordedAt: new Date(MARK).toISOString() }];
-  const ledger = { closed: async () => [], sprints: async () => marks, snapshot: async () => snapshotWith(pos) };
-  const candles: Candle[] = Array.from({ length: 48 }, (_, i) => ({ t: MARK + i * H, o: 1000, h: 1001, l: 999, c: 1000, v: 1 }));
-  const feed = { candles: () => candles };
-  return assetPerformance(ledger, feed, "BTC", NOW);
+/**
+ * A sprint started at MARK, no closed trade in it, and the trader's snapshot holding `pos`, in
+ * the real ledger (SQLite in memory) as the service writes them.
+ */
+async function sprintHolding(pos: OpenPosition) {
+  const store = openSqliteStore(":memory:");
+  try {
+    const mark: SprintMark = { id: "launch", scope: "ALL", at: MARK, reason: "launch", recordedAt: new Date(MARK).toISOString() };
+    await store.ghostLedger.addSprint(mark);
+    await store.ghostLedger.saveSnapshot(snapshotWith(pos));
+    const candles: Candle[] = Array.from({ length: 48 }, (_, i) => ({ t: MARK + i * H, o: 1000, h: 1001, l: 999, c: 1000, v: 1 }));
+    const feed = { candles: () => candles };
+    return await assetPerformance(store.ghostLedger, feed, "BTC", NOW);
+  } finally {
+    await store.close();
+  }
 }
 
 describe("Ghost performance over the sprint with a position held", () => {
