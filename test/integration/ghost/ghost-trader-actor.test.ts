@@ -29,7 +29,9 @@ const END = Date.parse("2024-01-11T00:00:00Z");
 
 /**
  * BarInputs assembled by the test from real ETH candles (Binance, bundled) with the technical
- * stand-in for the judiciary and regime engines, so the actor runs before those engines land.
+ * stand-in for the judiciary and regime engines: the real engines' calibrated confidence never
+ * clears a gate on the bundled history (every trader stands aside), and this suite is about the
+ * actor's trade lifecycle, which needs trades to open and close.
  * `failOnce` makes the input of one bar throw the first time it is asked for: a turn that fails
  * half-way through its catch-up.
  */
