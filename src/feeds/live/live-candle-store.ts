@@ -12,8 +12,14 @@ const FOUR_HOURS = 4 * HOUR;
  * The candles endpoint's limit of 1,000 reads the newest of them.
  */
 export const KEPT_HOURLY_BARS = 2_400;
-/** 4-hour bars kept: the candles endpoint's limit of 1,000 (166 days, more than the hourly bars build). */
-const KEPT_FOUR_HOUR_BARS = 1_000;
+/**
+ * 4-hour bars kept: only those whose four hours all lie within the kept hourly bars (at most 600,
+ * the 100 days). Every replica holds the same hourly window (polled, or loaded from the shared
+ * log, which keeps as long: feed-sync.ts), so every replica then serves the same 4-hour bars. A
+ * replica that had run for months used to hold 1,000 of them and one started later 600, the
+ * oldest a partial bucket whose open, low and volume were wrong.
+ */
+const KEPT_FOUR_HOUR_BARS = KEPT_HOURLY_BARS / 4;
 
 /**
  * One asset's live hourly bars, with 4 h bars built as buckets complete and both indicator sets
@@ -56,8 +62,18 @@ export class LiveCandleStore {
       }
       out.push(tech);
       this.addToBucket(bar);
+      this.dropFourHourBarsBefore((this.h1[0] as Candle).t);
     }
     return out;
+  }
+
+  /** 4-hour bars that begin before the oldest kept hour: part of them is no longer in the window. */
+  private dropFourHourBarsBefore(oldestHour: number): void {
+    let drop = 0;
+    while (drop < this.h4.length && (this.h4[drop] as Candle).t < oldestHour) drop++;
+    if (drop === 0) return;
+    this.h4.splice(0, drop);
+    this.tech4h.splice(0, drop);
   }
 
   candles(interval: "1h" | "4h", at: number, limit: number): Candle[] {
@@ -99,6 +115,12 @@ export class LiveCandleStore {
 
   private closeBucket(): void {
     if (!this.bucket) return;
+    // The first bucket of a process whose first hour is not the bucket's first lacks the hours
+    // before the window: no 4-hour bar, and not fed to the 4-hour indicators either.
+    if (this.bucket.t < (this.h1[0] as Candle).t) {
+      this.bucket = null;
+      return;
+    }
     this.h4.push(this.bucket);
     this.tech4h.push({ values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS });
     if (this.h4.length > KEPT_FOUR_HOUR_BARS) {

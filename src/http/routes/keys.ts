@@ -43,7 +43,7 @@ export function keyRoutes(deps: AppDeps): Route[] {
     defineRoute({
       method: "post",
       path: "/v1/keys/rotate",
-      summary: "Replace the calling key with a new key of the same tier; the old key stops working at once (5 per key lineage in a clock hour)",
+      summary: "Replace the calling key with a new key of the same tier; the old key stops working at once here and within 2 s on other replicas (5 per key lineage in a clock hour)",
       tags: ["keys"],
       // A spent quota or minute must not keep the holder from replacing a leaked key, and
       // rotating resets no count (quotas follow the lineage), so neither refuses it; rotations
