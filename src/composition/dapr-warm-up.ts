@@ -8,6 +8,7 @@ import { MemoryActorStateStore, type ActorHoldings } from "../store/memory/actor
 import { InProcessEventBus } from "../events/in-process-bus.js";
 import { OutboxDispatcher } from "../events/outbox-dispatcher.js";
 import { MarketDataActor } from "../actors/market-data-actor.js";
+import { KeyLifecycle } from "../application/key-lifecycle.js";
 import type { Capability, CapabilityContext } from "./capability.js";
 import { warmUp, type WarmUpResult } from "./warm-up.js";
 
@@ -46,7 +47,11 @@ export async function warmUpThroughLocalHost(options: {
   const memory = new MemoryActorStateStore();
   const bus = new InProcessEventBus();
   const host = new LocalActorHost({ store: memory, clock, wallClock: deps.wallClock, logger, dispatcher: new OutboxDispatcher(memory, bus, logger) });
-  const ctx: CapabilityContext = { ...deps, host, bus };
+  // Its own key lifecycle too: the warm-up host's listeners (webhooks marks a deactivated key's
+  // subscriptions) must not outlive it on the service's, where each deactivation called the
+  // stopped host and logged a refusal per subscription. The actors check the key's lineage
+  // before every send, so one deactivated during the warm-up still sends nothing.
+  const ctx: CapabilityContext = { ...deps, host, bus, keyLifecycle: new KeyLifecycle() };
   for (const capability of capabilities) capability.registerActors(ctx);
   await host.start();
   let result: WarmUpResult;

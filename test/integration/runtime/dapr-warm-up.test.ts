@@ -11,6 +11,7 @@ import { wallClock } from "../../../src/runtime/clocks/clock.js";
 import { defaultReplayStart } from "../../../src/feeds/replay/replay-start.js";
 import { ASSETS } from "../../../src/domain/signals/signal-keys.js";
 import { verdictId } from "../../../src/domain/judiciary/verdict-id.js";
+import { createSubscription } from "../../../src/domain/webhooks/subscription.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { dataRoutes, withoutContentBy } from "../../support/route-content.js";
 import { startService } from "../../support/service.js";
@@ -102,6 +103,37 @@ describe("a fresh Dapr cluster with the default warm-up", () => {
       expect(at).toBeLessThan(runFrom + 6 * HOUR);
     }
   }, 130_000);
+
+  it("marks a deactivated key's subscription on either replica, with no refusal from the warm-up's stopped host", async () => {
+    // One key per replica, each owning a subscription, written to the store the cluster shares.
+    const store = await openStore(storeUrl);
+    const owners: { replica: ServiceReplica; key: string; subscription: string }[] = [];
+    try {
+      for (const replica of replicas) {
+        const issued = await new KeyIssuer(store.apiKeys, wallClock).create("basic", replica.name, null);
+        const subscription = createSubscription({ id: `wh_${replica.name}`, ownerKeyId: issued.record.usageId, url: "https://hooks.example.com/in", events: ["verdict.new"], secret: `whsec_${"C".repeat(32)}`, now: Date.now() });
+        await store.webhooks.insertWithinLimit(subscription, 5);
+        owners.push({ replica, key: issued.apiKey, subscription: subscription.id });
+      }
+    } finally {
+      await store.close();
+    }
+    for (const { replica, key: owned } of owners) {
+      const res = await fetch(`${replica.url}/v1/keys/current`, { method: "DELETE", headers: { "x-api-key": owned } });
+      expect(res.status, replica.output()).toBe(200);
+    }
+    const after = await openStore(storeUrl);
+    try {
+      for (const { replica, subscription } of owners) {
+        expect(await after.webhooks.get(subscription), replica.name).toMatchObject({ isActive: false, disabledReason: "key_deactivated" });
+      }
+    } finally {
+      await after.close();
+    }
+    // The founder's warm-up ran the same actor classes on an in-process host, stopped since: its
+    // listener used to stay on the service's key lifecycle and log one refusal per subscription.
+    for (const r of replicas) expect(r.output()).not.toContain("webhook subscription not marked key_deactivated");
+  }, 60_000);
 
   it("wrote the warm-up history a local instance writes", async () => {
     for (const r of replicas) {
