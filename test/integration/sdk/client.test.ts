@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MarketIntelClient } from "../../../sdk/client.js";
 import { ApiRequestError } from "../../../sdk/errors.js";
-import Database from "better-sqlite3";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 
 let svc: RunningService;
@@ -232,7 +232,6 @@ describe("SDK retries", () => {
     expect(await client.generateKey({ name: "n", email: "n@example.com" })).toEqual(issued);
     expect(methods).toEqual(["POST", "POST"]);
   });
-
 });
 
 describe("SDK against a service whose stored TAO verdict cannot be read", () => {

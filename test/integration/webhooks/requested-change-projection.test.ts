@@ -38,8 +38,11 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     agent.destroy();
     await receiver.stop();
   });
-  const subscription = () => createSubscription({ id: "wh_projection", ownerKeyId: "k1", url: receiver.url(), events: ["verdict.new"], secret: `whsec_${"A".repeat(32)}`, now: Date.UTC(2026, 0, 1) });
-  const actor = () => host.proxy(WebhookSubscriptionActor, "wh_projection");
+  const ID = "wh_projection";
+  const SECRET = `whsec_${"A".repeat(32)}`;
+  // Made once the receiver listens: its URL carries the port.
+  const subscription = () => createSubscription({ id: ID, ownerKeyId: "k1", url: receiver.url(), events: ["verdict.new"], secret: SECRET, now: Date.UTC(2026, 0, 1) });
+  const actor = () => host.proxy(WebhookSubscriptionActor, ID);
 
   beforeEach(async () => {
     failNextSave = false;
@@ -83,32 +86,32 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     failNextSave = true;
     await expect(actor().setActive(true)).rejects.toThrow(/not primary/);
     // Neither copy changed: the fan-out and the actor both still see a paused subscription.
-    expect((await store.webhooks.get("wh_projection"))?.isActive).toBe(false);
+    expect((await store.webhooks.get(ID))?.isActive).toBe(false);
     expect(await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} })).toEqual({ accepted: false, reason: "not_subscribed" });
 
     expect((await actor().setActive(true))?.isActive).toBe(true);
-    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual(["wh_projection"]);
+    expect((await store.webhooks.listActiveFor("verdict.new")).subscriptions.map((s) => s.id)).toEqual([ID]);
   });
 
   it("rotate-secret fails instead of handing out a secret the store (and so /v1/webhooks/test) does not sign with", async () => {
     failNextSave = true;
     await expect(actor().rotateSecret()).rejects.toThrow(/not primary/);
-    const unchanged = await store.webhooks.get("wh_projection");
-    expect(unchanged?.secret).toBe(subscription().secret);
+    const unchanged = await store.webhooks.get(ID);
+    expect(unchanged?.secret).toBe(SECRET);
     expect(unchanged?.previousSecrets).toEqual([]);
 
     const rotated = await actor().rotateSecret();
-    expect(rotated?.secret).not.toBe(subscription().secret);
-    const stored = await store.webhooks.get("wh_projection");
+    expect(rotated?.secret).not.toBe(SECRET);
+    const stored = await store.webhooks.get(ID);
     expect(stored?.secret).toBe(rotated?.secret);
-    expect(stored?.previousSecrets.map((p) => p.secret)).toEqual([subscription().secret]);
+    expect(stored?.previousSecrets.map((p) => p.secret)).toEqual([SECRET]);
   });
 
   it("a repeated PATCH mends the store copy a delivery turn could not write", async () => {
     receiverFails = true;
     await actor().accept({ id: "evt-1", event: "verdict.new", timestamp: "2026-01-01T00:00:00.000Z", data: {} });
     await host.runDue();
-    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(1);
+    expect((await store.webhooks.get(ID))?.failuresSinceSuccess).toBe(1);
 
     // The retry succeeds, but its projection write fails: the turn keeps what it sent.
     receiverFails = false;
@@ -116,10 +119,10 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     wall.advance(5_000);
     await host.runDue();
     expect(await actor().pendingCount()).toBe(0);
-    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(1);
+    expect((await store.webhooks.get(ID))?.failuresSinceSuccess).toBe(1);
 
     // PATCH {is_active: true} on an active subscription changes nothing but writes the copy.
     expect((await actor().setActive(true))?.failuresSinceSuccess).toBe(0);
-    expect((await store.webhooks.get("wh_projection"))?.failuresSinceSuccess).toBe(0);
+    expect((await store.webhooks.get(ID))?.failuresSinceSuccess).toBe(0);
   });
 });
