@@ -262,8 +262,9 @@ function recursion(t: number, p: HmmParams, ws: ForwardBackwardWorkspace): numbe
 }
 
 /**
- * The forward recursion for eight states (the CLI's `--states 8`): all eight sums live at once, so the additions of different targets overlap instead of waiting on each other (four at
- * a time left the adder idle). Same sums in the same order as `recursion`: the same bits.
+ * The forward recursion for eight states (the CLI's `--states 8`): all eight sums live at once,
+ * so the additions of different targets overlap instead of waiting on each other (four at a time
+ * left the adder idle). Same sums in the same order as `recursion`: the same bits.
  */
 function recursion8(t: number, p: HmmParams, ws: ForwardBackwardWorkspace): number {
   const A = p.transMat;

@@ -12,14 +12,6 @@ const FOUR_HOURS = 4 * HOUR;
  * The candles endpoint's limit of 1,000 reads the newest of them.
  */
 export const KEPT_HOURLY_BARS = 2_400;
-/**
- * 4-hour bars kept: only those whose four hours all lie within the kept hourly bars (at most 600,
- * the 100 days). Every replica holds the same hourly window (polled, or loaded from the shared
- * log, which keeps as long: feed-sync.ts), so every replica then serves the same 4-hour bars. A
- * replica that had run for months used to hold 1,000 of them and one started later 600, the
- * oldest a partial bucket whose open, low and volume were wrong.
- */
-const KEPT_FOUR_HOUR_BARS = KEPT_HOURLY_BARS / 4;
 
 /**
  * One asset's live hourly bars, with 4 h bars built as buckets complete and both indicator sets
@@ -67,7 +59,13 @@ export class LiveCandleStore {
     return out;
   }
 
-  /** 4-hour bars that begin before the oldest kept hour: part of them is no longer in the window. */
+  /**
+   * 4-hour bars are kept only while all four of their hours lie within the kept hourly bars (at
+   * most 600, the 100 days), which bounds them too. Every replica holds the same hourly window
+   * (polled, or loaded from the shared log, which keeps as long: feed-sync.ts), so every replica
+   * serves the same 4-hour bars; a replica that had run for months used to hold 1,000 and one
+   * started later 600, the oldest a partial bucket whose open, low and volume were wrong.
+   */
   private dropFourHourBarsBefore(oldestHour: number): void {
     let drop = 0;
     while (drop < this.h4.length && (this.h4[drop] as Candle).t < oldestHour) drop++;
@@ -123,10 +121,6 @@ export class LiveCandleStore {
     }
     this.h4.push(this.bucket);
     this.tech4h.push({ values: this.ind4h.update(this.bucket), observedAt: this.bucket.t + FOUR_HOURS });
-    if (this.h4.length > KEPT_FOUR_HOUR_BARS) {
-      this.h4.shift();
-      this.tech4h.shift();
-    }
     this.bucket = null;
   }
 }
