@@ -11,6 +11,9 @@ import type { MarketPoller } from "../feeds/live/market-poller.js";
  */
 export const POLL_TURN_BUDGET_MS = 3_000;
 
+/** State key: until when (wall ms) the provider asked not to be called. */
+const HOLD_KEY = "providerHoldUntil";
+
 /**
  * Live polling (MARKET_FEED=live): one actor per poller (id = provider id or `candles:<ASSET>`),
  * whose "poll" reminder fires at the poller's period and calls it. One actor per poller, not one
@@ -42,9 +45,14 @@ export class MarketPollerActor extends Actor {
       // A schedule left over from a live run on this store: nothing to poll here, so drop it.
       this.ctx.reminders.delete("poll");
       this.ctx.state.delete("everyMs");
+      this.ctx.state.delete(HOLD_KEY);
       return;
     }
     const id = this.poller.id;
+    // A provider's ask to be left alone outlives the activation that heard it: honoured here
+    // before calling, so this replica does not call through a ban another one was given.
+    const stored = await this.ctx.state.get(HOLD_KEY, z.number());
+    if (stored !== undefined) this.poller.holdUntil(stored);
     let outcome = "pending";
     const work = this.poller.poll().then((r) => {
       outcome = r.ok ? `ok, ${r.readings.length} readings` : `failed: ${r.error.kind}`;
@@ -53,5 +61,9 @@ export class MarketPollerActor extends Actor {
     const waited = await within(work, POLL_TURN_BUDGET_MS);
     if (waited === "timeout") this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
     else this.ctx.logger.trace({ poller: id, outcome }, "live poll");
+    // Saved with the turn; a hold a background poll heard is saved by the next firing's turn.
+    const held = this.poller.providerHoldUntil();
+    if (held !== null && held !== stored) this.ctx.state.set(HOLD_KEY, held);
+    else if (held === null && stored !== undefined) this.ctx.state.delete(HOLD_KEY);
   }
 }

@@ -151,20 +151,22 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     new SubtensorProvider(wall, urls.subtensorRpc ?? SUBTENSOR_RPC_URL),
   ];
   const inFlight = new Set<Promise<unknown>>();
-  const poller = (id: string, everyMs: number, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({
+  const poller = (id: string, everyMs: number, resilient: Held, poll: () => Promise<PollResult<unknown>>): MarketPoller => ({
     id,
     everyMs,
     // Reported inside the single flight: a firing that joins a running poll does not count it twice.
     poll: singleFlight(logger ? reportingOutcomes(id, poll, logger, wall) : poll, inFlight),
+    providerHoldUntil: () => resilient.providerHoldUntil(),
+    holdUntil: (untilMs) => resilient.holdUntil(untilMs),
   });
   const pollers: MarketPoller[] = [
     ...providers.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return poller(p.id, pollEvery(p.id), () => feed.pollProvider(resilient));
+      return poller(p.id, pollEvery(p.id), resilient, () => feed.pollProvider(resilient));
     }),
     ...figureProviders.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return poller(p.id, figurePollEvery(p), () => feed.pollFigures(resilient));
+      return poller(p.id, figurePollEvery(p), resilient, () => feed.pollFigures(resilient));
     }),
     // Hourly bars close on the hour: poll every minute (each call asks only for newer bars),
     // behind the same retries and breaker as every provider: a rate-limited exchange (429, or
@@ -172,7 +174,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     ...ASSETS.map((a) => {
       const candles = { id: `candles:${a}`, poll: async () => unwrapPoll(await feed.pollCandles(a)) };
       const resilient = new ResilientProvider(candles, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return poller(candles.id, MINUTE, () => resilient.poll());
+      return poller(candles.id, MINUTE, resilient, () => resilient.poll());
     }),
   ];
   return {
@@ -188,6 +190,9 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     },
   };
 }
+
+/** The part of a ResilientProvider a poller hands its actor: the provider's own hold. */
+type Held = Pick<ResilientProvider<unknown>, "providerHoldUntil" | "holdUntil">;
 
 /** A poll's readings, or its failure thrown, as the resilient wrapper expects of a source. */
 function unwrapPoll<T>(result: PollResult<T>): readonly T[] {

@@ -20,6 +20,8 @@ export class CircuitBreaker {
   private trialInFlight = false;
   /** How long the current opening lasts: the cool-down, or longer when the provider asked. */
   private holdMs: number;
+  /** When the provider's own ask (a 429, a 418 ban) ends: the part another replica must honour. */
+  private askedUntil: number | null = null;
 
   constructor(
     private readonly options: CircuitBreakerOptions,
@@ -47,6 +49,7 @@ export class CircuitBreaker {
     this.openedAt = null;
     this.trialInFlight = false;
     this.holdMs = this.options.cooldownMs;
+    this.askedUntil = null;
   }
 
   /**
@@ -60,6 +63,7 @@ export class CircuitBreaker {
     if (askedToWaitMs !== undefined) {
       this.openedAt = this.clock.now();
       this.holdMs = Math.max(this.options.cooldownMs, askedToWaitMs);
+      this.askedUntil = this.openedAt + this.holdMs;
       return;
     }
     this.holdMs = this.options.cooldownMs;
@@ -70,5 +74,27 @@ export class CircuitBreaker {
   retryInMs(): number {
     if (this.openedAt === null) return 0;
     return Math.max(0, this.openedAt + this.holdMs - this.clock.now());
+  }
+
+  /**
+   * Until when the provider asked not to be called (clock ms), while that is still ahead; null
+   * otherwise. A cool-down the breaker chose after plain failures is not included: it is this
+   * process's judgement, and costs one call elsewhere; a provider's ask ignored costs a longer ban.
+   */
+  providerHoldUntil(): number | null {
+    return this.askedUntil !== null && this.askedUntil > this.clock.now() ? this.askedUntil : null;
+  }
+
+  /**
+   * Honours a provider's ask recorded elsewhere (by this poller on another replica, or before a
+   * restart): open until `untilMs` unless already open at least that long. A past time does nothing.
+   */
+  holdUntil(untilMs: number): void {
+    const now = this.clock.now();
+    if (untilMs <= now || (this.askedUntil ?? 0) >= untilMs) return;
+    if (this.openedAt !== null && this.openedAt + this.holdMs >= untilMs) return;
+    this.openedAt = now;
+    this.holdMs = untilMs - now;
+    this.askedUntil = untilMs;
   }
 }

@@ -12,6 +12,14 @@ export interface MarketPoller {
   readonly everyMs: number;
   /** Never throws: a failure is a `{ok: false}` result. A call while one is in flight joins it. */
   poll(): Promise<PollResult<unknown>>;
+  /**
+   * Until when (wall ms) the provider asked not to be called (a 429's Retry-After, Binance's
+   * 418 ban), while that is ahead; else null. The poller's actor keeps it in its state, so the
+   * replica the actor moves to, or the process after a restart, does not call through a ban.
+   */
+  providerHoldUntil(): number | null;
+  /** Honours such a hold recorded by an earlier activation of the poller's actor. */
+  holdUntil(untilMs: number): void;
 }
 
 /**

@@ -85,6 +85,16 @@ export class ResilientProvider<T = SignalReading> {
     }
   }
 
+  /** See CircuitBreaker.providerHoldUntil: the provider's ask, for the poller actor to persist. */
+  providerHoldUntil(): number | null {
+    return this.breaker.providerHoldUntil();
+  }
+
+  /** See CircuitBreaker.holdUntil: an ask recorded by another process, honoured here. */
+  holdUntil(untilMs: number): void {
+    this.breaker.holdUntil(untilMs);
+  }
+
   health(): ProviderHealth {
     return {
       provider: this.id,

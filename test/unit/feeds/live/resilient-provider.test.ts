@@ -95,6 +95,45 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
     expect((await p.poll()).ok).toBe(true);
   });
 
+  it("hands over the provider's ask, and a fresh provider given it calls nothing until it ends", async () => {
+    reset();
+    server.script({ status: 429, body: { error: "banned" }, headers: { "retry-after": "7200" } }, { body: fng("41") });
+    const first = provider();
+    expect((await first.poll()).ok).toBe(false);
+    const until = T0 + 3_600_000 + 7_200_000;
+    expect(first.providerHoldUntil()).toBe(until);
+    // Another process's provider starts closed; told of the hold, it refuses to call until then.
+    const second = provider();
+    expect(second.health().circuit).toBe("CLOSED");
+    second.holdUntil(until);
+    clock.advance(3_600_000);
+    const refused = await second.poll();
+    expect(!refused.ok && refused.error.kind).toBe("circuit_open");
+    expect(server.requests).toHaveLength(1);
+    expect(second.providerHoldUntil()).toBe(until);
+    clock.advance(3_600_000);
+    expect(second.providerHoldUntil()).toBeNull();
+    expect((await second.poll()).ok).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("hands over no hold for the breaker's own cool-down, and ignores a past or shorter hold", async () => {
+    reset();
+    server.script({ status: 400, body: { error: "bad" } });
+    const p = provider();
+    await p.poll();
+    await p.poll();
+    expect(p.health().circuit).toBe("OPEN");
+    // Opened by plain failures: this process's judgement, not the provider's ask.
+    expect(p.providerHoldUntil()).toBeNull();
+    // A hold already over, or ending before the open circuit's own, changes nothing.
+    p.holdUntil(clock.now() - 1);
+    p.holdUntil(clock.now() + 30_000);
+    expect(p.providerHoldUntil()).toBeNull();
+    clock.advance(60_000);
+    expect(p.health().circuit).toBe("HALF_OPEN");
+  });
+
   it("retries 5xx with exponential backoff and gives up after the attempts", async () => {
     reset();
     server.script({ status: 503, body: {} });
