@@ -186,7 +186,9 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     barSettleMs: LIVE_BAR_SETTLE_MS,
     async stop() {
       // Bounded: a provider in backoff must not hold up shutdown (DECISIONS 1: exit within 10 s).
-      await Promise.race([Promise.allSettled([...inFlight, sync?.stop()]), new Promise((r) => setTimeout(r, 2_000).unref())]);
+      // Polls finish (and publish) first, then what the store refused earlier gets its last try.
+      const settled = Promise.allSettled([...inFlight, sync?.stop()]).then(() => publisher?.flush());
+      await Promise.race([settled, new Promise((r) => setTimeout(r, 2_000).unref())]);
     },
   };
 }

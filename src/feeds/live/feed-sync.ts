@@ -56,6 +56,22 @@ export class LogPublisher implements ObservationPublisher {
       this.warn("live observations not shared yet; retried with the next poll", err);
     }
   }
+
+  /**
+   * At stop: one last write of what the store refused before. Without it a process that stopped
+   * during a store outage took those observations with it; candles are fetched again by the next
+   * poller, but the readings between (a funding rate, an index value) were gone for every replica.
+   */
+  async flush(): Promise<void> {
+    const batch = this.unsent;
+    this.unsent = [];
+    if (batch.length === 0) return;
+    try {
+      await this.log.put(batch, this.wall.now());
+    } catch (err) {
+      this.warn(`live observations not shared before stopping, so other processes will not see them: ${batch.length}`, err);
+    }
+  }
 }
 
 /** What the sync applies observations to (LiveMarketFeed). */

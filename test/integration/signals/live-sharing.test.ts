@@ -15,6 +15,10 @@ import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
+import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
+import { openMarket } from "../../../src/composition/open-market.js";
+import { loadConfig } from "../../../src/config/env.js";
 
 const H = 3_600_000;
 const DAY = 24 * H;
@@ -196,16 +200,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live feeds sharing what they fe
   });
 });
 
+/** The store's real log, refusing writes while `down()` (an outage of the store's server). */
+function refusingWrites(log: LiveObservationLog, down: () => boolean): LiveObservationLog {
+  return {
+    put: (items, at) => (down() ? Promise.reject(new Error("store unreachable")) : log.put(items, at)),
+    after: (c, n) => log.after(c, n),
+    pruneBefore: (c) => log.pruneBefore(c),
+  };
+}
+
 describe("publishing while the store refuses writes", () => {
   it("keeps what it could not write and writes it with the next poll's observations", async () => {
     const store = await openStore(freshStoreUrl("sqlite", "liveshare-outage"));
     try {
       let down = true;
-      const flaky: LiveObservationLog = {
-        put: (items, at) => (down ? Promise.reject(new Error("store unreachable")) : store.liveObservations.put(items, at)),
-        after: (c, n) => store.liveObservations.after(c, n),
-        pruneBefore: (c) => store.liveObservations.pruneBefore(c),
-      };
+      const flaky = refusingWrites(store.liveObservations, () => down);
       const clock = new ManualClock(NOW);
       const warnings: string[] = [];
       const publisher = new LogPublisher(flaky, clock, (message) => warnings.push(message));
@@ -217,7 +226,61 @@ describe("publishing while the store refuses writes", () => {
       const reader = new LiveMarketFeed(clock, { id: "binance", fetchHourly: async () => [] }, []);
       await new LiveFeedSync(store.liveObservations, reader, clock, () => undefined).pull();
       expect(reader.readingsBetween("FEAR_GREED_INDEX", 0, NOW).map((r) => r.value)).toEqual([30, 34]);
+      // Stopping while the store is still down: the last try fails, and says what was lost.
+      down = true;
+      await publisher.publish([reading(36, NOW + H)]);
+      await publisher.flush();
+      expect(warnings.at(-1)).toBe("live observations not shared before stopping, so other processes will not see them: 1");
+      down = false;
+      await publisher.flush();
+      await new LiveFeedSync(store.liveObservations, reader, clock, () => undefined).pull();
+      expect(reader.readingsBetween("FEAR_GREED_INDEX", 0, NOW + H).map((r) => r.value)).toEqual([30, 34]);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("a process stopping after the store refused its writes shares them on the way out", async () => {
+    const store = await openStore(freshStoreUrl("sqlite", "liveshare-stop"));
+    const server = await FakeProviderServer.start();
+    try {
+      let down = false;
+      const flaky = refusingWrites(store.liveObservations, () => down);
+      const now = Date.now();
+      const clock = new ManualClock(now);
+      const day = Math.floor(now / DAY) * DAY;
+      server.route((path) =>
+        path.startsWith("/fng/") ? { body: { data: [{ value: "27", value_classification: "Fear", timestamp: String(day / 1000) }], metadata: { error: null } } } : { status: 503, body: {} },
+      );
+      const warnings: string[] = [];
+      const market = await openMarket(
+        loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }),
+        clock,
+        undefined,
+        {
+          baseUrls: { alternativeMe: server.url },
+          spot: { fetchOHLCV: async () => [] },
+          futures: { fetchFundingRateHistory: async () => [], fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: now }) },
+          liquidations: quietLiquidations(),
+          resilience: noRetry,
+        },
+        { log: flaky, warn: (message) => warnings.push(message) },
+      );
+      // The poll lands in this process's feed while the store refuses the write ...
+      down = true;
+      const poll = await market.pollers.find((p) => p.id === "alternative.me")?.poll();
+      expect(poll?.ok).toBe(true);
+      expect(market.feed.latestReadings(now).get("FEAR_GREED_INDEX")?.value).toBe(27);
+      expect(warnings).toEqual(["live observations not shared yet; retried with the next poll"]);
+      // ... the store is back, and the process stops before its next poll: the stop writes it.
+      down = false;
+      await market.stop();
+      const reader = new LiveMarketFeed(clock, { id: "binance", fetchHourly: async () => [] }, []);
+      await new LiveFeedSync(store.liveObservations, reader, clock, quiet).pull();
+      expect(reader.latestReadings(now).get("FEAR_GREED_INDEX")?.value).toBe(27);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await server.close();
       await store.close();
     }
   });
