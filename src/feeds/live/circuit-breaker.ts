@@ -91,8 +91,7 @@ export class CircuitBreaker {
    */
   holdUntil(untilMs: number): void {
     const now = this.clock.now();
-    if (untilMs <= now || (this.askedUntil ?? 0) >= untilMs) return;
-    if (this.openedAt !== null && this.openedAt + this.holdMs >= untilMs) return;
+    if (untilMs <= now || (this.openedAt !== null && this.openedAt + this.holdMs >= untilMs)) return;
     this.openedAt = now;
     this.holdMs = untilMs - now;
     this.askedUntil = untilMs;

@@ -3,17 +3,10 @@ import { createKey, freshStoreUrl, startService, type RunningService } from "../
 import { waitFor } from "../../support/wait-for.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { macroCorrelationSchema, signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
-import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
-import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
 
 const DAY = 86_400_000;
-
-const noBars: OhlcvExchange = { fetchOHLCV: async () => [] };
-const noDerivatives: DerivativesExchange = {
-  fetchFundingRateHistory: async () => [],
-  fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: Date.now() }),
-};
 
 /** 60 completed days up to yesterday: NDX wiggles, BTC moves in proportion (correlation 1). */
 function series(): { day: number; ndx: number }[] {

@@ -16,6 +16,7 @@ import type { Store } from "../../../src/store/store.js";
 import { sharedReplayFeed } from "../../support/replay-feed.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 import { openMarket } from "../../../src/composition/open-market.js";
 import { loadConfig } from "../../../src/config/env.js";
@@ -259,8 +260,8 @@ describe("publishing while the store refuses writes", () => {
         undefined,
         {
           baseUrls: { alternativeMe: server.url },
-          spot: { fetchOHLCV: async () => [] },
-          futures: { fetchFundingRateHistory: async () => [], fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: now }) },
+          spot: noBars,
+          futures: noDerivatives,
           liquidations: quietLiquidations(),
           resilience: noRetry,
         },

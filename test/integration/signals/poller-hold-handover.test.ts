@@ -6,10 +6,9 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { MarketPollerActor } from "../../../src/actors/market-poller-actor.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
-import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
-import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 
@@ -17,12 +16,6 @@ const MINUTE = 60_000;
 /** CoinGecko's ask: thirty minutes, far past what one poll may wait (its retries cap at 20 ms). */
 const RETRY_AFTER_S = 1_800;
 const GLOBAL = "/api/v3/global";
-
-/** Only the CoinGecko poller is scheduled here; the exchanges stand in without answering anything. */
-const exchanges: { spot: OhlcvExchange; futures: DerivativesExchange } = {
-  spot: { fetchOHLCV: async () => [] },
-  futures: { fetchFundingRateHistory: async () => [], fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: Date.now() }) },
-};
 
 /**
  * A poller actor that moves (a Dapr replica leaves, placement hands its actors to another) or a
@@ -43,7 +36,9 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     const market = await openMarket(config, clock, undefined, {
       baseUrls: { coingecko: server.url },
-      ...exchanges,
+      // Only the CoinGecko poller is scheduled here; the exchanges stand in, never asked.
+      spot: noBars,
+      futures: noDerivatives,
       liquidations: quietLiquidations(),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: MINUTE } },
     });
