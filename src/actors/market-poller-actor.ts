@@ -59,11 +59,47 @@ export class MarketPollerActor extends Actor {
       if (!r.ok) this.ctx.logger.debug({ poller: id, kind: r.error.kind, err: r.error.message }, "live poll failed");
     });
     const waited = await within(work, POLL_TURN_BUDGET_MS);
-    if (waited === "timeout") this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
-    else this.ctx.logger.trace({ poller: id, outcome }, "live poll");
-    // Saved with the turn; a hold a background poll heard is saved by the next firing's turn.
+    if (waited === "timeout") {
+      this.ctx.logger.debug({ poller: id }, "live poll still running; it finishes in the background");
+      this.#saveHoldWhenDone(work);
+    } else this.ctx.logger.trace({ poller: id, outcome }, "live poll");
     const held = this.poller.providerHoldUntil();
     if (held !== null && held !== stored) this.ctx.state.set(HOLD_KEY, held);
     else if (held === null && stored !== undefined) this.ctx.state.delete(HOLD_KEY);
+  }
+
+  /**
+   * Saves a provider's hold that a poll heard after its turn ended (called by this actor, in a turn
+   * of its own). Takes the time, not this process's breaker: under Dapr the call may reach the
+   * replica the actor has moved to, whose poller has not heard the ask; it honours it from here on.
+   */
+  async recordHold(untilMs: number): Promise<void> {
+    const until = z.number().finite().parse(untilMs);
+    const stored = await this.ctx.state.get(HOLD_KEY, z.number());
+    if (stored !== undefined && stored >= until) return;
+    this.poller?.holdUntil(until);
+    this.ctx.state.set(HOLD_KEY, until);
+  }
+
+  /**
+   * A poll that outlived its turn can still meet a 429 or a ban. Left for the next firing to save
+   * (a poll period later), that hold was lost when the actor moved first, and the replica it moved
+   * to called through the ban. So once the poll ends, the actor saves it in a turn of its own.
+   */
+  #saveHoldWhenDone(work: Promise<void>): void {
+    const poller = this.poller;
+    if (!poller) return;
+    const self = this.ctx.proxy(MarketPollerActor, this.ctx.id);
+    // A poll that failed outright may still have heard the ask first, so a rejection counts too.
+    void work.catch(() => undefined).then(async () => {
+      const held = poller.providerHoldUntil();
+      if (held === null) return;
+      try {
+        await self.recordHold(held);
+      } catch (err) {
+        // The host is stopping, or the actor's replica does not answer: the next firing saves it.
+        this.ctx.logger.debug({ poller: poller.id, err }, "provider hold not saved after a long poll");
+      }
+    });
   }
 }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
-import { MarketPollerActor } from "../../../src/actors/market-poller-actor.js";
+import { MarketPollerActor, POLL_TURN_BUDGET_MS } from "../../../src/actors/market-poller-actor.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { captureLogger } from "../../support/capture-logger.js";
@@ -107,5 +107,38 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
     clock.set(clock.now() + 5 * MINUTE);
     await third.runDue();
     expect(globalHits()).toBe(2);
+    await leave(third);
+  });
+
+  it("a hold heard after the poll's turn gave up waiting is saved at once, not at the next firing", async () => {
+    // CoinGecko takes longer to say "thirty minutes" than a poll turn waits (POLL_TURN_BUDGET_MS),
+    // so the turn ends first and the poll meets the ask in the background.
+    server.route((path) =>
+      path.startsWith(GLOBAL)
+        ? {
+            status: 429,
+            body: { status: { error_code: 429, error_message: "rate limited" } },
+            headers: { "retry-after": String(RETRY_AFTER_S) },
+            delayMs: POLL_TURN_BUDGET_MS + 500,
+          }
+        : { status: 503, body: {} },
+    );
+    const first = await replica();
+    await first.proxy(MarketPollerActor, "coingecko").ensureScheduled();
+    clock.set(clock.now() + 5 * MINUTE);
+    await first.runDue();
+    expect(globalHits()).toBe(1);
+
+    // The actor saves the ask once the poll ends, before any other firing.
+    const holdSaved = async () => (await store.actorState.loadState({ type: MarketPollerActor.actorType, id: "coingecko" })).get("providerHoldUntil");
+    await vi.waitFor(async () => expect(await holdSaved()).toBeDefined(), { timeout: 5_000, interval: 50 });
+    expect(Number(await holdSaved())).toBeGreaterThan(Date.now() + (RETRY_AFTER_S - 60) * 1000);
+    await leave(first);
+
+    // So the replica it moves to leaves CoinGecko alone within the thirty minutes.
+    const second = await replica();
+    clock.set(clock.now() + 5 * MINUTE);
+    await second.runDue();
+    expect(globalHits()).toBe(1);
   });
 });

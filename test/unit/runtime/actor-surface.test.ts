@@ -21,7 +21,7 @@ const SURFACE: readonly [ActorClass<Actor>, readonly string[]][] = [
   [EvidenceActor, ["agentMapsFor", "ensureScheduled", "mapFor", "modelMapsFor"]],
   [GhostTraderActor, ["ensureScheduled", "liquidity", "step"]],
   [MarketDataActor, ["ensureScheduled", "position"]],
-  [MarketPollerActor, ["ensureScheduled"]],
+  [MarketPollerActor, ["ensureScheduled", "recordHold"]],
   [RegimeActor, ["ensureScheduled", "evaluateThrough", "status"]],
   [VerdictActor, ["ensureScheduled", "lastEvaluatedAt", "refresh"]],
   [WebhookSubscriptionActor, ["accept", "disableForKey", "pendingCount", "remove", "reseal", "resume", "rotateSecret", "setActive"]],
