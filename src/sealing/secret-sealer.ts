@@ -11,7 +11,8 @@ import { z } from "zod";
  * AES-256-GCM, a fresh 96-bit nonce per seal, and the subscription id as associated data, so a
  * sealed secret copied onto another subscription's row does not open there. A sealed value is
  * `sealed.v1.<key id>.<base64url(nonce | tag | ciphertext)>`; anything else is a secret stored as
- * issued (before sealing was configured), read as it is.
+ * issued (before sealing was configured), read as it is. For personal data, which callers type,
+ * "anything else" includes a value with the prefix but not that exact shape.
  */
 export interface SealKey {
   readonly id: string;
@@ -76,6 +77,8 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** What `seal` writes: prefix, key id, and nonce, tag and at least one byte of ciphertext in base64url (39+ characters). */
+const SEALED_SHAPE = /^sealed\.v1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]{39,}$/;
 
 function associatedData(usage: SealUsage, ownerId: string): Buffer {
   return Buffer.from(`${usage.context}:${ownerId}`, "utf8");
@@ -116,6 +119,11 @@ export function createSecretSealer(keys: readonly SealKey[], usage: SealUsage = 
 
   function keyIdOf(stored: string): string | null {
     if (!stored.startsWith(PREFIX)) return null;
+    // A value a caller typed before sealing was configured may start with the prefix (an address
+    // `sealed.v1.k1.x@example.org` is valid). Read as sealed, it would not open: the owner read as
+    // null and an erasure by that address missed it. So for such values only the exact shape a
+    // seal makes counts as sealed; an address never has it ('@' is not base64url).
+    if (!usage.passesSealedThrough && !SEALED_SHAPE.test(stored)) return null;
     const dot = stored.indexOf(".", PREFIX.length);
     return dot < 0 ? stored.slice(PREFIX.length) : stored.slice(PREFIX.length, dot);
   }

@@ -192,4 +192,23 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("personal data sealed at rest on
     await stop(wrong.svc);
     expect((await storedKeys(kind, storeUrl)).every((key) => key.startsWith("bi1:k2:"))).toBe(true);
   });
+
+  it("reads an owner typed before sealing that starts like a sealed value as typed, seals it at the next start, and erases it by its address", async () => {
+    // Before sealing, a caller may type anything: an address is a valid address with this prefix.
+    const storeUrl = freshStoreUrl(kind, "sealed-lookalike");
+    const plain = await start(storeUrl, null);
+    const typed = { name: "sealed.v1.k1.Mallory", email: "sealed.v1.k1.mallory@example.org" };
+    const key = await generateKey(plain.svc, typed, "198.51.100.20");
+    await stop(plain.svc);
+
+    const sealed = await start(storeUrl, k1);
+    expect(sealedAtRest(sealed.log.lines)).toMatchObject({ keys: 1, key_owners_sealed_again: 1, key_owners_unreadable: 0 });
+    expect(await currentKey(sealed.svc, key.api_key)).toMatchObject({ status: 200, body: { name: typed.name } });
+    await stop(sealed.svc);
+    expect(await storeDump(kind, storeUrl)).not.toContain("Mallory");
+
+    const erased = await runCli(["privacy", "erase", typed.email], { STORE_URL: storeUrl, PERSONAL_DATA_KEYS: k1 });
+    expect(erased.code).toBe(0);
+    expect(JSON.parse(erased.stdout)).toMatchObject({ keys_cleared: 1 });
+  });
 });

@@ -70,6 +70,19 @@ describe("a key's owner fields", () => {
     expect(failures).toEqual([]);
   });
 
+  it("typed before sealing in the sealed value's form are read as typed; only the exact shape a seal makes is opened", () => {
+    const failures: string[] = [];
+    const lookalike = record({ name: "sealed.v1.k1.Mallory", email: "sealed.v1.k1.mallory@example.org" });
+    expect(openOwner(lookalike, sealer, (id) => failures.push(id))).toMatchObject({ name: "sealed.v1.k1.Mallory", email: "sealed.v1.k1.mallory@example.org" });
+    expect(sealer.keyIdOf("sealed.v1.k1.mallory@example.org")).toBeNull();
+    // A sealed value altered in place keeps the shape: it is still refused, not read as typed.
+    const real = sealer.seal("dana@example.org", "lineage-1");
+    const altered = real.slice(0, -2) + (real.endsWith("AA") ? "BB" : "AA");
+    expect(sealer.keyIdOf(altered)).toBe("k1");
+    expect(openOwner(record({ email: altered }), sealer, (id) => failures.push(id)).email).toBeNull();
+    expect(failures).toEqual(["key-2"]);
+  });
+
   it("read as null, and are reported by key id, when copied onto another lineage or sealed under a key no longer listed", () => {
     const failures: string[] = [];
     const copied = record({ usageId: "lineage-2", email: sealer.seal("dana@example.org", "lineage-1") });
