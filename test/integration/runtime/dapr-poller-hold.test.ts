@@ -7,11 +7,11 @@ import { fromStoredText } from "../../../src/runtime/dapr/stored-value.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
+import { COINGECKO_GLOBAL, coingeckoRateLimited } from "../../support/coingecko-rate-limit.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 import { replicaAt, startControlPlane, startReplica, type ControlPlane, type Replica } from "./support/dapr-cluster.js";
 import { waitUntil } from "./support/processes.js";
 
-const GLOBAL = "/api/v3/global";
 /** CoinGecko's ask: thirty minutes. */
 const RETRY_AFTER_S = 1_800;
 
@@ -32,16 +32,7 @@ describe("a provider's hold heard after the poll's turn reaches Dapr's actor sta
     plane = await startControlPlane();
     server = await FakeProviderServer.start();
     // Slower than a poll turn waits, so the turn ends first and the poll meets the ask afterwards.
-    server.route((path) =>
-      path.startsWith(GLOBAL)
-        ? {
-            status: 429,
-            body: { status: { error_code: 429, error_message: "rate limited" } },
-            headers: { "retry-after": String(RETRY_AFTER_S) },
-            delayMs: POLL_TURN_BUDGET_MS + 500,
-          }
-        : { status: 503, body: {} },
-    );
+    server.route(coingeckoRateLimited(RETRY_AFTER_S, POLL_TURN_BUDGET_MS + 500));
     market = await openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), wallClock, undefined, {
       baseUrls: { coingecko: server.url },
       spot: noBars,
@@ -73,6 +64,6 @@ describe("a provider's hold heard after the poll's turn reaches Dapr's actor sta
     // next firing is five minutes away: only the actor's own call can save it within this wait.
     await waitUntil("the provider's hold in daprd's actor state", async () => (await saved()) !== undefined, 30_000, replica.daprd);
     expect(Number(fromStoredText((await saved()) ?? ""))).toBeGreaterThan(Date.now() + (RETRY_AFTER_S - 120) * 1000);
-    expect(server.requests.filter((p) => p.startsWith(GLOBAL))).toHaveLength(1);
+    expect(server.requests.filter((p) => p.startsWith(COINGECKO_GLOBAL))).toHaveLength(1);
   }, 60_000);
 });

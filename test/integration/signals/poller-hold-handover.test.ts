@@ -10,12 +10,12 @@ import { captureLogger } from "../../support/capture-logger.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
+import { COINGECKO_GLOBAL, coingeckoRateLimited } from "../../support/coingecko-rate-limit.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 
 const MINUTE = 60_000;
 /** CoinGecko's ask: thirty minutes, far past what one poll may wait (its retries cap at 20 ms). */
 const RETRY_AFTER_S = 1_800;
-const GLOBAL = "/api/v3/global";
 
 /**
  * A poller actor that moves (a Dapr replica leaves, placement hands its actors to another) or a
@@ -29,7 +29,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
   const clock = new ManualClock(Date.now());
   const log = captureLogger("silent");
   const running: { host: LocalActorHost; market: Market }[] = [];
-  const globalHits = () => server.requests.filter((p) => p.startsWith(GLOBAL)).length;
+  const globalHits = () => server.requests.filter((p) => p.startsWith(COINGECKO_GLOBAL)).length;
 
   /** One replica: its own market (pollers, breakers) and actor host, on the shared store. */
   async function replica(): Promise<LocalActorHost> {
@@ -58,11 +58,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
 
   beforeAll(async () => {
     server = await FakeProviderServer.start();
-    server.route((path) =>
-      path.startsWith(GLOBAL)
-        ? { status: 429, body: { status: { error_code: 429, error_message: "rate limited" } }, headers: { "retry-after": String(RETRY_AFTER_S) } }
-        : { status: 503, body: {} },
-    );
+    server.route(coingeckoRateLimited(RETRY_AFTER_S));
     store = await openStore(freshStoreUrl(kind, "pollhold"));
   });
   afterAll(async () => {
@@ -84,7 +80,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
     // CoinGecko answers again (counting its requests afresh), but it asked for thirty minutes: the
     // poller's next firings, now on the second replica (every 5 minutes), leave it alone until then.
     server.route((path) =>
-      path.startsWith(GLOBAL) ? { body: { data: { market_cap_percentage: { btc: 58.5 }, updated_at: Math.floor(clock.now() / 1000) } } } : { status: 503, body: {} },
+      path.startsWith(COINGECKO_GLOBAL) ? { body: { data: { market_cap_percentage: { btc: 58.5 }, updated_at: Math.floor(clock.now() / 1000) } } } : { status: 503, body: {} },
     );
     const second = await replica();
     const t0 = clock.now();
@@ -113,16 +109,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a provider's rate-limit hold ou
   it("a hold heard after the poll's turn gave up waiting is saved at once, not at the next firing", async () => {
     // CoinGecko takes longer to say "thirty minutes" than a poll turn waits (POLL_TURN_BUDGET_MS),
     // so the turn ends first and the poll meets the ask in the background.
-    server.route((path) =>
-      path.startsWith(GLOBAL)
-        ? {
-            status: 429,
-            body: { status: { error_code: 429, error_message: "rate limited" } },
-            headers: { "retry-after": String(RETRY_AFTER_S) },
-            delayMs: POLL_TURN_BUDGET_MS + 500,
-          }
-        : { status: 503, body: {} },
-    );
+    server.route(coingeckoRateLimited(RETRY_AFTER_S, POLL_TURN_BUDGET_MS + 500));
     const first = await replica();
     await first.proxy(MarketPollerActor, "coingecko").ensureScheduled();
     clock.set(clock.now() + 5 * MINUTE);
