@@ -2,6 +2,14 @@ import type { Clock } from "../../runtime/clocks/clock.js";
 
 export type CircuitState = "CLOSED" | "OPEN" | "HALF_OPEN";
 
+/**
+ * The longest a provider's ask is honoured: three days, Binance's longest documented IP ban (418s
+ * escalate from 2 minutes to 3 days). A Retry-After beyond it is a fault (a proxy's, a misread
+ * date), not a limit; honoured as given it would silence a signal for as long, and since the hold
+ * is kept in the poller actor's state, a restart would not end it.
+ */
+export const MAX_PROVIDER_HOLD_MS = 3 * 86_400_000;
+
 export interface CircuitBreakerOptions {
   /** Consecutive failed calls that open the circuit. */
   readonly failureThreshold: number;
@@ -62,7 +70,7 @@ export class CircuitBreaker {
     this.failures++;
     if (askedToWaitMs !== undefined) {
       this.openedAt = this.clock.now();
-      this.holdMs = Math.max(this.options.cooldownMs, askedToWaitMs);
+      this.holdMs = Math.max(this.options.cooldownMs, Math.min(askedToWaitMs, MAX_PROVIDER_HOLD_MS));
       this.askedUntil = this.openedAt + this.holdMs;
       return;
     }
@@ -87,10 +95,12 @@ export class CircuitBreaker {
 
   /**
    * Honours a provider's ask recorded elsewhere (by this poller on another replica, or before a
-   * restart): open until `untilMs` unless already open at least that long. A past time does nothing.
+   * restart): open until `untilMs` unless already open at least that long. A past time does nothing;
+   * one past MAX_PROVIDER_HOLD_MS from now counts as that (a hold stored before the bound existed).
    */
-  holdUntil(untilMs: number): void {
+  holdUntil(askedUntilMs: number): void {
     const now = this.clock.now();
+    const untilMs = Math.min(askedUntilMs, now + MAX_PROVIDER_HOLD_MS);
     if (untilMs <= now || (this.openedAt !== null && this.openedAt + this.holdMs >= untilMs)) return;
     this.openedAt = now;
     this.holdMs = untilMs - now;

@@ -4,6 +4,7 @@ import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { AlternativeMeProvider } from "../../../../src/feeds/live/alternative-me.js";
 import { ReadingCache } from "../../../../src/feeds/live/reading-cache.js";
 import { ResilientProvider, type ResilienceOptions } from "../../../../src/feeds/live/resilient-provider.js";
+import { MAX_PROVIDER_HOLD_MS } from "../../../../src/feeds/live/circuit-breaker.js";
 import { FakeProviderServer } from "./fake-provider-server.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 
@@ -115,6 +116,25 @@ describe("ResilientProvider around alternative.me on a local HTTP server", () =>
     expect(second.providerHoldUntil()).toBeNull();
     expect((await second.poll()).ok).toBe(true);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("honours an ask of years for three days at the most, whether heard or handed over", async () => {
+    reset();
+    // Ten years: a proxy's fault, not a limit. Kept in the actor's state, a restart would not end it.
+    server.script({ status: 429, body: { error: "banned" }, headers: { "retry-after": String(10 * 365 * 86_400) } }, { body: fng("41") });
+    const heard = provider();
+    expect((await heard.poll()).ok).toBe(false);
+    expect(heard.providerHoldUntil()).toBe(clock.now() + MAX_PROVIDER_HOLD_MS);
+    const handed = provider();
+    handed.holdUntil(clock.now() + 10 * 365 * DAY);
+    expect(handed.providerHoldUntil()).toBe(clock.now() + MAX_PROVIDER_HOLD_MS);
+    clock.advance(MAX_PROVIDER_HOLD_MS - 1);
+    expect(heard.health().circuit).toBe("OPEN");
+    expect(!(await handed.poll()).ok && server.requests).toHaveLength(1);
+    clock.advance(1);
+    expect(heard.health().circuit).toBe("HALF_OPEN");
+    expect((await heard.poll()).ok).toBe(true);
+    expect((await handed.poll()).ok).toBe(true);
   });
 
   it("hands over no hold for the breaker's own cool-down, and ignores a past or shorter hold", async () => {
