@@ -76,9 +76,12 @@ const PREFIX = "sealed.v1.";
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-/** What `seal` writes: prefix, key id, and nonce, tag and at least one byte of ciphertext in base64url (39+ characters). */
-const SEALED_SHAPE = /^sealed\.v1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]{39,}$/;
+const KEY_ID_CHARS = "[A-Za-z0-9_-]{1,32}";
+const KEY_ID = new RegExp(`^${KEY_ID_CHARS}$`);
+/** Base64url (unpadded) of nonce, tag and at least one byte of ciphertext: the shortest value unseal opens. */
+const MIN_PACKED_CHARS = Math.ceil(((NONCE_BYTES + TAG_BYTES + 1) * 4) / 3);
+/** What `seal` writes: the prefix, a key id, and the packed nonce, tag and ciphertext. */
+const SEALED_SHAPE = new RegExp(`^${PREFIX.replaceAll(".", "\\.")}${KEY_ID_CHARS}\\.[A-Za-z0-9_-]{${MIN_PACKED_CHARS},}$`);
 
 function associatedData(usage: SealUsage, ownerId: string): Buffer {
   return Buffer.from(`${usage.context}:${ownerId}`, "utf8");
