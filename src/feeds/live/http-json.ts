@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ProviderError } from "./provider-error.js";
+import { asksToWait, retryAfterMs } from "./throttle-answer.js";
 
 export interface HttpJsonOptions {
   readonly timeoutMs: number;
@@ -42,14 +43,6 @@ export async function readBodyCapped(provider: string, response: Response, maxBy
     throw new ProviderError(provider, "network", "body read failed");
   }
   return Buffer.concat(chunks).toString("utf8");
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /**
@@ -134,9 +127,9 @@ async function requestText(provider: string, url: string, request: RequestShape,
     }
     throw new ProviderError(provider, "network", err instanceof Error ? err.message : "request failed");
   }
-  if (response.status === 429) {
+  if (asksToWait(response.status)) {
     await response.body?.cancel();
-    throw new ProviderError(provider, "rate_limited", "HTTP 429", 429, retryAfterMs(response.headers.get("retry-after")));
+    throw new ProviderError(provider, "rate_limited", `HTTP ${response.status}`, response.status, retryAfterMs(response.headers.get("retry-after")));
   }
   if (!response.ok) {
     await response.body?.cancel();

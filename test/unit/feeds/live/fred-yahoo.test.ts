@@ -322,6 +322,11 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
     server.route(() => ({ status: 429, body: { finance: { error: "Too Many Requests" } }, headers: { "retry-after": "3" } }));
     const limited = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
     expect([limited.kind, limited.retryAfterMs, limited.retryable]).toEqual(["rate_limited", 3000, true]);
+    // Binance's IP ban on the BTC closes: a 418 whose Retry-After is the ban's length, honoured like a 429's.
+    const banned = { code: -1003, msg: "Way too much request weight used; IP banned until 1775786400000." };
+    server.route((p) => (p.includes("klines") ? { status: 418, body: banned, headers: { "retry-after": "7200" } } : chart([], 5)));
+    const ban = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
+    expect([ban.kind, ban.status, ban.retryAfterMs]).toEqual(["rate_limited", 418, 7_200_000]);
     server.route((p) => (p.includes("klines") ? { status: 503, body: {} } : chart([], 5)));
     const down = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
     expect([down.kind, down.status, down.retryable]).toEqual(["http", 503, true]);
