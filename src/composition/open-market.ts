@@ -24,7 +24,7 @@ import { BINANCE_SPOT_URL, YahooChartProvider, YAHOO_CHART_URL } from "../feeds/
 import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
 import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS, type LiquidationsExchange } from "../feeds/live/ccxt-liquidations.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
-import { capCcxtBodies } from "../feeds/live/ccxt-body-cap.js";
+import { guardCcxtExchange } from "../feeds/live/ccxt-guard.js";
 import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
 import { LiveFeedSync, LogPublisher, type Warn } from "../feeds/live/feed-sync.js";
 import type { LiveObservationLog } from "../store/ports/live-observations.js";
@@ -118,9 +118,9 @@ function pollEvery(provider: string): number {
 async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined, logger: Logger | undefined): Promise<Market> {
   const urls = sources.baseUrls ?? {};
   const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
-  const spot = sources.spot ?? (ccxt ? capCcxtBodies(new ccxt.binance({ enableRateLimit: true })) : null);
-  const futures = sources.futures ?? (ccxt ? capCcxtBodies(new ccxt.binanceusdm({ enableRateLimit: true })) : null);
-  const liquidations = sources.liquidations ?? (ccxt ? capCcxtBodies(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS })) : null);
+  const spot = sources.spot ?? (ccxt ? guardCcxtExchange(new ccxt.binance({ enableRateLimit: true })) : null);
+  const futures = sources.futures ?? (ccxt ? guardCcxtExchange(new ccxt.binanceusdm({ enableRateLimit: true })) : null);
+  const liquidations = sources.liquidations ?? (ccxt ? guardCcxtExchange(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS })) : null);
   if (!spot || !futures || !liquidations) throw new Error("ccxt exchanges unavailable");
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));

@@ -1,3 +1,4 @@
+import { askedWaitOf } from "./ccxt-retry-after.js";
 import { ProviderError } from "./provider-error.js";
 
 /**
@@ -18,5 +19,7 @@ export function ccxtProviderError(provider: string, err: unknown): ProviderError
       : /NetworkError|ExchangeNotAvailable|OnMaintenance/.test(name)
         ? "network"
         : "http";
-  return new ProviderError(provider, kind, err instanceof Error ? err.message : "ccxt call failed");
+  const message = err instanceof Error ? err.message : "ccxt call failed";
+  // An exchange's Retry-After (a 429, Binance's 418 ban), kept by heedCcxtRetryAfter: the breaker honours it.
+  return new ProviderError(provider, kind, message, undefined, kind === "rate_limited" ? askedWaitOf(err) : undefined);
 }

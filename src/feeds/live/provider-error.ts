@@ -8,7 +8,7 @@ export class ProviderError extends Error {
     message: string,
     /** HTTP status where there was one. */
     readonly status?: number,
-    /** From a 429's Retry-After header, in ms. */
+    /** The provider's Retry-After (a 429; an exchange's 418 ban), in ms. */
     readonly retryAfterMs?: number,
   ) {
     super(`${provider}: ${message}`);

@@ -1,9 +1,12 @@
+import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
+import { guardCcxtExchange } from "../../../src/feeds/live/ccxt-guard.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
+import { binanceHourlyKline, binanceSpotExchangeInfo } from "../../support/binance-spot-answers.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 
@@ -69,4 +72,66 @@ describe("the live candle pollers when the exchange rate-limits", () => {
     expect(after.ok).toBe(true);
     expect(ohlcvCalls).toBe(callsAfterFirst + 1);
   });
+});
+
+describe("the live candle poller when Binance bans the IP (ccxt binance on a local server)", () => {
+  let server: FakeProviderServer;
+  let market: Market;
+  const clock = new ManualClock(Date.now());
+  let banned = true;
+  const klineCalls = () => server.requests.filter((r) => r.startsWith("/api/v3/klines")).length;
+
+  beforeAll(async () => {
+    server = await FakeProviderServer.start();
+    server.route((path) => {
+      if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(clock.now()) };
+      if (!path.startsWith("/api/v3/klines")) return { status: 503, body: {} };
+      // Binance's documented ban: HTTP 418, and a Retry-After of the seconds until it is over.
+      if (banned) return { status: 418, headers: { "Retry-After": "7200" }, body: { code: -1003, msg: "Way too much request weight used; IP banned until later." } };
+      const hour = Math.floor(clock.now() / H) * H;
+      return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
+    });
+    // The exchange as open-market.ts builds it, pointed at the local server.
+    const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }));
+    (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
+    const futures: DerivativesExchange = {
+      fetchFundingRateHistory: async () => [],
+      fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
+    };
+    const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url };
+    market = await openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
+      baseUrls: urls,
+      spot: exchange,
+      futures,
+      liquidations: quietLiquidations(),
+      resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
+    });
+  });
+  afterAll(async () => {
+    await market?.stop();
+    await server?.close();
+  });
+
+  it("stays away for the two hours the ban lasts, not the one-minute cool-down, then fetches again", async () => {
+    const btc = market.pollers.find((p) => p.id === "candles:BTC")!;
+    const bannedAt = clock.now();
+    const first = await btc.poll();
+    expect(!first.ok && first.error.kind).toBe("rate_limited");
+    // A two-hour ask ends the poll at once: retrying inside it is what makes Binance lengthen a ban.
+    expect(klineCalls()).toBe(1);
+    expect(btc.providerHoldUntil()).toBe(bannedAt + 2 * H);
+    // Every minute's firing through the ban is refused without a call; the cool-down alone would have let the second through.
+    for (const minutes of [1.5, 30, 119]) {
+      clock.set(bannedAt + minutes * 60_000);
+      const during = await btc.poll();
+      expect(!during.ok && during.error.kind, `${minutes} min into the ban`).toBe("circuit_open");
+    }
+    expect(klineCalls()).toBe(1);
+    banned = false;
+    clock.set(bannedAt + 2 * H + 1000);
+    const after = await btc.poll();
+    expect(after.ok).toBe(true);
+    expect(klineCalls()).toBe(2);
+    expect(btc.providerHoldUntil()).toBeNull();
+  }, 30_000);
 });

@@ -4,42 +4,14 @@ import { gzipSync } from "node:zlib";
 import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capCcxtBodies } from "../../../../src/feeds/live/ccxt-body-cap.js";
+import { heedCcxtRetryAfter } from "../../../../src/feeds/live/ccxt-retry-after.js";
 import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
+import { binanceSpotExchangeInfo } from "../../../support/binance-spot-answers.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const H = 3_600_000;
 const T0 = Date.parse("2026-03-23T00:00:00Z");
-
-/** Binance's documented GET /api/v3/exchangeInfo, reduced to the BTCUSDT spot market. */
-const exchangeInfo = {
-  timezone: "UTC",
-  serverTime: T0,
-  rateLimits: [],
-  exchangeFilters: [],
-  symbols: [
-    {
-      symbol: "BTCUSDT",
-      status: "TRADING",
-      baseAsset: "BTC",
-      baseAssetPrecision: 8,
-      quoteAsset: "USDT",
-      quotePrecision: 8,
-      quoteAssetPrecision: 8,
-      orderTypes: ["LIMIT", "MARKET"],
-      icebergAllowed: true,
-      ocoAllowed: true,
-      isSpotTradingAllowed: true,
-      isMarginTradingAllowed: true,
-      filters: [
-        { filterType: "PRICE_FILTER", minPrice: "0.01", maxPrice: "1000000.00", tickSize: "0.01" },
-        { filterType: "LOT_SIZE", minQty: "0.00001", maxQty: "9000.00", stepSize: "0.00001" },
-      ],
-      permissions: ["SPOT"],
-      permissionSets: [["SPOT"]],
-    },
-  ],
-};
 
 /** Binance's documented GET /api/v3/klines row: strings for prices and volumes. */
 const kline = (i: number) => [
@@ -64,12 +36,14 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     const exchange = new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 });
     const api = exchange.urls["api"] as Record<string, string>;
     api["public"] = `${server.url}/api/v3`;
+    // As open-market.ts builds it: the exchange's asks to wait are kept with ccxt's errors.
+    heedCcxtRetryAfter(exchange);
     return new CcxtCandleSource("binance", maxBodyBytes === undefined ? exchange : capCcxtBodies(exchange, maxBodyBytes));
   };
 
   beforeAll(async () => {
     server = await FakeProviderServer.start();
-    server.route((path) => (path.startsWith("/api/v3/exchangeInfo") ? { body: exchangeInfo } : klines));
+    server.route((path) => (path.startsWith("/api/v3/exchangeInfo") ? { body: binanceSpotExchangeInfo(T0) } : klines));
   });
   afterAll(async () => {
     await server.close();
@@ -91,6 +65,28 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).kind).toBe("rate_limited");
     expect((err as ProviderError).retryable).toBe(true);
+  }, 20_000);
+
+  it("keeps Binance's Retry-After with a 418 ban and a 429, which ccxt's own errors drop", async () => {
+    // Binance's documented ban answer: the header gives the seconds until the ban is over.
+    const banned = { code: -1003, msg: "Way too much request weight used; IP banned until 1767225600000. Please use WebSocket Streams for live updates to avoid bans." };
+    klines = { status: 418, body: banned, headers: { "Retry-After": "7200" } };
+    const ban = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect(ban).toBeInstanceOf(ProviderError);
+    expect([(ban as ProviderError).kind, (ban as ProviderError).retryAfterMs]).toEqual(["rate_limited", 7_200_000]);
+    klines = { status: 429, body: { code: -1003, msg: "Too many requests." }, headers: { "Retry-After": "30" } };
+    const limited = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect([(limited as ProviderError).kind, (limited as ProviderError).retryAfterMs]).toEqual(["rate_limited", 30_000]);
+  }, 20_000);
+
+  it("leaves the ask unset when a throttling answer carries no Retry-After, and never sets one on other failures", async () => {
+    klines = { status: 418, body: { code: -1003, msg: "Way too much request weight used." } };
+    const ban = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect([(ban as ProviderError).kind, (ban as ProviderError).retryAfterMs]).toEqual(["rate_limited", undefined]);
+    // A 503 with Retry-After is an outage, not an ask aimed at us: the breaker's own cool-down applies.
+    klines = { status: 503, body: {}, headers: { "Retry-After": "7200" } };
+    const down = await source().fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect([(down as ProviderError).kind, (down as ProviderError).retryAfterMs]).toEqual(["network", undefined]);
   }, 20_000);
 
   it("reports a 5xx as transient and a malformed row as malformed", async () => {
@@ -119,7 +115,7 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     const gz = createServer((req, res) => {
       const accept = String(req.headers["accept-encoding"] ?? "");
       encodings.push(accept);
-      const body = req.url?.startsWith("/api/v3/exchangeInfo") ? JSON.stringify(exchangeInfo) : big;
+      const body = req.url?.startsWith("/api/v3/exchangeInfo") ? JSON.stringify(binanceSpotExchangeInfo(T0)) : big;
       res.setHeader("content-type", "application/json");
       if (/gzip/.test(accept)) {
         res.setHeader("content-encoding", "gzip");
