@@ -12,6 +12,22 @@ import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.j
 
 const H = 3_600_000;
 
+/** The live market with `spot` for candles; every other provider's URL is `server`, which answers 503 to them. */
+async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, spot: OhlcvExchange): Promise<Market> {
+  const futures: DerivativesExchange = {
+    fetchFundingRateHistory: async () => [],
+    fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
+  };
+  const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url };
+  return openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
+    baseUrls: urls,
+    spot,
+    futures,
+    liquidations: quietLiquidations(),
+    resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
+  });
+}
+
 /** ccxt's class for Binance's 418/429 answers (ccxt keeps no status; the class name says it). */
 class DDoSProtection extends Error {
   override name = "DDoSProtection";
@@ -37,18 +53,7 @@ describe("the live candle pollers when the exchange rate-limits", () => {
           .map((t) => [t, 100, 101, 99, 100.5, 10]);
       },
     };
-    const futures: DerivativesExchange = {
-      fetchFundingRateHistory: async () => [],
-      fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
-    };
-    const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url };
-    market = await openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
-      baseUrls: urls,
-      spot,
-      futures,
-      liquidations: quietLiquidations(),
-      resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-    });
+    market = await openLiveMarket(clock, server, spot);
   });
   afterAll(async () => {
     await market?.stop();
@@ -94,18 +99,7 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
     // The exchange as open-market.ts builds it, pointed at the local server.
     const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }));
     (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
-    const futures: DerivativesExchange = {
-      fetchFundingRateHistory: async () => [],
-      fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
-    };
-    const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url };
-    market = await openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
-      baseUrls: urls,
-      spot: exchange,
-      futures,
-      liquidations: quietLiquidations(),
-      resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-    });
+    market = await openLiveMarket(clock, server, exchange);
   });
   afterAll(async () => {
     await market?.stop();
