@@ -118,9 +118,9 @@ function pollEvery(provider: string): number {
 async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined, logger: Logger | undefined): Promise<Market> {
   const urls = sources.baseUrls ?? {};
   const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
-  const spot = sources.spot ?? (ccxt ? guardCcxtExchange(new ccxt.binance({ enableRateLimit: true })) : null);
-  const futures = sources.futures ?? (ccxt ? guardCcxtExchange(new ccxt.binanceusdm({ enableRateLimit: true })) : null);
-  const liquidations = sources.liquidations ?? (ccxt ? guardCcxtExchange(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS })) : null);
+  const spot = sources.spot ?? (ccxt ? guardCcxtExchange(new ccxt.binance({ enableRateLimit: true }), wall) : null);
+  const futures = sources.futures ?? (ccxt ? guardCcxtExchange(new ccxt.binanceusdm({ enableRateLimit: true }), wall) : null);
+  const liquidations = sources.liquidations ?? (ccxt ? guardCcxtExchange(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS }), wall) : null);
   if (!spot || !futures || !liquidations) throw new Error("ccxt exchanges unavailable");
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));

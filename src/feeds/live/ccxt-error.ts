@@ -1,4 +1,4 @@
-import { askedWaitOf } from "./ccxt-retry-after.js";
+import { askedWaitOf, ExchangeHoldError } from "./ccxt-retry-after.js";
 import { ProviderError } from "./provider-error.js";
 
 /**
@@ -7,6 +7,8 @@ import { ProviderError } from "./provider-error.js";
  */
 export function ccxtProviderError(provider: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  // Refused before it was sent: the exchange's ask, heard by another call of this process, still holds.
+  if (err instanceof ExchangeHoldError) return new ProviderError(provider, "rate_limited", err.message, undefined, err.retryAfterMs);
   // undici's refusal of a body past the cap (ccxt-body-cap.ts): the answer is not what was asked for.
   if (err instanceof Error && (err as Error & { code?: unknown }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
     return new ProviderError(provider, "malformed", "response body over the size cap");

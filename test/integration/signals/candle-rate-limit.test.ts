@@ -97,7 +97,7 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
       return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
     });
     // The exchange as open-market.ts builds it, pointed at the local server.
-    const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }));
+    const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock);
     (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
     market = await openLiveMarket(clock, server, exchange);
   });
@@ -114,6 +114,13 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
     // A two-hour ask ends the poll at once: retrying inside it is what makes Binance lengthen a ban.
     expect(klineCalls()).toBe(1);
     expect(btc.providerHoldUntil()).toBe(bannedAt + 2 * H);
+    // The ban is on the IP: ETH's poller, which shares the exchange, is refused without a call and holds to the same end.
+    clock.set(bannedAt + 10_000);
+    const eth = market.pollers.find((p) => p.id === "candles:ETH")!;
+    const ethPoll = await eth.poll();
+    expect(!ethPoll.ok && ethPoll.error.kind).toBe("rate_limited");
+    expect(eth.providerHoldUntil()).toBe(bannedAt + 2 * H);
+    expect(klineCalls()).toBe(1);
     // Every minute's firing through the ban is refused without a call; the cool-down alone would have let the second through.
     for (const minutes of [1.5, 30, 119]) {
       clock.set(bannedAt + minutes * 60_000);

@@ -7,11 +7,13 @@ import { capCcxtBodies } from "../../../../src/feeds/live/ccxt-body-cap.js";
 import { heedCcxtRetryAfter } from "../../../../src/feeds/live/ccxt-retry-after.js";
 import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
+import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { binanceSpotExchangeInfo } from "../../../support/binance-spot-answers.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const H = 3_600_000;
 const T0 = Date.parse("2026-03-23T00:00:00Z");
+const wall = new ManualClock(Date.now());
 
 /** Binance's documented GET /api/v3/klines row: strings for prices and volumes. */
 const kline = (i: number) => [
@@ -37,7 +39,7 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     const api = exchange.urls["api"] as Record<string, string>;
     api["public"] = `${server.url}/api/v3`;
     // As open-market.ts builds it: the exchange's asks to wait are kept with ccxt's errors.
-    heedCcxtRetryAfter(exchange);
+    heedCcxtRetryAfter(exchange, wall);
     return new CcxtCandleSource("binance", maxBodyBytes === undefined ? exchange : capCcxtBodies(exchange, maxBodyBytes));
   };
 
