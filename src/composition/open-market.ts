@@ -155,7 +155,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     id,
     everyMs,
     // Reported inside the single flight: a firing that joins a running poll does not count it twice.
-    poll: singleFlight(logger ? reportingOutcomes(id, poll, logger, wall) : poll, inFlight),
+    poll: singleFlight(logger ? reportingOutcomes(id, poll, logger, wall, () => resilient.providerHoldUntil()) : poll, inFlight),
     providerHoldUntil: () => resilient.providerHoldUntil(),
     holdUntil: (untilMs) => resilient.holdUntil(untilMs),
   });

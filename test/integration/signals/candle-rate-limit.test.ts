@@ -3,17 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
+import type { Logger } from "../../../src/logging/logger.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
 import { guardCcxtExchange } from "../../../src/feeds/live/ccxt-guard.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import { binanceHourlyKline, binanceSpotExchangeInfo } from "../../support/binance-spot-answers.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
+import { captureLogger } from "../../support/capture-logger.js";
 
 const H = 3_600_000;
 
 /** The live market with `spot` for candles; every other provider's URL is `server`, which answers 503 to them. */
-async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, spot: OhlcvExchange): Promise<Market> {
+async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, spot: OhlcvExchange, logger?: Logger): Promise<Market> {
   const futures: DerivativesExchange = {
     fetchFundingRateHistory: async () => [],
     fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
@@ -25,7 +28,7 @@ async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, sp
     futures,
     liquidations: quietLiquidations(),
     resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-  });
+  }, undefined, logger);
 }
 
 /** ccxt's class for Binance's 418/429 answers (ccxt keeps no status; the class name says it). */
@@ -84,6 +87,10 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
   let market: Market;
   const clock = new ManualClock(Date.now());
   let banned = true;
+  const log = captureLogger("warn");
+  /** What Prometheus reads for a poller's hold: Unix seconds, 0 when none. */
+  const holdGauge = async (poller: string) =>
+    (await metricsRegistry.getSingleMetric("mis_live_provider_hold_until_seconds")?.get())?.values.find((v) => v.labels["poller"] === poller)?.value;
   const klineCalls = () => server.requests.filter((r) => r.startsWith("/api/v3/klines")).length;
 
   beforeAll(async () => {
@@ -99,7 +106,7 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
     // The exchange as open-market.ts builds it, pointed at the local server.
     const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock);
     (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
-    market = await openLiveMarket(clock, server, exchange);
+    market = await openLiveMarket(clock, server, exchange, log.logger);
   });
   afterAll(async () => {
     await market?.stop();
@@ -128,11 +135,17 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
       expect(!during.ok && during.error.kind, `${minutes} min into the ban`).toBe("circuit_open");
     }
     expect(klineCalls()).toBe(1);
+    // The operator sees the ban: its end on /metrics, and one warning per poller with it, not one per refused firing.
+    expect(await holdGauge("candles:BTC")).toBe(Math.ceil((bannedAt + 2 * H) / 1000));
+    expect(await holdGauge("candles:ETH")).toBe(Math.ceil((bannedAt + 2 * H) / 1000));
+    const asked = log.lines.filter((l) => l["msg"] === "live source asked us to wait: candles:BTC");
+    expect(asked.map((l) => l["until"])).toEqual([new Date(bannedAt + 2 * H).toISOString()]);
     banned = false;
     clock.set(bannedAt + 2 * H + 1000);
     const after = await btc.poll();
     expect(after.ok).toBe(true);
     expect(klineCalls()).toBe(2);
     expect(btc.providerHoldUntil()).toBeNull();
+    expect(await holdGauge("candles:BTC")).toBe(0);
   }, 30_000);
 });
