@@ -4,7 +4,11 @@ import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from ".
 import { ProviderError, type ProviderErrorKind } from "./provider-error.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
-/** Per-provider health, for the health endpoint and the docs' operations page. */
+/**
+ * Per-provider health as this process sees it. No route serves it (SPEC's health body is fixed);
+ * the operator reads the same through mis_live_polls_total, mis_live_provider_hold_until_seconds
+ * and the "failing" / "answering again" log lines (docs/operations.md).
+ */
 export interface ProviderHealth {
   readonly provider: string;
   readonly circuit: CircuitState;
