@@ -17,7 +17,7 @@ export function reportingOutcomes(
   logger: Logger,
   clock: Clock,
   /** The provider's own hold after the poll (ResilientProvider.providerHoldUntil), or null. */
-  holdUntil: () => number | null = () => null,
+  holdUntil: () => number | null,
 ): () => Promise<PollResult<unknown>> {
   let failingSince: string | null = null;
   let loggedHold: number | null = null;
