@@ -20,7 +20,8 @@ import { CoinMetricsProvider, COINMETRICS_URL } from "../feeds/live/coinmetrics.
 import { DefiLlamaStablecoinProvider, DEFILLAMA_STABLECOINS_URL } from "../feeds/live/defillama.js";
 import { DeribitProvider, DERIBIT_URL } from "../feeds/live/deribit.js";
 import { FredProvider, FRED_URL } from "../feeds/live/fred.js";
-import { BINANCE_SPOT_URL, YahooChartProvider, YAHOO_CHART_URL } from "../feeds/live/yahoo-chart.js";
+import { YahooChartProvider, YAHOO_CHART_URL } from "../feeds/live/yahoo-chart.js";
+import { BtcDailyClosesProvider } from "../feeds/live/btc-daily-closes.js";
 import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live/ccxt-derivatives.js";
 import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS, type LiquidationsExchange } from "../feeds/live/ccxt-liquidations.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
@@ -70,14 +71,12 @@ export interface LiveSources {
     readonly deribit?: string;
     readonly fred?: string;
     readonly yahoo?: string;
-    /** Binance spot REST (BTC/USDT daily closes for BTC_NASDAQ_CORR). */
-    readonly binanceSpot?: string;
     /** Solana JSON-RPC (SOL network TPS and staking participation). */
     readonly solanaRpc?: string;
     /** Bittensor subtensor JSON-RPC (TAO staking ratio and subnet count). */
     readonly subtensorRpc?: string;
   };
-  /** Spot candles (default: ccxt binance). */
+  /** Spot candles, hourly and BTC's daily ones (default: ccxt binance). */
   readonly spot?: OhlcvExchange;
   /** Funding and open interest (default: ccxt binanceusdm). */
   readonly futures?: DerivativesExchange;
@@ -125,7 +124,8 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));
   const publisher = shared ? new LogPublisher(shared.log, wall, shared.warn) : null;
-  const feed = new LiveMarketFeed(wall, new CcxtCandleSource("binance", spot), calendar, publisher);
+  const candleSource = new CcxtCandleSource("binance", spot);
+  const feed = new LiveMarketFeed(wall, candleSource, calendar, publisher);
   const sync = shared ? new LiveFeedSync(shared.log, feed, wall, shared.warn) : null;
   // What earlier runs and the other replicas fetched, before anything reads the feed.
   if (sync) {
@@ -139,7 +139,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     new DefiLlamaStablecoinProvider(wall, urls.defillama ?? DEFILLAMA_STABLECOINS_URL),
     new DeribitProvider(wall, urls.deribit ?? DERIBIT_URL),
     new FredProvider(wall, feed.macroSeriesSink, urls.fred ?? FRED_URL),
-    new YahooChartProvider(wall, feed.macroSeriesSink, urls.yahoo ?? YAHOO_CHART_URL, urls.binanceSpot ?? BINANCE_SPOT_URL),
+    new YahooChartProvider(wall, feed.macroSeriesSink, urls.yahoo ?? YAHOO_CHART_URL),
     new CcxtDerivativesProvider("binance", futures),
     new CcxtLiquidationsProvider("gate", liquidations, wall),
   ];
@@ -164,6 +164,12 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
       return poller(p.id, pollEvery(p.id), resilient, () => feed.pollProvider(resilient));
     }),
+    // BTC's daily closes pair with the Yahoo series: fetched as often, but on their own, so an
+    // exchange outage or ban never holds back DXY, GOLD or the Nasdaq-100.
+    ((p) => {
+      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      return poller(p.id, pollEvery("yahoo"), resilient, () => feed.pollProvider(resilient));
+    })(new BtcDailyClosesProvider(wall, candleSource, feed.macroSeriesSink)),
     ...figureProviders.map((p) => {
       const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
       return poller(p.id, figurePollEvery(p), resilient, () => feed.pollFigures(resilient));

@@ -1,4 +1,16 @@
+import ccxt from "ccxt";
+import type { Clock } from "../../src/runtime/clocks/clock.js";
+import { guardCcxtExchange } from "../../src/feeds/live/ccxt-guard.js";
+
 const H = 3_600_000;
+const DAY = 86_400_000;
+
+/** A real ccxt binance, guarded as open-market.ts builds it, pointed at a local server speaking Binance's REST. */
+export function localBinanceSpot(serverUrl: string, clock: Clock): InstanceType<typeof ccxt.binance> {
+  const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock);
+  (exchange.urls["api"] as Record<string, string>)["public"] = `${serverUrl}/api/v3`;
+  return exchange;
+}
 
 /** Binance's documented GET /api/v3/exchangeInfo, reduced to the four spot markets the service reads. */
 export function binanceSpotExchangeInfo(serverTime: number) {
@@ -33,4 +45,9 @@ export function binanceSpotExchangeInfo(serverTime: number) {
 /** Binance's documented GET /api/v3/klines row for the hour opening at `openTime`: strings for prices and volumes. */
 export function binanceHourlyKline(openTime: number, close: number) {
   return [openTime, String(close), String(close + 100), String(close - 100), String(close), "123.5", openTime + H - 1, "8400000", 1000, "60", "4000000", "0"];
+}
+
+/** The same row for the UTC day opening at `openTime` (interval=1d). */
+export function binanceDailyKline(openTime: number, close: number) {
+  return [openTime, String(close), String(close * 1.01), String(close * 0.99), String(close), "20123.5", openTime + DAY - 1, "1400000000", 2000000, "10000", "700000000", "0"];
 }

@@ -7,3 +7,9 @@ export interface CandleSource {
   /** Hourly bars opening at or after `since` (all recent ones when null), oldest first. */
   fetchHourly(asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]>;
 }
+
+/** Port for an asset's daily candles (bars open at 00:00 UTC), the newest `limit`, oldest first. */
+export interface DailyCandleSource {
+  readonly id: string;
+  fetchDaily(asset: Asset, limit: number): Promise<readonly Candle[]>;
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Candle } from "../../domain/signals/reading.js";
 import type { Asset } from "../../domain/signals/signal-keys.js";
-import type { CandleSource } from "./candle-source.js";
+import type { CandleSource, DailyCandleSource } from "./candle-source.js";
 import { ccxtProviderError } from "./ccxt-error.js";
 import { ProviderError } from "./provider-error.js";
 
@@ -17,17 +17,25 @@ const ohlcvSchema = z.array(
 
 const SYMBOLS: Record<Asset, string> = { BTC: "BTC/USDT", ETH: "ETH/USDT", SOL: "SOL/USDT", TAO: "TAO/USDT" };
 
-/** Hourly candles from an exchange through ccxt (Binance spot in production). */
-export class CcxtCandleSource implements CandleSource {
+/** Hourly candles, and daily ones, from an exchange through ccxt (Binance spot in production). */
+export class CcxtCandleSource implements CandleSource, DailyCandleSource {
   constructor(
     readonly id: string,
     private readonly exchange: OhlcvExchange,
   ) {}
 
-  async fetchHourly(asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]> {
+  fetchHourly(asset: Asset, since: number | null, limit: number): Promise<readonly Candle[]> {
+    return this.fetchBars(asset, "1h", since, limit);
+  }
+
+  fetchDaily(asset: Asset, limit: number): Promise<readonly Candle[]> {
+    return this.fetchBars(asset, "1d", null, limit);
+  }
+
+  private async fetchBars(asset: Asset, timeframe: "1h" | "1d", since: number | null, limit: number): Promise<readonly Candle[]> {
     let raw: unknown;
     try {
-      raw = await this.exchange.fetchOHLCV(SYMBOLS[asset], "1h", since ?? undefined, limit);
+      raw = await this.exchange.fetchOHLCV(SYMBOLS[asset], timeframe, since ?? undefined, limit);
     } catch (err) {
       throw ccxtProviderError(this.id, err);
     }

@@ -45,19 +45,35 @@ export class LiveMacroSeriesStore implements DailySeriesSink {
     for (const k of stale) this.rebuild(k);
   }
 
+  /** The value of the UTC day starting at `dayStart`; NaN when none is known. */
+  valueOn(key: DailySeriesKey, dayStart: number): number {
+    return this.raw.get(key)?.get(dayStart) ?? Number.NaN;
+  }
+
   at(key: MacroSeriesKey, at: number): MacroSeriesPoint | null {
     const series = this.readable.get(key);
     return series ? macroPointAt(key, series, at) : null;
   }
 
+  /**
+   * The newest row of `key` whose 30-day correlation with BTC can be computed, when it becomes
+   * observable: BTC_NASDAQ_CORR as replay reads it. While BTC's newest closes are missing it is
+   * the last day they cover, so the figure ages instead of being guessed.
+   */
+  newestCorrelation(key: MacroSeriesKey): { readonly value: number; readonly observedAt: number } | null {
+    const series = this.readable.get(key);
+    if (!series) return null;
+    const i = series.correlation30d.findLastIndex((c) => !Number.isNaN(c));
+    return i < 0 ? null : { value: series.correlation30d[i] as number, observedAt: series.observableAt[i] as number };
+  }
+
   private rebuild(key: MacroSeriesKey): void {
     const rows = [...(this.raw.get(key) ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
     if (rows.length === 0) return;
-    const btc = this.raw.get("BTC");
     const series = dailyMacroSeries(
       Float64Array.from(rows, (r) => r[0]),
       Float64Array.from(rows, (r) => r[1]),
-      (day) => btc?.get(day) ?? Number.NaN,
+      (day) => this.valueOn("BTC", day),
     );
     this.readable.set(key, series);
   }

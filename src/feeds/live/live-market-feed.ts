@@ -9,6 +9,7 @@ import type { FeedSpan, MarketFeed } from "../market-feed.js";
 import type { CandleSource } from "./candle-source.js";
 import { btcTechnicalReadings, KEPT_HOURLY_BARS, LiveCandleStore } from "./live-candle-store.js";
 import { LiveMacroSeriesStore, type DailySeriesKey, type DailySeriesSink, type DailyValue } from "./live-macro-series.js";
+import { signalSource } from "../../domain/signals/catalogue.js";
 import { FigureCache } from "./figure-cache.js";
 import type { ObservationPublisher, ObservationSink } from "./feed-sync.js";
 import { candleObservation, figureObservation, readingObservation, seriesObservation, spotObservation, type DecodedObservation } from "./observation-codec.js";
@@ -34,10 +35,14 @@ export const SPOT_MAX_AGE_MS = 5 * 60_000;
  */
 const FUTURE_STAMP_TOLERANCE_MS = 5 * 60_000;
 
+/** The catalogue's live source of BTC_NASDAQ_CORR, which the feed derives from two series. */
+const NASDAQ_CORR_SOURCE = signalSource("BTC_NASDAQ_CORR", "live")?.provider ?? "yahoo";
+
 /**
  * MARKET_FEED=live: answers from what the pollers last fetched. The schedule (the market-data
  * actor's reminders) calls `pollProvider` and `pollCandles`; reads never wait on the network.
- * The daily macro series come from the FRED and Yahoo adapters through `macroSeriesSink`;
+ * The daily macro series come from the FRED and Yahoo adapters, and BTC's daily closes from the
+ * spot exchange, through `macroSeriesSink`;
  * per-asset funding has no live adapter yet, so it reads as absent (DEAD).
  *
  * With a publisher (the service's, over the store's live observation log), what a poll fetched is
@@ -66,7 +71,7 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   ) {
     this.seriesSink = {
       record: (key: DailySeriesKey, days: readonly DailyValue[]) => {
-        this.macro.record(key, days);
+        this.recordSeries(key, days);
         if (this.publisher) for (const d of days) this.queued.push(seriesObservation(key, d));
       },
     };
@@ -166,8 +171,21 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     this.cache.record(this.notFuture(readings).sort((a, b) => a.observedAt - b.observedAt));
     const now = this.clock.now();
     for (const [asset, list] of bars) this.appendBars(asset, list, now);
-    for (const [key, list] of days) this.macro.record(key, list);
+    for (const [key, list] of days) this.recordSeries(key, list);
     this.figures.record(this.notFuture(figures).sort((a, b) => a.observedAt - b.observedAt));
+  }
+
+  /**
+   * Merges a series' days. BTC_NASDAQ_CORR is the Nasdaq-100's 30-day correlation with BTC's
+   * closes, two series from two pollers (Yahoo, the spot exchange): it is derived here from what
+   * is known of both, whichever arrived last and from whichever replica, so neither source's
+   * outage holds back the other's series and every replica reads the same figure.
+   */
+  private recordSeries(key: DailySeriesKey, days: readonly DailyValue[]): void {
+    this.macro.record(key, days);
+    if (key !== "NASDAQ" && key !== "BTC") return;
+    const newest = this.macro.newestCorrelation("NASDAQ");
+    if (newest) this.cache.record([{ key: "BTC_NASDAQ_CORR", value: newest.value, observedAt: newest.observedAt, source: NASDAQ_CORR_SOURCE }]);
   }
 
   /** What a provider could have observed by now: stamps past the tolerance are dropped, not kept. */

@@ -1,8 +1,9 @@
 /**
  * A provider's answers that ask us to wait: 429 (RFC 6585), and 418, by which Binance says the
  * IP is banned for calling through its 429s ("a Retry-After header is sent with a 418 or 429 …
- * until the ban is over"). No other provider here sends a 418, so reading it as a throttle
- * everywhere costs nothing and keeps one rule for the plain JSON client and the ccxt exchanges.
+ * until the ban is over"). Binance is reached through ccxt, and no provider on the plain JSON
+ * client sends a 418; reading it as a throttle everywhere costs nothing and keeps one rule for
+ * both clients, should a plain endpoint ever answer one.
  */
 export function asksToWait(status: number): boolean {
   return status === 429 || status === 418;

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { rollingReturnCorrelation } from "../../domain/signals/derivations.js";
 import type { SignalReading } from "../../domain/signals/reading.js";
 import type { Clock } from "../../runtime/clocks/clock.js";
 import { getJson } from "./http-json.js";
@@ -8,12 +7,7 @@ import { ProviderError } from "./provider-error.js";
 import type { ReadingProvider } from "./reading-provider.js";
 
 export const YAHOO_CHART_URL = "https://query1.finance.yahoo.com";
-export const BINANCE_SPOT_URL = "https://api.binance.com";
 const DAY = 86_400_000;
-/** Paired daily returns in the BTC-Nasdaq correlation (as in replay). */
-const CORR_WINDOW = 30;
-/** Binance daily bars fetched: covers the 3-month Yahoo range with room for weekends. */
-const BTC_DAYS = 120;
 
 /** /v8/finance/chart/{symbol}: one result with parallel timestamp and close arrays; `error` set on failure. */
 const chartSchema = z.object({
@@ -30,10 +24,6 @@ const chartSchema = z.object({
   }),
 });
 
-/** /api/v3/klines: [openTime, open, high, low, close, volume, closeTime, …], prices as strings. */
-const decimal = z.string().regex(/^\d+(\.\d+)?$/).transform(Number);
-const klinesSchema = z.array(z.tuple([z.number().int(), decimal, decimal, decimal, decimal], z.unknown()));
-
 export interface DailyClose {
   readonly day: number;
   readonly close: number;
@@ -42,11 +32,12 @@ export interface DailyClose {
 export type YahooSymbol = "DX-Y.NYB" | "GC=F" | "^NDX";
 
 /**
- * DXY, GOLD and BTC_NASDAQ_CORR from Yahoo Finance's chart API (^NDX paired with Binance
- * BTC/USDT daily closes). Only completed UTC days are used: the chart's last bar carries the
- * running price of the current session, which is not a close. Each value is stamped at the end
- * of its day, as in replay. The daily closes of DXY, GOLD, NASDAQ and BTC also go to `series`
- * (the macro series), only once all four fetches succeeded, so a failed poll changes nothing.
+ * DXY and GOLD from Yahoo Finance's chart API, with the Nasdaq-100's closes. Only completed UTC
+ * days are used: the chart's last bar carries the running price of the current session, which is
+ * not a close. Each value is stamped at the end of its day, as in replay. The daily closes of
+ * DXY, GOLD and NASDAQ also go to `series` (the macro series), only once all three fetches
+ * succeeded, so a failed poll changes nothing. BTC_NASDAQ_CORR is derived by the live feed from
+ * the Nasdaq-100 and BTC's daily closes (BtcDailyClosesProvider), which no Yahoo poll waits on.
  */
 export class YahooChartProvider implements ReadingProvider {
   readonly id = "yahoo";
@@ -55,23 +46,16 @@ export class YahooChartProvider implements ReadingProvider {
     private readonly clock: Clock,
     private readonly series: DailySeriesSink,
     private readonly baseUrl = YAHOO_CHART_URL,
-    private readonly binanceUrl = BINANCE_SPOT_URL,
     private readonly timeoutMs = 10_000,
   ) {}
 
   async poll(): Promise<readonly SignalReading[]> {
     const now = this.clock.now();
-    const [dxy, gold, ndx, btc] = await Promise.all([
-      this.dailyCloses("DX-Y.NYB", now),
-      this.dailyCloses("GC=F", now),
-      this.dailyCloses("^NDX", now),
-      this.btcDailyCloses(now),
-    ]);
+    const [dxy, gold, ndx] = await Promise.all([this.dailyCloses("DX-Y.NYB", now), this.dailyCloses("GC=F", now), this.dailyCloses("^NDX", now)]);
     const values = (closes: readonly DailyClose[]) => closes.map((c) => ({ day: c.day, value: c.close }));
     this.series.record("DXY", values(dxy));
     this.series.record("GOLD", values(gold));
     this.series.record("NASDAQ", values(ndx));
-    this.series.record("BTC", values(btc));
     const out: SignalReading[] = [];
     const latest = (key: "DXY" | "GOLD", closes: readonly DailyClose[]) => {
       const last = closes[closes.length - 1];
@@ -79,18 +63,6 @@ export class YahooChartProvider implements ReadingProvider {
     };
     latest("DXY", dxy);
     latest("GOLD", gold);
-    const btcByDay = new Map(btc.map((b) => [b.day, b.close]));
-    const corr = rollingReturnCorrelation(
-      Float64Array.from(ndx, (p) => p.day),
-      Float64Array.from(ndx, (p) => p.close),
-      (day) => btcByDay.get(day) ?? Number.NaN,
-      CORR_WINDOW,
-    );
-    const lastNdx = ndx[ndx.length - 1];
-    const lastCorr = corr[corr.length - 1];
-    if (lastNdx && lastCorr !== undefined && !Number.isNaN(lastCorr)) {
-      out.push({ key: "BTC_NASDAQ_CORR", value: lastCorr, observedAt: lastNdx.day + DAY, source: this.id });
-    }
     return out;
   }
 
@@ -112,12 +84,5 @@ export class YahooChartProvider implements ReadingProvider {
       if (close !== null && close !== undefined && day + DAY <= now) byDay.set(day, close);
     });
     return [...byDay.entries()].sort((a, b) => a[0] - b[0]).map(([day, close]) => ({ day, close }));
-  }
-
-  /** Binance BTC/USDT closes of completed UTC days (the bar's open time is the day start). */
-  private async btcDailyCloses(now: number): Promise<DailyClose[]> {
-    const url = `${this.binanceUrl}/api/v3/klines?symbol=BTCUSDT&interval=1d&limit=${BTC_DAYS}`;
-    const rows = await getJson(this.id, url, klinesSchema, { timeoutMs: this.timeoutMs });
-    return rows.filter((r) => r[0] % DAY === 0 && r[0] + DAY <= now).map((r) => ({ day: r[0], close: r[4] }));
   }
 }

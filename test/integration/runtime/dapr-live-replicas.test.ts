@@ -87,8 +87,8 @@ describe("two live replicas on Dapr answer alike wherever the poller actors run"
       // about one run of five: a Dapr start-up issue recorded in docs/decisions.md, not this test's.
       if (name === "a") {
         await waitUntil(
-          "replica a to schedule all 17 pollers",
-          async () => /mis_actor_active\{type="MarketPoller"\} 17\b/.test(await (await fetch(replica.metricsUrl)).text()),
+          "replica a to schedule all 18 pollers",
+          async () => /mis_actor_active\{type="MarketPoller"\} 18\b/.test(await (await fetch(replica.metricsUrl)).text()),
           120_000,
           service,
         );

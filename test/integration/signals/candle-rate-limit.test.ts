@@ -1,4 +1,3 @@
-import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
 import { openMarket, type Market } from "../../../src/composition/open-market.js";
@@ -6,9 +5,8 @@ import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import type { Logger } from "../../../src/logging/logger.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.js";
-import { guardCcxtExchange } from "../../../src/feeds/live/ccxt-guard.js";
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
-import { binanceHourlyKline, binanceSpotExchangeInfo } from "../../support/binance-spot-answers.js";
+import { binanceHourlyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../support/binance-spot-answers.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 import { captureLogger } from "../../support/capture-logger.js";
@@ -21,7 +19,7 @@ async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, sp
     fetchFundingRateHistory: async () => [],
     fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
   };
-  const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url };
+  const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, solanaRpc: server.url, subtensorRpc: server.url };
   return openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
     baseUrls: urls,
     spot,
@@ -104,9 +102,7 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
       return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
     });
     // The exchange as open-market.ts builds it, pointed at the local server.
-    const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock);
-    (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
-    market = await openLiveMarket(clock, server, exchange, log.logger);
+    market = await openLiveMarket(clock, server, localBinanceSpot(server.url, clock), log.logger);
   });
   afterAll(async () => {
     await market?.stop();
@@ -127,6 +123,11 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
     const ethPoll = await eth.poll();
     expect(!ethPoll.ok && ethPoll.error.kind).toBe("rate_limited");
     expect(eth.providerHoldUntil()).toBe(bannedAt + 2 * H);
+    // So are BTC's daily closes (the BTC side of the macro correlations), which come from the same exchange.
+    const closes = market.pollers.find((p) => p.id === "daily-closes:BTC")!;
+    const closesPoll = await closes.poll();
+    expect(!closesPoll.ok && closesPoll.error.kind).toBe("rate_limited");
+    expect(closes.providerHoldUntil()).toBe(bannedAt + 2 * H);
     expect(klineCalls()).toBe(1);
     // Every minute's firing through the ban is refused without a call; the cool-down alone would have let the second through.
     for (const minutes of [1.5, 30, 119]) {

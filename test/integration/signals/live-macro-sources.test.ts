@@ -4,7 +4,9 @@ import { waitFor } from "../../support/wait-for.js";
 import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { macroCorrelationSchema, signalsSnapshotSchema } from "../../../src/http/schemas/signals.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
-import { noBars, noDerivatives } from "../../support/quiet-exchanges.js";
+import { noDerivatives } from "../../support/quiet-exchanges.js";
+import { binanceDailyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../support/binance-spot-answers.js";
+import { wallClock } from "../../../src/runtime/clocks/clock.js";
 
 const DAY = 86_400_000;
 
@@ -25,7 +27,7 @@ function chart(days: readonly number[], closes: readonly (number | null)[], open
   };
 }
 
-/** FRED, Yahoo and Binance spot in their documented shapes; every other provider is down (503). */
+/** FRED, Yahoo and Binance spot (as ccxt calls it) in their documented shapes; every other provider is down (503). */
 function answer(path: string): FakeAnswer {
   const s = series();
   const days = s.map((p) => p.day);
@@ -39,8 +41,12 @@ function answer(path: string): FakeAnswer {
   if (path.startsWith("/v8/finance/chart/DX-Y.NYB")) return chart(days, days.map((_, k) => 100 + k / 10), 5);
   if (path.startsWith("/v8/finance/chart/GC%3DF")) return chart(days, days.map((_, k) => (k === days.length - 1 ? 2400.5 : 2300)), 4);
   if (path.startsWith("/v8/finance/chart/%5ENDX")) return chart(days, s.map((p) => p.ndx), 14.5);
-  if (path.startsWith("/api/v3/klines?symbol=BTCUSDT")) {
-    return { body: s.map((p) => [p.day, "1", "1", "1", String(4 * p.ndx), "1", p.day + DAY - 1]) };
+  if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(Date.now()) };
+  const query = new URLSearchParams(path.split("?")[1] ?? "");
+  if (path.startsWith("/api/v3/klines?")) {
+    // BTC's daily closes; no hourly bars (the candle pollers find none).
+    const daily = query.get("symbol") === "BTCUSDT" && query.get("interval") === "1d";
+    return { body: daily ? s.map((p) => binanceDailyKline(p.day, 4 * p.ndx)) : [] };
   }
   return { status: 503, body: { error: "unavailable" } };
 }
@@ -59,8 +65,9 @@ describe("MARKET_FEED=live with the FRED and Yahoo adapters wired (local provide
       {
         feed: undefined,
         live: {
-          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, binanceSpot: url, solanaRpc: url, subtensorRpc: url },
-          spot: noBars,
+          baseUrls: { alternativeMe: url, coingecko: url, coinmetrics: url, defillama: url, deribit: url, fred: url, yahoo: url, solanaRpc: url, subtensorRpc: url },
+          // A real ccxt binance, as the service builds it: BTC's daily closes come through it.
+          spot: localBinanceSpot(url, wallClock),
           futures: noDerivatives,
           liquidations: quietLiquidations(),
           resilience: { retry: { attempts: 1, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },

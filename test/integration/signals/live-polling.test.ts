@@ -56,11 +56,15 @@ function answer(path: string, body: string): FakeAnswer {
   return { status: 503, body: { error: "unavailable" } };
 }
 
-/** Counts each ccxt call, answering with a few recent hourly bars / the unified funding and OI shapes. */
-function exchanges(calls: { ohlcv: number; futures: number }): { spot: OhlcvExchange; futures: DerivativesExchange } {
+/** Counts each ccxt call, answering with a few recent hourly bars (none daily) / the unified funding and OI shapes. */
+function exchanges(calls: { ohlcv: number; daily: number; futures: number }): { spot: OhlcvExchange; futures: DerivativesExchange } {
   return {
     spot: {
-      async fetchOHLCV(_symbol: string, _tf?: string, since?: number) {
+      async fetchOHLCV(_symbol: string, tf?: string, since?: number) {
+        if (tf === "1d") {
+          calls.daily++;
+          return [];
+        }
         calls.ohlcv++;
         const hour = Math.floor(Date.now() / H) * H;
         return Array.from({ length: 30 }, (_, i) => hour - (29 - i) * H)
@@ -86,7 +90,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
   let store: Store;
   let host: LocalActorHost;
   let market: Market;
-  const calls = { ohlcv: 0, futures: 0, liquidations: 0 };
+  const calls = { ohlcv: 0, daily: 0, futures: 0, liquidations: 0 };
   const clock = new ManualClock(Date.now());
   const log = captureLogger("info");
   const hits = (prefix: string) => server.requests.filter((p) => p.startsWith(prefix)).length;
@@ -102,7 +106,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     timersBeforeMarket = timers();
     const config = loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" });
     market = await openMarket(config, clock, undefined, {
-      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, binanceSpot: server.url, solanaRpc: server.url, subtensorRpc: server.url },
+      baseUrls: { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, solanaRpc: server.url, subtensorRpc: server.url },
       ...exchanges(calls),
       liquidations: quietLiquidations(calls),
       resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
@@ -126,7 +130,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
 
   it("describes its pollers with their periods and starts no timers of its own", async () => {
     expect(market.pollers.map((p) => p.id).sort()).toEqual(
-      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "gate", "yahoo", "solana-tps", "solana-stake", "coingecko-ai-sector", "subtensor"].sort(),
+      ["alternative.me", "binance", "candles:BTC", "candles:ETH", "candles:SOL", "candles:TAO", "coingecko", "coinmetrics", "daily-closes:BTC", "defillama", "deribit", "fred", "gate", "yahoo", "solana-tps", "solana-stake", "coingecko-ai-sector", "subtensor"].sort(),
     );
     // A twelfth of the shortest refresh among the provider's signals, within 1 min..1 h.
     expect(every("alternative.me")).toBe(H);
@@ -134,6 +138,9 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(every("deribit")).toBe(5 * MINUTE);
     expect(every("gate")).toBe(5 * MINUTE);
     expect(every("candles:BTC")).toBe(MINUTE);
+    // BTC's daily closes, fetched as often as the Yahoo series they pair with.
+    expect(every("daily-closes:BTC")).toBe(every("yahoo"));
+    expect(every("daily-closes:BTC")).toBe(H);
     // Network and sector figures: a twelfth of their refresh too (TPS, AI sector and TAO 1 h, SOL stake 1 d).
     expect(every("solana-tps")).toBe(5 * MINUTE);
     expect(every("solana-stake")).toBe(H);
@@ -145,7 +152,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(reminders.filter((r) => r.actorType === MarketPollerActor.actorType).map((r) => r.actorId).sort()).toEqual(market.pollers.map((p) => p.id).sort());
     expect(timersAfterScheduling).toBe(timersBeforeMarket);
     expect(server.requests).toEqual([]);
-    expect(calls).toEqual({ ohlcv: 0, futures: 0, liquidations: 0 });
+    expect(calls).toEqual({ ohlcv: 0, daily: 0, futures: 0, liquidations: 0 });
   });
 
   it("polls every provider once when the reminders first fire; a slow provider does not hold up the others", async () => {
@@ -160,6 +167,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     expect(hits("/api/v3/global")).toBe(1);
     expect(hits("/stablecoincharts/all")).toBe(1);
     expect(calls.ohlcv).toBe(4);
+    expect(calls.daily).toBe(1);
     expect(calls.futures).toBe(1);
     // Liquidations: the last closed hour and the 23 before it (the cascade-risk baseline), one
     // request each; hours without liquidations are real readings of 0, not missing data.
@@ -195,6 +203,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     await host.runDue();
     // Missed minutes coalesce into one firing per poller.
     expect(calls.ohlcv).toBe(12);
+    expect(calls.daily).toBe(1);
     expect(hits("/api/v3/global")).toBe(2);
     expect(calls.futures).toBe(2);
     expect(hits("/fng/")).toBe(1);
@@ -202,6 +211,7 @@ describe("live polling runs on MarketPoller actor reminders (local host, local p
     clock.set(t0 + H);
     await host.runDue();
     expect(hits("/fng/")).toBe(2);
+    expect(calls.daily).toBe(2);
     expect(hits("/api/v3/global")).toBe(3);
   });
 

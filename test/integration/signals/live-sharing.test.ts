@@ -132,6 +132,9 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("live feeds sharing what they fe
     expect(polled.readings.BTC_RSI?.value).toBeLessThanOrEqual(100);
     expect(polled.candles.BTC?.[0]).toHaveLength(299);
     expect(polled.macro.US10Y?.correlation30d).not.toBeNull();
+    // Derived from the NASDAQ and BTC series, not polled as a reading: the reader must derive it from them too.
+    expect(polled.readings.BTC_NASDAQ_CORR?.value).toBe(polled.macro.NASDAQ?.correlation30d);
+    expect(polled.readings.BTC_NASDAQ_CORR?.observedAt).toBe(polled.macro.NASDAQ?.observedAt);
     expect(polled.figures.solNetworkTps).toBe(1234.5);
     expect(polled.figures).toMatchObject({ taoStakingRatioPct: 73.33, taoSubnetCount: 129 });
     expect(view(reader, clock.now()).readings).toEqual({});

@@ -1,12 +1,10 @@
-import ccxt from "ccxt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
-import { guardCcxtExchange } from "../../../../src/feeds/live/ccxt-guard.js";
 import { CcxtOrderBookDepth } from "../../../../src/feeds/live/ccxt-order-book.js";
 import { MAX_PROVIDER_HOLD_MS } from "../../../../src/feeds/live/circuit-breaker.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
-import { binanceHourlyKline, binanceSpotExchangeInfo } from "../../../support/binance-spot-answers.js";
+import { binanceHourlyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../../support/binance-spot-answers.js";
 import { FakeProviderServer, type FakeAnswer } from "./fake-provider-server.js";
 
 const H = 3_600_000;
@@ -22,8 +20,7 @@ describe("an exchange's ban holds every call this process makes to it (ccxt bina
   const depthCalls = () => server.requests.filter((r) => r.startsWith("/api/v3/depth")).length;
   /** One exchange shared by the candle source and the order-book probe, as open-market.ts shares `spot`. */
   const shared = (wall: ManualClock) => {
-    const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), wall);
-    (exchange.urls["api"] as Record<string, string>)["public"] = `${server.url}/api/v3`;
+    const exchange = localBinanceSpot(server.url, wall);
     return { candles: new CcxtCandleSource("binance", exchange), book: new CcxtOrderBookDepth("binance", exchange) };
   };
 

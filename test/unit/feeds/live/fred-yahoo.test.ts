@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../../../src/runtime/clocks/clock.js";
 import { MACRO_SERIES_KEYS, type MacroSeriesKey } from "../../../../src/domain/signals/macro-series.js";
 import { FRED_LOOKBACK_DAYS, FredProvider } from "../../../../src/feeds/live/fred.js";
-import { LiveMacroSeriesStore } from "../../../../src/feeds/live/live-macro-series.js";
+import { LiveMacroSeriesStore, type DailySeriesSink } from "../../../../src/feeds/live/live-macro-series.js";
+import { BTC_DAILY_BARS, BtcDailyClosesProvider } from "../../../../src/feeds/live/btc-daily-closes.js";
+import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
+import { binanceDailyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../../support/binance-spot-answers.js";
 import { LiveMarketFeed } from "../../../../src/feeds/live/live-market-feed.js";
 import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ResilientProvider } from "../../../../src/feeds/live/resilient-provider.js";
@@ -92,11 +95,7 @@ function chart(rows: readonly { day: number; value: number | null }[], openHourU
   };
 }
 
-function klines(days: readonly { day: number; value: number }[]): FakeAnswer {
-  return { body: days.map((d) => [d.day, "1", "1", "1", String(d.value), "10", d.day + DAY - 1, "0", 1, "0", "0", "0"]) };
-}
-
-/** The bundled real Yahoo series and Binance BTC closes up to `last`, plus a running (unfinished) bar for the next day. */
+/** The bundled real Yahoo series and Binance BTC closes (with the exchange info ccxt loads first) up to `last`, plus a running (unfinished) bar for the next day. */
 function bundledYahoo(path: string): FakeAnswer | null {
   const from = last - 92 * DAY;
   const t = ds.tables;
@@ -104,14 +103,16 @@ function bundledYahoo(path: string): FakeAnswer | null {
   if (path.startsWith("/v8/finance/chart/DX-Y.NYB?range=3mo&interval=1d")) return chart(running(rowsOf(t.dxy, "close", from, last)), 5);
   if (path.startsWith("/v8/finance/chart/GC%3DF?")) return chart(running(rowsOf(t.gold, "close_usd_oz", from, last)), 4);
   if (path.startsWith("/v8/finance/chart/%5ENDX?")) return chart(running(rowsOf(t.ndx, "close", from, last)), 14.5);
-  if (path.startsWith("/api/v3/klines?symbol=BTCUSDT&interval=1d")) {
+  if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(last) };
+  const query = new URLSearchParams(path.split("?")[1] ?? "");
+  if (path.startsWith("/api/v3/klines?") && query.get("symbol") === "BTCUSDT" && query.get("interval") === "1d") {
     const btc1d = ds.candles.BTC["1d"];
     const btc: { day: number; value: number }[] = [];
     for (let i = 0; i < btc1d.length; i++) {
       const day = btc1d.t[i] as number;
       if (day > last - 120 * DAY && day <= last + DAY) btc.push({ day, value: btc1d.c[i] as number });
     }
-    return klines(btc);
+    return { body: btc.map((d) => binanceDailyKline(d.day, d.value)) };
   }
   return null;
 }
@@ -206,6 +207,10 @@ describe("FredProvider (US10Y, VIX, fed funds from fredgraph.csv) on a local HTT
     server.route(() => ({ status: 429, raw: "", headers: { "retry-after": "7" } }));
     const limited = await errorOf(new FredProvider(clock, store, server.url).poll());
     expect([limited.kind, limited.retryAfterMs, limited.retryable]).toEqual(["rate_limited", 7000, true]);
+    // The plain client keeps the ccxt exchanges' rule: a 418 with Retry-After is an ask to wait too.
+    server.route(() => ({ status: 418, raw: "", headers: { "retry-after": "7200" } }));
+    const teapot = await errorOf(new FredProvider(clock, store, server.url).poll());
+    expect([teapot.kind, teapot.status, teapot.retryAfterMs]).toEqual(["rate_limited", 418, 7_200_000]);
     server.route(() => ({ status: 502, raw: "bad gateway" }));
     const bad = await errorOf(new FredProvider(clock, store, server.url).poll());
     expect([bad.kind, bad.status, bad.retryable]).toEqual(["http", 502, true]);
@@ -225,7 +230,7 @@ describe("FredProvider (US10Y, VIX, fed funds from fredgraph.csv) on a local HTT
   });
 });
 
-describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server", () => {
+describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) and BTC's daily closes (ccxt binance) on a local HTTP server", () => {
   let server: FakeProviderServer;
   beforeAll(async () => {
     server = await FakeProviderServer.start();
@@ -237,42 +242,100 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
   function serveBundled(): void {
     server.route((path) => bundledYahoo(path) ?? notFound);
   }
+  const btcCloses = (clock: ManualClock, sink: DailySeriesSink) =>
+    new BtcDailyClosesProvider(clock, new CcxtCandleSource("binance", localBinanceSpot(server.url, clock)), sink);
 
-  it("matches the replay's DXY, GOLD and BTC_NASDAQ_CORR on the same day, ignoring the running bar", async () => {
+  it("matches the replay's DXY, GOLD and BTC-Nasdaq correlation on the same day, ignoring the running bar", async () => {
     serveBundled();
     const now = last + DAY + HOUR;
+    const clock = new ManualClock(now);
     const store = new LiveMacroSeriesStore();
-    const readings = await new YahooChartProvider(new ManualClock(now), store, server.url, server.url).poll();
+    // BTC's closes come through ccxt, as the service fetches them; they yield no reading of their own.
+    expect(await btcCloses(clock, store).poll()).toEqual([]);
+    expect(server.requests.filter((r) => r.startsWith("/api/v3/klines"))).toEqual([`/api/v3/klines?interval=1d&limit=${BTC_DAILY_BARS}&symbol=BTCUSDT`]);
+    // The day under way (a running price) is not a close.
+    expect(Number.isNaN(store.valueOn("BTC", last + DAY))).toBe(true);
+    expect(store.valueOn("BTC", last)).toBe(ds.candles.BTC["1d"].c[ds.candles.BTC["1d"].t.indexOf(last)]);
+    const before = server.requests.length;
+    const readings = await new YahooChartProvider(clock, store, server.url).poll();
     const expected = replay.latestReadings(now);
-    expect(readings.map((r) => r.key).sort()).toEqual(["BTC_NASDAQ_CORR", "DXY", "GOLD"]);
+    expect(readings.map((r) => r.key).sort()).toEqual(["DXY", "GOLD"]);
     for (const r of readings) {
       expect(r.observedAt, r.key).toBe(last + DAY);
       expect(r.observedAt, r.key).toBe(expected.get(r.key)?.observedAt);
       expect(r.value, r.key).toBeCloseTo(expected.get(r.key)?.value ?? Number.NaN, 9);
       expect(r.source).toBe("yahoo");
     }
-    expect(server.requests).toHaveLength(4);
-    // The daily closes (and BTC's, for the correlations) went to the series sink.
+    // Three charts: Yahoo's poll calls no exchange.
+    expect(server.requests.slice(before).every((r) => r.startsWith("/v8/finance/chart/"))).toBe(true);
+    expect(server.requests.length - before).toBe(3);
     for (const key of ["DXY", "GOLD", "NASDAQ"] as const) expectSameAsReplay(store, key, now);
-    expect(store.at("NASDAQ", now)?.correlation30d).toBeCloseTo(expected.get("BTC_NASDAQ_CORR")?.value ?? Number.NaN, 12);
+    // BTC_NASDAQ_CORR as the live feed derives it from the two series.
+    expect(store.newestCorrelation("NASDAQ")?.observedAt).toBe(expected.get("BTC_NASDAQ_CORR")?.observedAt);
+    expect(store.newestCorrelation("NASDAQ")?.value).toBeCloseTo(expected.get("BTC_NASDAQ_CORR")?.value ?? Number.NaN, 12);
+  }, 30_000);
+
+  it("a Binance ban leaves DXY, GOLD and the Nasdaq-100 whole, and BTC_NASDAQ_CORR at the last day BTC's closes cover", async () => {
+    const banned = { code: -1003, msg: "Way too much request weight used; IP banned until later." };
+    let ban = false;
+    server.route((path) =>
+      ban && path.startsWith("/api/v3/klines") ? { status: 418, body: banned, headers: { "retry-after": "7200" } } : (bundledYahoo(path) ?? notFound),
+    );
+    const clock = new ManualClock(last + HOUR);
+    const feed = new LiveMarketFeed(clock, noCandles, []);
+    const fast = { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } };
+    const btc = new ResilientProvider(btcCloses(clock, feed.macroSeriesSink), clock, fast);
+    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
+    expect([(await feed.pollProvider(btc)).ok, (await feed.pollProvider(yahoo)).ok]).toEqual([true, true]);
+    const dayBefore = feed.latestReadings(clock.now()).get("BTC_NASDAQ_CORR");
+    const replayed = replay.latestReadings(clock.now()).get("BTC_NASDAQ_CORR");
+    expect(dayBefore?.observedAt).toBe(replayed?.observedAt);
+    expect(dayBefore?.value).toBeCloseTo(replayed?.value ?? Number.NaN, 12);
+
+    // A day on, Binance bans the IP for two hours: the closes poller holds for it ...
+    clock.set(last + DAY + HOUR);
+    ban = true;
+    const refused = await feed.pollProvider(btc);
+    expect(!refused.ok && [refused.error.kind, refused.error.retryAfterMs]).toEqual(["rate_limited", 2 * HOUR]);
+    // ... and Yahoo's poll still lands: the new day's DXY and GOLD as replay has them.
+    expect((await feed.pollProvider(yahoo)).ok).toBe(true);
+    const now = clock.now();
+    const latest = feed.latestReadings(now);
+    for (const key of ["DXY", "GOLD"] as const) {
+      expect(latest.get(key)?.observedAt, key).toBe(last + DAY);
+      expect(latest.get(key)?.value, key).toBe(replay.latestReadings(now).get(key)?.value);
+    }
+    for (const key of ["DXY", "GOLD", "NASDAQ"] as const) expect(feed.macroSeries(key, now)?.observedAt, key).toBe(last + DAY);
+    // The newest Nasdaq day has no BTC close to pair with: the correlation is the day before's, not a guess.
+    expect(latest.get("BTC_NASDAQ_CORR")).toEqual(dayBefore);
+    expect(feed.macroSeries("NASDAQ", now)?.correlation30d).toBeNull();
+
+    // The ban over, the closes arrive, and with them the day's correlation: no Yahoo poll waits on them.
+    clock.set(last + DAY + 3 * HOUR + 60_000);
+    ban = false;
+    const yahooCalls = server.requests.filter((r) => r.startsWith("/v8/")).length;
+    expect((await feed.pollProvider(btc)).ok).toBe(true);
+    expect(server.requests.filter((r) => r.startsWith("/v8/")).length).toBe(yahooCalls);
+    const want = replay.latestReadings(clock.now()).get("BTC_NASDAQ_CORR");
+    expect(feed.latestReadings(clock.now()).get("BTC_NASDAQ_CORR")?.observedAt).toBe(want?.observedAt);
+    expect(feed.latestReadings(clock.now()).get("BTC_NASDAQ_CORR")?.value).toBeCloseTo(want?.value ?? Number.NaN, 12);
   }, 30_000);
 
   it("treats null closes (holidays) as no bar, and yields no correlation with too few pairs", async () => {
     const d0 = Date.parse("2026-04-06T00:00:00Z");
-    server.route((path) =>
-      path.startsWith("/api/v3/klines")
-        ? klines([0, 1, 2].map((k) => ({ day: d0 + k * DAY, value: 80_000 + k })))
-        : chart(
-            [
-              { day: d0, value: 100 },
-              { day: d0 + DAY, value: 101 },
-              { day: d0 + 2 * DAY, value: null },
-            ],
-            5,
-          ),
+    server.route(() =>
+      chart(
+        [
+          { day: d0, value: 100 },
+          { day: d0 + DAY, value: 101 },
+          { day: d0 + 2 * DAY, value: null },
+        ],
+        5,
+      ),
     );
     const store = new LiveMacroSeriesStore();
-    const readings = await new YahooChartProvider(new ManualClock(d0 + 3 * DAY), store, server.url, server.url).poll();
+    store.record("BTC", [0, 1, 2].map((k) => ({ day: d0 + k * DAY, value: 80_000 + k })));
+    const readings = await new YahooChartProvider(new ManualClock(d0 + 3 * DAY), store, server.url).poll();
     expect(readings).toEqual([
       { key: "DXY", value: 101, observedAt: d0 + 2 * DAY, source: "yahoo" },
       { key: "GOLD", value: 101, observedAt: d0 + 2 * DAY, source: "yahoo" },
@@ -282,56 +345,65 @@ describe("YahooChartProvider (DXY, GOLD, BTC_NASDAQ_CORR) on a local HTTP server
 
   it("rejects payloads off the documented shape as malformed, and the live feed records nothing", async () => {
     const now = Date.parse("2026-04-10T00:00:00Z");
-    const good = chart([{ day: now - 2 * DAY, value: 100 }], 5);
-    const cases: ((path: string) => FakeAnswer)[] = [
+    const cases: FakeAnswer[] = [
       // chart.error on a 200
-      (p) => (p.includes("chart") ? { body: { chart: { result: null, error: { code: "Not Found", description: "x" } } } } : klines([])),
+      { body: { chart: { result: null, error: { code: "Not Found", description: "x" } } } },
       // timestamp and close of different lengths
-      (p) => (p.includes("chart") ? { body: { chart: { result: [{ timestamp: [1, 2], indicators: { quote: [{ close: [1] }] } }], error: null } } } : klines([])),
+      { body: { chart: { result: [{ timestamp: [1, 2], indicators: { quote: [{ close: [1] }] } }], error: null } } },
       // a string close
-      (p) => (p.includes("chart") ? { body: { chart: { result: [{ timestamp: [1], indicators: { quote: [{ close: ["1"] }] } }], error: null } } } : klines([])),
-      // klines with a numeric price (Binance sends strings)
-      (p) => (p.includes("chart") ? good : { body: [[now - 2 * DAY, 1, 1, 1, 1]] }),
+      { body: { chart: { result: [{ timestamp: [1], indicators: { quote: [{ close: ["1"] }] } }], error: null } } },
       // not JSON at all
-      () => ({ raw: "<html>" }),
+      { raw: "<html>" },
     ];
-    for (const route of cases) {
-      server.route(route);
+    for (const answer of cases) {
+      server.route(() => answer);
       const store = new LiveMacroSeriesStore();
-      expect((await errorOf(new YahooChartProvider(new ManualClock(now), store, server.url, server.url).poll())).kind).toBe("malformed");
+      expect((await errorOf(new YahooChartProvider(new ManualClock(now), store, server.url).poll())).kind).toBe("malformed");
       for (const key of MACRO_SERIES_KEYS) expect(store.at(key, now), key).toBeNull();
     }
     const clock = new ManualClock(now);
     const feed = new LiveMarketFeed(clock, noCandles, []);
-    const resilient = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url, server.url), clock, {
+    const resilient = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url), clock, {
       retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
       breaker: { failureThreshold: 5, cooldownMs: 60_000 },
     });
     const before = server.requests.length;
     const result = await feed.pollProvider(resilient);
     expect(result.ok).toBe(false);
-    // Malformed is not retried: one round of 4 requests.
-    expect(server.requests.length - before).toBe(4);
+    // Malformed is not retried: one round of 3 requests.
+    expect(server.requests.length - before).toBe(3);
     expect(feed.latestReadings(now).size).toBe(0);
     for (const key of MACRO_SERIES_KEYS) expect(feed.macroSeries(key, now), key).toBeNull();
+  });
+
+  it("BTC's closes: klines off Binance's shape are malformed and hand nothing over; a 503 is retryable", async () => {
+    const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
+    const exchangeInfo = (path: string) => (path.startsWith("/api/v3/exchangeInfo") ? { body: binanceSpotExchangeInfo(clock.now()) } : null);
+    const store = new LiveMacroSeriesStore();
+    // A negative close: ccxt passes it through, the OHLCV schema refuses it.
+    server.route((p) => exchangeInfo(p) ?? { body: [binanceDailyKline(clock.now() - 2 * DAY, -1)] });
+    expect((await errorOf(btcCloses(clock, store).poll())).kind).toBe("malformed");
+    expect(Number.isNaN(store.valueOn("BTC", clock.now() - 2 * DAY))).toBe(true);
+    server.route((p) => exchangeInfo(p) ?? { status: 503, body: {} });
+    const down = await errorOf(btcCloses(clock, store).poll());
+    expect([down.kind, down.retryable]).toEqual(["network", true]);
+    server.route((p) => exchangeInfo(p) ?? { body: [binanceDailyKline(clock.now() - 2 * DAY, 71_000), binanceDailyKline(clock.now() - DAY, 72_000), binanceDailyKline(clock.now(), 73_000)] });
+    expect(await btcCloses(clock, store).poll()).toEqual([]);
+    expect([store.valueOn("BTC", clock.now() - 2 * DAY), store.valueOn("BTC", clock.now() - DAY)]).toEqual([71_000, 72_000]);
+    expect(Number.isNaN(store.valueOn("BTC", clock.now()))).toBe(true);
   });
 
   it("reports HTTP 429 with Retry-After and 5xx as retryable; an unknown symbol's 404 is not", async () => {
     const clock = new ManualClock(Date.parse("2026-04-10T00:00:00Z"));
     const store = new LiveMacroSeriesStore();
     server.route(() => ({ status: 429, body: { finance: { error: "Too Many Requests" } }, headers: { "retry-after": "3" } }));
-    const limited = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
+    const limited = await errorOf(new YahooChartProvider(clock, store, server.url).poll());
     expect([limited.kind, limited.retryAfterMs, limited.retryable]).toEqual(["rate_limited", 3000, true]);
-    // Binance's IP ban on the BTC closes: a 418 whose Retry-After is the ban's length, honoured like a 429's.
-    const banned = { code: -1003, msg: "Way too much request weight used; IP banned until 1775786400000." };
-    server.route((p) => (p.includes("klines") ? { status: 418, body: banned, headers: { "retry-after": "7200" } } : chart([], 5)));
-    const ban = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
-    expect([ban.kind, ban.status, ban.retryAfterMs]).toEqual(["rate_limited", 418, 7_200_000]);
-    server.route((p) => (p.includes("klines") ? { status: 503, body: {} } : chart([], 5)));
-    const down = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
+    server.route((p) => (p.includes("GC%3DF") ? { status: 503, body: {} } : chart([], 5)));
+    const down = await errorOf(new YahooChartProvider(clock, store, server.url).poll());
     expect([down.kind, down.status, down.retryable]).toEqual(["http", 503, true]);
     server.route(() => notFound);
-    const missing = await errorOf(new YahooChartProvider(clock, store, server.url, server.url).poll());
+    const missing = await errorOf(new YahooChartProvider(clock, store, server.url).poll());
     expect([missing.kind, missing.status, missing.retryable]).toEqual(["http", 404, false]);
   });
 });
@@ -352,8 +424,10 @@ describe("the live feed's macro series and GET /v1/macro/correlation's body, fro
     const feed = new LiveMarketFeed(clock, noCandles, []);
     const fast = { retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } };
     const fred = new ResilientProvider(new FredProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
-    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url, server.url), clock, fast);
+    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
+    const btc = new ResilientProvider(new BtcDailyClosesProvider(clock, new CcxtCandleSource("binance", localBinanceSpot(server.url, clock)), feed.macroSeriesSink), clock, fast);
     expect((await feed.pollProvider(fred)).ok).toBe(true);
+    expect((await feed.pollProvider(btc)).ok).toBe(true);
     expect((await feed.pollProvider(yahoo)).ok).toBe(true);
 
     for (const key of MACRO_SERIES_KEYS) expectSameAsReplay(feed, key, now);

@@ -13,6 +13,9 @@ import { ProviderError } from "../../../../src/feeds/live/provider-error.js";
 import { ExchangeStandIn } from "../../../support/exchange-stand-in.js";
 import { ResilientProvider } from "../../../../src/feeds/live/resilient-provider.js";
 import { YahooChartProvider } from "../../../../src/feeds/live/yahoo-chart.js";
+import { BtcDailyClosesProvider } from "../../../../src/feeds/live/btc-daily-closes.js";
+import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
+import { binanceDailyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../../support/binance-spot-answers.js";
 import { loadReplayDataset } from "../../../../src/feeds/replay/load-dataset.js";
 import { macroCorrelationAt } from "../../../../src/application/macro-now.js";
 import { roundTo } from "../../../../src/domain/numbers/round-to.js";
@@ -212,8 +215,10 @@ function fixtureAnswer(until: number): (path: string) => FakeAnswer {
     if (path.startsWith("/v8/finance/chart/DX-Y.NYB?")) return chart(upTo(dxy));
     if (path.startsWith("/v8/finance/chart/GC%3DF?")) return chart(upTo(gold));
     if (path.startsWith("/v8/finance/chart/%5ENDX?")) return chart(upTo(ndx));
-    if (path.startsWith("/api/v3/klines?symbol=BTCUSDT&interval=1d")) {
-      return { body: CAL.filter((d) => d <= until + DAY).map((d) => [d, "1", "1", "1", String(btcOn(d)), "1", d + DAY - 1]) };
+    if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(until) };
+    const query = new URLSearchParams(path.split("?")[1] ?? "");
+    if (path.startsWith("/api/v3/klines?") && query.get("symbol") === "BTCUSDT" && query.get("interval") === "1d") {
+      return { body: CAL.filter((d) => d <= until + DAY).map((d) => binanceDailyKline(d, btcOn(d))) };
     }
     return { status: 404, raw: "" };
   };
@@ -234,8 +239,10 @@ describe("LiveMarketFeed macro series from the FRED and Yahoo adapters (local pr
   function liveFeed(clock: ManualClock) {
     const feed = new LiveMarketFeed(clock, noCandles, []);
     const fred = new ResilientProvider(new FredProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
-    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url, server.url), clock, fast);
-    return { feed, pollAll: async () => [(await feed.pollProvider(fred)).ok, (await feed.pollProvider(yahoo)).ok] };
+    const btc = new ResilientProvider(new BtcDailyClosesProvider(clock, new CcxtCandleSource("binance", localBinanceSpot(server.url, clock)), feed.macroSeriesSink), clock, fast);
+    const yahoo = new ResilientProvider(new YahooChartProvider(clock, feed.macroSeriesSink, server.url), clock, fast);
+    // BTC's closes before Yahoo's poll, which pairs the Nasdaq-100 with them.
+    return { feed, pollAll: async () => [(await feed.pollProvider(fred)).ok, (await feed.pollProvider(btc)).ok, (await feed.pollProvider(yahoo)).ok] };
   }
 
   it("answers with the last close, the previous trading day's close and a 30-day BTC correlation worked out by hand", async () => {
@@ -244,7 +251,7 @@ describe("LiveMarketFeed macro series from the FRED and Yahoo adapters (local pr
     const clock = new ManualClock(now);
     const { feed, pollAll } = liveFeed(clock);
     for (const key of MACRO_SERIES_KEYS) expect(feed.macroSeries(key, now), key).toBeNull();
-    expect(await pollAll()).toEqual([true, true]);
+    expect(await pollAll()).toEqual([true, true, true]);
 
     const prevTrading = TRADING.at(-2) as number;
     const expectPoint = (key: MacroSeriesKey, rows: readonly { day: number; value: number }[]) => {
@@ -305,17 +312,17 @@ describe("LiveMarketFeed macro series from the FRED and Yahoo adapters (local pr
     server.route(fixtureAnswer(dayOf(40)));
     const clock = new ManualClock(now);
     const { feed, pollAll } = liveFeed(clock);
-    expect(await pollAll()).toEqual([true, true]);
+    expect(await pollAll()).toEqual([true, true, true]);
     const known = MACRO_SERIES_KEYS.map((k) => feed.macroSeries(k, now));
     expect(known.every((p) => p !== null)).toBe(true);
 
     server.route((path) => (path.startsWith("/graph/") ? { raw: "<html>maintenance</html>" } : { status: 503, body: { error: "down" } }));
-    expect(await pollAll()).toEqual([false, false]);
+    expect(await pollAll()).toEqual([false, false, false]);
     expect(MACRO_SERIES_KEYS.map((k) => feed.macroSeries(k, now))).toEqual(known);
 
     // One bad FRED file among three: none of FRED's series moves, while Yahoo's newer days arrive.
     server.route((path) => (path.includes("DFEDTARU") ? { raw: "observation_date,DFEDTARU\n2026-04-16,4.5x\n" } : fixtureAnswer(dayOf(47))(path)));
-    expect(await pollAll()).toEqual([false, true]);
+    expect(await pollAll()).toEqual([false, true, true]);
     for (const key of ["US10Y", "VIX", "FED_FUNDS"] as const) expect(feed.macroSeries(key, now), key).toEqual(known[MACRO_SERIES_KEYS.indexOf(key)]);
     expect(feed.macroSeries("NASDAQ", now)?.observedAt).toBe(LAST + DAY);
 
@@ -327,7 +334,7 @@ describe("LiveMarketFeed macro series from the FRED and Yahoo adapters (local pr
       const lines = answer.raw.trim().split("\n");
       return { raw: [lines[0], ...lines.slice(1).filter((l) => Date.parse(`${l.slice(0, 10)}T00:00:00Z`) >= lastWeek)].join("\n") + "\n" };
     });
-    expect(await pollAll()).toEqual([true, true]);
+    expect(await pollAll()).toEqual([true, true, true]);
     expect(feed.macroSeries("VIX", now)).toMatchObject({ value: vix.at(-1)?.value, observedAt: LAST + DAY });
     expect(feed.macroSeries("VIX", now)?.correlation30d).toBeCloseTo(correlationByHand(vix, now), 12);
   });
