@@ -45,7 +45,9 @@ describe("the live candle pollers when the exchange rate-limits", () => {
     server = await FakeProviderServer.start();
     server.route(() => ({ status: 503, body: {} }));
     const spot: OhlcvExchange = {
-      async fetchOHLCV(_symbol: string, _tf?: string, since?: number) {
+      async fetchOHLCV(_symbol: string, tf?: string, since?: number) {
+        // Hourly bars only: this suite polls the candle pollers, never BTC's daily closes.
+        if (tf !== "1h") throw new Error(`unexpected timeframe ${String(tf)}`);
         ohlcvCalls++;
         if (throttled) throw new DDoSProtection("binance 418 I'm a teapot: IP banned until later");
         const hour = Math.floor(clock.now() / H) * H;
