@@ -159,19 +159,18 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     providerHoldUntil: () => resilient.providerHoldUntil(),
     holdUntil: (untilMs) => resilient.holdUntil(untilMs),
   });
+  const resilience = sources.resilience ?? DEFAULT_RESILIENCE;
+  const readingPoller = (p: ReadingProvider, everyMs: number): MarketPoller => {
+    const resilient = new ResilientProvider(p, wall, resilience);
+    return poller(p.id, everyMs, resilient, () => feed.pollProvider(resilient));
+  };
   const pollers: MarketPoller[] = [
-    ...providers.map((p) => {
-      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return poller(p.id, pollEvery(p.id), resilient, () => feed.pollProvider(resilient));
-    }),
+    ...providers.map((p) => readingPoller(p, pollEvery(p.id))),
     // BTC's daily closes pair with the Yahoo series: fetched as often, but on their own, so an
     // exchange outage or ban never holds back DXY, GOLD or the Nasdaq-100.
-    ((p) => {
-      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
-      return poller(p.id, pollEvery("yahoo"), resilient, () => feed.pollProvider(resilient));
-    })(new BtcDailyClosesProvider(wall, candleSource, feed.macroSeriesSink)),
+    readingPoller(new BtcDailyClosesProvider(wall, candleSource, feed.macroSeriesSink), pollEvery("yahoo")),
     ...figureProviders.map((p) => {
-      const resilient = new ResilientProvider(p, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      const resilient = new ResilientProvider(p, wall, resilience);
       return poller(p.id, figurePollEvery(p), resilient, () => feed.pollFigures(resilient));
     }),
     // Hourly bars close on the hour: poll every minute (each call asks only for newer bars),
@@ -179,7 +178,7 @@ async function openLive(config: Config, wall: Clock, sources: LiveSources, share
     // Binance's 418 ban) is left alone for the cool-down instead of being called each minute.
     ...ASSETS.map((a) => {
       const candles = { id: `candles:${a}`, poll: async () => unwrapPoll(await feed.pollCandles(a)) };
-      const resilient = new ResilientProvider(candles, wall, sources.resilience ?? DEFAULT_RESILIENCE);
+      const resilient = new ResilientProvider(candles, wall, resilience);
       return poller(candles.id, MINUTE, resilient, () => resilient.poll());
     }),
   ];
