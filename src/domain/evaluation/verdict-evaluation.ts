@@ -3,7 +3,7 @@ import { roundOrNull } from "../numbers/round-to.js";
 import { TAO_RULINGS } from "../market/vocabulary.js";
 import { rulingSide } from "../calibration/calibration-map.js";
 import { SeededRandom } from "../regime/prng.js";
-import { appendTo, mean, quantileSorted, spearman } from "./statistics.js";
+import { appendTo, mean, quantileSorted, spearmanSteps } from "./statistics.js";
 import { runSteps, type Steps } from "./steps.js";
 import { calibratedGapBand } from "./calibrated-gap-band.js";
 
@@ -139,7 +139,7 @@ export interface SpanEvaluation {
   readonly reliability: Reliability;
 }
 
-function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): RankIc {
+function* rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): Steps<RankIc> {
   // Non-overlapping samples: one every `hours`, so no outcome is counted twice.
   const xs: number[] = [];
   const ys: number[] = [];
@@ -151,7 +151,8 @@ function rankIcAt(rows: readonly EvaluatedHour[], hours: EvaluationHorizon): Ran
     ys.push(f);
     next = r.at + hours * HOUR;
   }
-  const s = spearman(xs, ys);
+  yield;
+  const s = yield* spearmanSteps(xs, ys);
   return { hours, ic: roundOrNull(s.rho), t: roundOrNull(s.t, 2), samples: s.n };
 }
 
@@ -270,6 +271,8 @@ function* bootstrapExcess(rows: readonly EvaluatedHour[], horizon: EvaluationHor
   const n = rows.length;
   const L = Math.max(1, Math.min(n, options.blockHours));
   if (n < 2 * L) return out;
+  // The previous horizon's intervals (sorting its draws) end the step before this one's set-up.
+  yield;
   const rng = new SeededRandom(options.seed + horizon);
   const rulingIndex = new Map(TAO_RULINGS.map((r, i) => [r, i]));
   // Plain loops: TypedArray.from with a mapping function goes through the iterator protocol,
@@ -354,6 +357,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
   }
   const cis = new Map<EvaluationHorizon, Map<TaoRuling, readonly [number, number]>>();
   for (const h of EVALUATION_HORIZONS) cis.set(h, yield* bootstrapExcess(rows, h, options));
+  yield;
   const byRuling = new Map<TaoRuling, EvaluatedHour[]>();
   for (const r of rows) appendTo(byRuling, r.ruling, r);
   yield;
@@ -381,7 +385,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
   }
   const rankIc: RankIc[] = [];
   for (const h of EVALUATION_HORIZONS) {
-    rankIc.push(rankIcAt(rows, h));
+    rankIc.push(yield* rankIcAt(rows, h));
     yield;
   }
   const byYear = new Map<number, EvaluatedHour[]>();
@@ -403,7 +407,7 @@ export function* evaluateSpanSteps(span: string, rows: readonly EvaluatedHour[],
     const mine = byYear.get(year) as EvaluatedHour[];
     const horizons: RankIc[] = [];
     for (const h of EVALUATION_HORIZONS) {
-      horizons.push(rankIcAt(mine, h));
+      horizons.push(yield* rankIcAt(mine, h));
       yield;
     }
     rankIcByYear.push({ year, horizons });
