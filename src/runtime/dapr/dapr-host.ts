@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { wallClock, type Clock } from "../clocks/clock.js";
+import type { Clock } from "../clocks/clock.js";
 import type { HostClocks } from "../clocks/host-clocks.js";
 import type { Logger } from "../../logging/logger.js";
 import type { EventBus } from "../../events/event-bus.js";
@@ -18,6 +18,7 @@ import { Registrations, type Registration } from "../registrations.js";
 import { StateView } from "../state-view.js";
 import type { TurnChanges } from "../turn-changes.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
+import { wireHost } from "../host-wiring.js";
 import { FAILED_ONE_SHOT_RETRY_MS } from "../next-due.js";
 import { REMINDER_JOURNAL_KEY, reminderJournalSchema, withTurnReminders, type JournalEntry } from "./reminder-journal.js";
 import { fromStoredText, toStoredValue } from "./stored-value.js";
@@ -122,33 +123,18 @@ export class DaprActorHost implements ActorHost {
   /** Set by withdraw(): daprd's health probe fails while the actors move away. */
   private draining = false;
   private stopping: Promise<void> | null = null;
-  private lastOutboxSeq = 0;
 
   /** Tells long turns the host is stopping (ActorContext.stopping). */
-  private readonly stopSignal = new AbortController();
+  private readonly stopSignal: AbortController;
 
   constructor(private readonly options: DaprHostOptions) {
-    this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
-    this.services = {
-      clocks: this.clocks,
-      stopping: this.stopSignal.signal,
-      logger: options.logger,
+    ({ clocks: this.clocks, services: this.services, turnDeps: this.turnDeps, stopSignal: this.stopSignal } = wireHost(options, {
       proxy: (cls, id) => this.proxy(cls, id),
-      nextOutboxSeq: () => {
-        this.lastOutboxSeq = Math.max(Date.now() * 1000, this.lastOutboxSeq + 1);
-        return this.lastOutboxSeq;
-      },
       setTimer: (activation, name, spec, callback) => this.setTimer(activation, name, spec, callback),
       deleteTimer: (activation, name) => this.deleteTimer(activation, name),
-    };
-    this.turnDeps = {
-      clock: options.clock,
-      logger: options.logger,
-      sink: {
-        commit: (activation, turn) => this.commit(activation, turn),
-        committed: (activation, turn) => this.committed(activation, turn),
-      },
-    };
+      commit: (activation, turn) => this.commit(activation, turn),
+      committed: (activation, turn) => this.committed(activation, turn),
+    }));
   }
 
   register<A extends Actor>(cls: ActorConstructor<A>): void;

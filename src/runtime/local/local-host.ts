@@ -1,4 +1,4 @@
-import { wallClock, type Clock } from "../clocks/clock.js";
+import type { Clock } from "../clocks/clock.js";
 import { REMINDER_CLOCKS, type HostClocks } from "../clocks/host-clocks.js";
 import type { Logger } from "../../logging/logger.js";
 import type { OutboxDispatcher } from "../../events/outbox-dispatcher.js";
@@ -17,6 +17,7 @@ import { StateView } from "../state-view.js";
 import { TurnChanges } from "../turn-changes.js";
 import { Registrations, type Registration } from "../registrations.js";
 import { runTurn, type TurnDeps } from "../turn-runner.js";
+import { wireHost } from "../host-wiring.js";
 import { ReminderBook } from "./reminder-book.js";
 import { wallLagSeconds } from "../runtime-metrics.js";
 
@@ -65,31 +66,19 @@ export class LocalActorHost implements ActorHost {
   private stopping: Promise<void> | null = null;
   private poll: NodeJS.Timeout | null = null;
   private lastSweep = Number.NEGATIVE_INFINITY;
-  private lastOutboxSeq = 0;
 
   /** Tells long turns the host is stopping (ActorContext.stopping). */
-  private readonly stopSignal = new AbortController();
+  private readonly stopSignal: AbortController;
 
   constructor(private readonly options: LocalHostOptions) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
-    this.clocks = { market: options.clock, wall: options.wallClock ?? wallClock };
-    this.services = {
-      clocks: this.clocks,
-      stopping: this.stopSignal.signal,
-      logger: options.logger,
+    ({ clocks: this.clocks, services: this.services, turnDeps: this.turnDeps, stopSignal: this.stopSignal } = wireHost(options, {
       proxy: (cls, id) => this.proxy(cls, id),
-      nextOutboxSeq: () => this.nextOutboxSeq(),
       setTimer: (activation, name, spec, callback) => this.setTimer(activation, name, spec, callback),
       deleteTimer: (activation, name) => this.deleteTimer(activation, name),
-    };
-    this.turnDeps = {
-      clock: options.clock,
-      logger: options.logger,
-      sink: {
-        commit: (activation, turn) => this.commit(activation, turn),
-        committed: (activation, turn) => this.afterCommit(activation, turn),
-      },
-    };
+      commit: (activation, turn) => this.commit(activation, turn),
+      committed: (activation, turn) => this.afterCommit(activation, turn),
+    }));
   }
 
   register<A extends Actor>(cls: ActorConstructor<A>): void;
@@ -383,15 +372,6 @@ export class LocalActorHost implements ActorHost {
         this.activations.release(activation);
       }
     });
-  }
-
-  /**
-   * Outbox order across restarts: wall-clock microseconds, bumped to stay strictly increasing.
-   * Wall time, not the service clock, because a replay clock restarts from an earlier instant.
-   */
-  private nextOutboxSeq(): number {
-    this.lastOutboxSeq = Math.max(Date.now() * 1000, this.lastOutboxSeq + 1);
-    return this.lastOutboxSeq;
   }
 }
 
