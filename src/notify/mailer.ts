@@ -39,9 +39,10 @@ export interface SmtpTimeouts {
 export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 };
 
 /**
- * SMTP through nodemailer (SMTP_URL). nodemailer drops every other option given beside a `url`
- * (and the timeouts once set on the transport afterwards never reached its connection), so the
- * URL is read here into plain options. With credentials on a plain `smtp://` URL STARTTLS is
+ * SMTP through nodemailer (SMTP_URL). The URL is read here into plain options, so the timeouts and
+ * the TLS rule below reach the connection whatever nodemailer does with a `url` (before 10.0 it
+ * dropped every option given beside one, and timeouts set on the transport afterwards never
+ * reached its connection). With credentials on a plain `smtp://` URL STARTTLS is
  * required, so a man in the middle who strips the server's STARTTLS offer gets a refusal, not the
  * password. The URL's own query options (`?requireTLS=false` for a relay on a trusted network,
  * `?tls.rejectUnauthorized=false`) come last and decide, as they do in nodemailer.
