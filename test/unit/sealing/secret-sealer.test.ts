@@ -64,7 +64,12 @@ describe("sealing webhook secrets", () => {
     expect(unsealError(() => createSecretSealer([k1]).unseal(sealed, "wh_b")).reason).toBe("not_authentic");
 
     const body = sealed.slice("sealed.v1.k1.".length);
-    const flipped = body.slice(0, -2) + (body.endsWith("A") ? "B" : "A") + body.slice(-1);
+    // One full 6-bit character changed, always to another: the one before the last (the last may
+    // carry padding bits). Choosing by that character itself, not by its neighbour, so the value
+    // is never written back unchanged (which it was about one run in 64).
+    const at = body.length - 2;
+    const flipped = body.slice(0, at) + (body[at] === "A" ? "B" : "A") + body.slice(at + 1);
+    expect(flipped).not.toBe(body);
     expect(unsealError(() => sealer.unseal(`sealed.v1.k1.${flipped}`, "wh_a")).reason).toBe("not_authentic");
     expect(unsealError(() => sealer.unseal("sealed.v1.k1.AAAA", "wh_a")).reason).toBe("malformed");
     expect(unsealError(() => sealer.unseal("sealed.v1.k1", "wh_a")).reason).toBe("malformed");
