@@ -216,6 +216,22 @@ describe("structured replies validated by zod", () => {
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/confidence/);
   });
 
+  it("a reply that goes round in a loop is rejected without a repair round: one request, the loop named", async () => {
+    // As SmolLM2 wrote it: valid JSON up to the token cap, then cut inside the looping thesis.
+    server.fallback = { kind: "content", content: `{"ruling": "STRONG_BUY", "confidence": 0.5, "thesis": "2026-03-23T07:00:00${".120Z".repeat(40)}` };
+    const cut = await failure(askStructured(model(), ask, "agent_vote", schema));
+    expect(cut.kind).toBe("invalid_reply");
+    expect(cut.message).toMatch(/without repair: it repeats itself \(the reply was not a JSON object\)/);
+    expect(server.received).toHaveLength(1);
+    // Well-formed JSON that fails the schema and loops: the same, the schema's complaint named.
+    server.reset();
+    const loop = "The market is bullish. The market is bearish. ".repeat(6);
+    server.fallback = { kind: "content", content: JSON.stringify({ ruling: "BUY", thesis: loop }) };
+    const looped = await failure(askStructured(model(), ask, "agent_vote", schema));
+    expect(looped.message).toMatch(/without repair: it repeats itself \(confidence: /);
+    expect(server.received).toHaveLength(1);
+  });
+
   it("a ruling outside the council's set is rejected (SOL never SELL)", async () => {
     const { SOL_RULINGS } = await import("../../../src/domain/market/vocabulary.js");
     server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Down."}' };
@@ -303,7 +319,9 @@ describe("limits on what a provider can send", () => {
     server.queue({ kind: "status", status: 401, body: errorBody("k".repeat(100_000), "invalid_request_error") });
     const err = await failure(model().complete({ messages: ask }));
     expect(err.message.length).toBeLessThan(300);
-    server.queue({ kind: "content", content: `{"ruling":"BUY","confidence":0.8,"thesis":"${"t".repeat(50_000)}"}` });
+    // Too long, yet no loop (a loop gets no repair round at all): 40 KB of distinct words.
+    const long = Array.from({ length: 7_000 }, (_, i) => `w${i}`).join(" ");
+    server.queue({ kind: "content", content: `{"ruling":"BUY","confidence":0.8,"thesis":"${long}"}` });
     server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
     await askStructured(model(), ask, "agent_vote", schema);
     const echoed = server.received.at(-1)?.body.messages.find((m) => m.role === "assistant")?.content ?? "";
