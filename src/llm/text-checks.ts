@@ -59,9 +59,17 @@ function copiesBackToBack(w: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * How much of a reply is read. A loop shows within its first few hundred characters, and a reply
+ * within its token caps is a few thousand; reading a provider's whole 256 KB would cost ~50 ms of
+ * the event loop on a crafted reply (8 KB: ~1 ms).
+ */
+const LOOK_CHARS = 8_000;
+
 /** Whether `text` goes round in a loop: a character stutter, copies back to back, or mostly repeats. */
 export function repeatsItself(text: string): boolean {
-  if (STUTTER.test(text)) return true;
-  const w = words(text);
+  const head = text.slice(0, LOOK_CHARS);
+  if (STUTTER.test(head)) return true;
+  const w = words(head);
   return copiesBackToBack(w) || mostlyRepeats(w);
 }
