@@ -28,19 +28,40 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** A busy 2-core host can take ~30 s per reply (DECISIONS 6): three sessions get many minutes. */
 const SESSION_TEST_MS = 900_000;
+/**
+ * Sessions a test may need before the model answers acceptably. SmolLM2-135M often writes a
+ * schema-valid reply the service refuses (a thesis of "][" or a loop, 2026-12-04), and a session
+ * with no acceptable reply is rightly a judiciary one. Three BTC sessions watched left the model
+ * 2, 2 and 1 of 6 votes; five ordinary days make a session without one a rare outcome.
+ */
+const MAX_SESSIONS = 5;
+/** Room for MAX_SESSIONS sessions per council. */
+const RETRYING_TEST_MS = 1_800_000;
 
 let feed: ReplayMarketFeed;
 let llama: LlamaServer;
-let at: number;
 
-/** A UTC noon inside every asset's data on a day without a TIER1 release (no BLACKOUT). */
-function ordinaryNoon(): number {
+/** UTC noons inside every asset's data on days without a TIER1 release (no BLACKOUT), newest first. */
+function ordinaryNoons(): number[] {
   const span = feed.span().lastBarClose;
   const end = Math.min(...ASSETS.map((a) => span[a] ?? 0));
-  for (let day = Math.floor(end / DAY) * DAY - 2 * DAY; day > end - 120 * DAY; day -= DAY) {
-    if (calendarStatus(feed.calendarEvents(), day + 12 * HOUR).status !== "BLACKOUT") return day + 12 * HOUR;
+  const noons: number[] = [];
+  for (let day = Math.floor(end / DAY) * DAY - 2 * DAY; day > end - 120 * DAY && noons.length < MAX_SESSIONS; day -= DAY) {
+    if (calendarStatus(feed.calendarEvents(), day + 12 * HOUR).status !== "BLACKOUT") noons.push(day + 12 * HOUR);
   }
-  throw new Error("no ordinary day in the bundled data");
+  if (noons.length < MAX_SESSIONS) throw new Error("too few ordinary days in the bundled data");
+  return noons;
+}
+
+/**
+ * Ordinary noons, one per session, until `done` says the last session was the one needed or
+ * MAX_SESSIONS have run (the caller then asserts what it waited for, and fails with the modes).
+ */
+function* noonsUntil(done: () => boolean): Generator<number> {
+  for (const noon of ordinaryNoons()) {
+    yield noon;
+    if (done()) return;
+  }
 }
 
 interface Recorded {
@@ -104,7 +125,6 @@ function expectServiceRulesHold(s: CouncilSession): void {
 
 beforeAll(async () => {
   feed = await sharedReplayFeed();
-  at = ordinaryNoon();
   llama = await startLlamaServer();
 }, 180_000);
 
@@ -114,54 +134,65 @@ afterAll(async () => {
 
 describe("council sessions against llama-server with SmolLM2 (real model)", () => {
   it(
-    "BTC, TAO and SOL: every askable agent and the Chief Judge answer schema-valid JSON; council mode; counts honest; tokens and time recorded",
+    "BTC, TAO and SOL: every session keeps the protocol and honest counts; each council reaches council mode with schema-valid model votes; tokens and time recorded",
     async () => {
       const { source, recorded } = sessionsFor();
       for (const asset of ["BTC", "TAO", "SOL"] as const satisfies readonly CouncilAsset[]) {
-        const input = councilInputAt(feed, asset, at, null);
-        const asked = askable(input);
-        const before = recorded.calls.length;
-        const s = await runSession(source, input);
-        const calls = recorded.calls.slice(before);
         const roster = ROSTERS[asset];
+        const modes: string[] = [];
+        // A session with no acceptable model reply is a judiciary one, which is correct, not a
+        // failure; the next ordinary day is asked until the model answers (see sessionsUntil).
+        for (const noon of noonsUntil(() => modes.at(-1) === "council")) {
+          const input = councilInputAt(feed, asset, noon, null);
+          const asked = askable(input);
+          const before = recorded.calls.length;
+          const s = await runSession(source, input);
+          modes.push(s.mode);
+          const calls = recorded.calls.slice(before);
+          const modelVotes = s.votes.filter((v) => v.source === "model");
 
-        expect(s.mode).toBe("council");
-        expect(s.votes.map((v) => v.agent)).toEqual(roster.agents.map((a) => a.name));
-        // Each askable agent was asked once (its retries and repairs inside that one record), then
-        // the Chief Judge: for BTC, six agent questions and one summary. A healthy server never
-        // fails a transport; only validation may fail, and only for that agent, or, once repairs
-        // have spent the session's request budget, the questions after it. A question takes at
-        // most two requests (one repair), so no question before the budget's half may see it
-        // spent. (CI at f392f0e: the 135M model needed enough repairs that the Chief Judge's
-        // question found the 12 requests spent, and this test asked for ok or invalid_reply only.)
-        expect(calls.map((c) => c.agent)).toEqual([...asked, CHIEF_JUDGE]);
-        calls.forEach((c, i) => {
-          if (c.outcome === "budget") expect(2 * i, `${c.agent} found the budget spent`).toBeGreaterThanOrEqual(DEFAULT_CALLS_PER_SESSION);
-          else expect(["ok", "invalid_reply"]).toContain(c.outcome);
-        });
-        if (asset === "BTC") expect(calls).toHaveLength(7);
-        const modelVotes = s.votes.filter((v) => v.source === "model");
-        for (const v of modelVotes) agentReplySchema(roster.voteRulings).parse({ ruling: v.ruling, confidence: v.confidence, thesis: v.thesis });
-        // Honest counts: a model vote exactly for each call that ended ok; everyone else failed.
-        expect(modelVotes.map((v) => v.agent)).toEqual(calls.filter((c) => c.agent !== CHIEF_JUDGE && c.outcome === "ok").map((c) => c.agent));
-        expect(s.agentsSucceeded).toBe(modelVotes.length);
-        expect(s.agentsFailed).toBe(6 - modelVotes.length);
-        expect(modelVotes.length).toBeGreaterThan(0);
-        const chief = calls.at(-1);
-        expect(s.explanationSource).toBe(chief?.outcome === "ok" ? "model" : "template");
-        if (s.explanationSource === "model") chiefReplySchema(s.ruling).parse({ rationale: s.chiefRationale, explanation: s.plainExplanation });
-        expectServiceRulesHold(s);
-        for (const c of calls) {
-          expect(c).toMatchObject({ asset, model: LLAMA_MODEL });
-          if (c.outcome === "ok") {
-            expect(c.promptTokens).toBeGreaterThan(50);
-            expect(c.completionTokens).toBeGreaterThan(5);
+          // The mode is the model's answers, never a default: council with one or more.
+          expect(s.mode).toBe(modelVotes.length > 0 ? "council" : "judiciary");
+          expect(s.votes.map((v) => v.agent)).toEqual(roster.agents.map((a) => a.name));
+          // Each askable agent was asked once (its retries and repairs inside that one record),
+          // then the Chief Judge, asked only in council mode: for BTC, six agent questions and one
+          // summary. A healthy server never fails a transport; only validation may fail, and only
+          // for that agent, or, once repairs have spent the session's request budget, the
+          // questions after it. A question takes at most two requests (one repair), so no
+          // question before the budget's half may see it spent. (CI at f392f0e: the 135M model
+          // needed enough repairs that the Chief Judge's question found the 12 requests spent.)
+          expect(calls.map((c) => c.agent)).toEqual(s.mode === "council" ? [...asked, CHIEF_JUDGE] : asked);
+          calls.forEach((c, i) => {
+            if (c.outcome === "budget") expect(2 * i, `${c.agent} found the budget spent`).toBeGreaterThanOrEqual(DEFAULT_CALLS_PER_SESSION);
+            else expect(["ok", "invalid_reply"]).toContain(c.outcome);
+          });
+          if (asset === "BTC") expect(calls).toHaveLength(s.mode === "council" ? 7 : 6);
+          // What a trader reads in agents[].thesis passed the service's rules: words, no loop.
+          for (const v of modelVotes) agentReplySchema(roster.voteRulings).parse({ ruling: v.ruling, confidence: v.confidence, thesis: v.thesis });
+          // Honest counts: a model vote exactly for each call that ended ok; in council mode
+          // everyone else failed, in judiciary mode the rule votes are the successes.
+          expect(modelVotes.map((v) => v.agent)).toEqual(calls.filter((c) => c.agent !== CHIEF_JUDGE && c.outcome === "ok").map((c) => c.agent));
+          const ruleVotes = s.votes.filter((v) => v.source === "rule").length;
+          expect(s.agentsSucceeded).toBe(s.mode === "council" ? modelVotes.length : ruleVotes);
+          expect(s.agentsSucceeded + s.agentsFailed).toBe(6);
+          const chief = calls.find((c) => c.agent === CHIEF_JUDGE);
+          expect(s.explanationSource).toBe(chief?.outcome === "ok" ? "model" : "template");
+          if (s.explanationSource === "model") chiefReplySchema(s.ruling).parse({ rationale: s.chiefRationale, explanation: s.plainExplanation });
+          expectServiceRulesHold(s);
+          for (const c of calls) {
+            expect(c).toMatchObject({ asset, model: LLAMA_MODEL });
+            if (c.outcome === "ok") {
+              expect(c.promptTokens).toBeGreaterThan(50);
+              expect(c.completionTokens).toBeGreaterThan(5);
+            }
           }
+          const summary = recorded.sessions.at(-1);
+          expect(summary).toMatchObject({ asset, mode: s.mode, agentsSucceeded: s.agentsSucceeded, calls: calls.length });
+          expect(summary?.promptTokens).toBe(calls.reduce((n, c) => n + c.promptTokens, 0));
+          expect(summary?.ms).toBeGreaterThan(0);
         }
-        const summary = recorded.sessions.at(-1);
-        expect(summary).toMatchObject({ asset, mode: "council", agentsSucceeded: s.agentsSucceeded, calls: calls.length });
-        expect(summary?.promptTokens).toBe(calls.reduce((n, c) => n + c.promptTokens, 0));
-        expect(summary?.ms).toBeGreaterThan(0);
+        expect(modes.at(-1), `${asset} sessions: ${modes.join(", ")}`).toBe("council");
+        console.info(`real model, ${asset}: sessions until council mode: ${modes.join(", ")}`);
       }
       // The operator's view: one line per question with agent, model, tokens in/out, ms, outcome
       // ("llm call failed", with its reason, for a reply that failed validation).
@@ -169,30 +200,36 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
       expect(lines.length).toBeGreaterThan(10);
       for (const l of lines) expect(Object.keys(l)).toEqual(expect.arrayContaining(["asset", "agent", "model", "tokens_in", "tokens_out", "ms", "outcome"]));
     },
-    SESSION_TEST_MS,
+    RETRYING_TEST_MS,
   );
 
   it(
     "TAO with liquidity INSUFFICIENT: LIQUIDITY_RISK is raised and the ruling is AVOID whatever the model votes",
     async () => {
       const { source } = sessionsFor();
-      const base = councilInputAt(feed, "TAO", at, null);
-      const tao = base.tao ?? { lastHourRangePct: null, volumeRatio: null, aiSentiment: null };
-      const input: CouncilInput = { ...base, tao: { ...tao, liquidityStatus: "INSUFFICIENT" } };
-      const s = await runSession(source, input);
-      expect(s.mode).toBe("council");
-      expect(s.riskFlags).toContain("LIQUIDITY_RISK");
-      expect(s.ruling).toBe("AVOID");
-      expectServiceRulesHold(s);
+      const modes: string[] = [];
+      // Until a session in which the model voted: the point is that its votes do not decide.
+      for (const noon of noonsUntil(() => modes.at(-1) === "council")) {
+        const base = councilInputAt(feed, "TAO", noon, null);
+        const tao = base.tao ?? { lastHourRangePct: null, volumeRatio: null, aiSentiment: null };
+        const input: CouncilInput = { ...base, tao: { ...tao, liquidityStatus: "INSUFFICIENT" } };
+        const s = await runSession(source, input);
+        modes.push(s.mode);
+        expect(s.riskFlags).toContain("LIQUIDITY_RISK");
+        expect(s.ruling).toBe("AVOID");
+        expectServiceRulesHold(s);
+      }
+      expect(modes.at(-1), `TAO sessions: ${modes.join(", ")}`).toBe("council");
+      console.info(`real model, TAO with INSUFFICIENT liquidity: sessions until council mode: ${modes.join(", ")}`);
     },
-    SESSION_TEST_MS,
+    RETRYING_TEST_MS,
   );
 
   it(
     "replies cut off by the token limit fail validation: each such agent votes by rule and is counted failed",
     async () => {
       const { source, recorded } = sessionsFor({}, { maxReplyTokens: 6 });
-      const input = councilInputAt(feed, "BTC", at, null);
+      const input = councilInputAt(feed, "BTC", ordinaryNoons()[0] ?? 0, null);
       const s = await runSession(source, input);
       // No model vote survived validation: judiciary mode, every askable agent fell back to its rule.
       expect(s.mode).toBe("judiciary");
@@ -228,24 +265,34 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         },
       );
       try {
-        const input = councilInputAt(feed, "BTC", at, null);
-        const started = Date.now();
-        const s = await runSession(source, input);
-        expect(Date.now() - started).toBeLessThan(180_000);
-        expect(frozen).toBe(true);
-        expect(s.mode).toBe("council");
-        // Exactly one agent answered; every other one failed (invalid replies before the answer,
-        // the hung call, and the agents after it, which vote by rule without asking).
-        expect(s.agentsSucceeded).toBe(1);
-        expect(s.agentsFailed).toBe(5);
-        expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(5);
-        // A 135M model sometimes answers outside the schema (an invalid reply costs only that
-        // agent, as in the healthy session above); the hung call is the last, and it timed out.
-        const outcomes = recorded.calls.map((c) => c.outcome);
-        expect(outcomes.at(-1)).toBe("timeout");
-        expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
-        for (const o of outcomes.slice(0, -1)) expect(["ok", "invalid_reply"]).toContain(o);
-        expect(s.explanationSource).toBe("template");
+        // Until the session in which the model answered once and the server then hung.
+        for (const noon of noonsUntil(() => frozen)) {
+          const input = councilInputAt(feed, "BTC", noon, null);
+          const before = recorded.calls.length;
+          const started = Date.now();
+          const s = await runSession(source, input);
+          expect(Date.now() - started).toBeLessThan(180_000);
+          const outcomes = recorded.calls.slice(before).map((c) => c.outcome);
+          if (!frozen) {
+            // No acceptable reply, no hang: a judiciary session, every question refused.
+            expect(s.mode).toBe("judiciary");
+            for (const o of outcomes) expect(o).toBe("invalid_reply");
+            continue;
+          }
+          expect(s.mode).toBe("council");
+          // Exactly one agent answered; every other one failed (invalid replies before the answer,
+          // the hung call, and the agents after it, which vote by rule without asking).
+          expect(s.agentsSucceeded).toBe(1);
+          expect(s.agentsFailed).toBe(5);
+          expect(s.votes.filter((v) => v.source === "rule").length + s.votes.filter((v) => v.source === "abstain").length).toBe(5);
+          // A 135M model sometimes answers outside the schema (an invalid reply costs only that
+          // agent, as in the healthy session above); the hung call is the last, and it timed out.
+          expect(outcomes.at(-1)).toBe("timeout");
+          expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+          for (const o of outcomes.slice(0, -1)) expect(["ok", "invalid_reply"]).toContain(o);
+          expect(s.explanationSource).toBe("template");
+        }
+        expect(frozen, "the model answered in none of the sessions").toBe(true);
         // The hung call's own record names the timeout (the session's reason is its first failure,
         // which may be an earlier invalid reply).
         expect(recorded.calls.at(-1)?.reason).toMatch(/no complete reply within 45000 ms/);
@@ -253,6 +300,6 @@ describe("council sessions against llama-server with SmolLM2 (real model)", () =
         llama.thaw();
       }
     },
-    SESSION_TEST_MS,
+    RETRYING_TEST_MS,
   );
 });
