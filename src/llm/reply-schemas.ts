@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TAO_RULINGS, type TaoRuling } from "../domain/market/vocabulary.js";
+import { repeatsItself } from "./text-checks.js";
 
 /** "Strong buy", "strong-buy", "STRONG_BUY" are one ruling: repair spelling, not meaning. */
 function normaliseRuling(v: unknown): unknown {
@@ -29,6 +30,27 @@ export const THESIS_MAX_CHARS = 500;
 export const RATIONALE_MAX_CHARS = 800;
 export const EXPLANATION_MAX_CHARS = 500;
 
+/**
+ * A word of two letters or more somewhere in the text. A schema-enforced reply from a small model
+ * can be valid JSON with a thesis of "][" or "1.000000" (SmolLM2-135M, 2026-12-04): a trader
+ * reading `agents[].thesis` would take it for the agent's reasoning. "Up." passes: terse is not
+ * wordless.
+ */
+export function hasWords(text: string): boolean {
+  return /\p{L}{2}/u.test(text);
+}
+
+/**
+ * Prose the service publishes must be words and must not go round in a loop ("The market is
+ * bullish. The market is bearish. The market is bullish. …", cut at its cap). Such a reply fails
+ * validation; a looping one gets no repair round (structured-chat.ts), and the agent votes by rule.
+ */
+function prose<T extends z.ZodString>(field: string, s: T) {
+  return s
+    .refine(hasWords, `${field} must be written in words, not only figures and punctuation`)
+    .refine((t) => !repeatsItself(t), `${field} must not repeat itself in a loop`);
+}
+
 /** The agent's answer. `reasoning` is accepted for `thesis`, the one rename models often make. */
 export function agentReplySchema(allowed: readonly TaoRuling[]) {
   return z.preprocess(
@@ -40,7 +62,7 @@ export function agentReplySchema(allowed: readonly TaoRuling[]) {
     z.object({
       ruling: z.preprocess(normaliseRuling, z.enum(allowed as [TaoRuling, ...TaoRuling[]])),
       confidence: z.preprocess(normaliseConfidence, z.number().min(0).max(1)),
-      thesis: z.string().trim().min(1).max(THESIS_MAX_CHARS),
+      thesis: prose("thesis", z.string().trim().min(1).max(THESIS_MAX_CHARS)),
     }),
   );
 }
@@ -87,17 +109,9 @@ const NO_CONFIDENCE_FIGURE = "must not state a confidence or probability figure:
  */
 export function chiefReplySchema(ruling: TaoRuling) {
   return z.object({
-    rationale: z
-      .string()
-      .trim()
-      .min(1)
-      .max(RATIONALE_MAX_CHARS)
+    rationale: prose("rationale", z.string().trim().min(1).max(RATIONALE_MAX_CHARS))
       .refine((t) => !statesConfidence(t), `rationale ${NO_CONFIDENCE_FIGURE}`),
-    explanation: z
-      .string()
-      .trim()
-      .min(1)
-      .max(EXPLANATION_MAX_CHARS)
+    explanation: prose("explanation", z.string().trim().min(1).max(EXPLANATION_MAX_CHARS))
       .refine((t) => sentenceCount(t) <= 4, "explanation must be two or three sentences")
       .refine((t) => namesRuling(t, ruling), `explanation must state the council's ruling, ${ruling}`)
       .refine((t) => !statesConfidence(t), `explanation ${NO_CONFIDENCE_FIGURE}`),

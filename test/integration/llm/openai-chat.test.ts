@@ -240,7 +240,7 @@ describe("structured replies validated by zod", () => {
   });
 
   it("confidence outside 0..1 (and not a percentage) is rejected", async () => {
-    server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"x"}' };
+    server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"Flat."}' };
     expect((await failure(askStructured(model(), ask, "agent_vote", schema))).kind).toBe("invalid_reply");
   });
 });
@@ -248,8 +248,8 @@ describe("structured replies validated by zod", () => {
 describe("Chief Judge reply", () => {
   it("an explanation of many sentences is sent back for repair", async () => {
     const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
-    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "One. Two. Three. Four. Five. Six." }) });
-    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "The council rules BUY. Buyers lead. Risk is moderate." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Votes lean one way.", explanation: "One. Two. Three. Four. Five. Six." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Votes lean one way.", explanation: "The council rules BUY. Buyers lead. Risk is moderate." }) });
     const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema("BUY"));
     expect(v.explanation).toBe("The council rules BUY. Buyers lead. Risk is moderate.");
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/two or three sentences/);
@@ -257,16 +257,16 @@ describe("Chief Judge reply", () => {
 
   it("an explanation that does not state the computed ruling goes back for repair, in any spelling of it", async () => {
     const { chiefReplySchema } = await import("../../../src/llm/reply-schemas.js");
-    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Strong buy: load up now. There is no risk." }) });
-    server.queue({ kind: "content", content: JSON.stringify({ rationale: "r", explanation: "Strong sell pressure led the risk agent to veto. The council says avoid for now." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Votes lean one way.", explanation: "Strong buy: load up now. There is no risk." }) });
+    server.queue({ kind: "content", content: JSON.stringify({ rationale: "Votes lean one way.", explanation: "Strong sell pressure led the risk agent to veto. The council says avoid for now." }) });
     const v = await askStructured(model(), ask, "chief_summary", chiefReplySchema("AVOID"));
     expect(v.explanation).toMatch(/avoid for now/);
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/must state the council's ruling, AVOID/);
     // Underscores, spaces and hyphens are one spelling; a ruling inside another word is not named.
     const strongBuy = chiefReplySchema("STRONG_BUY");
-    expect(strongBuy.safeParse({ rationale: "r", explanation: "A strong-buy ruling. Momentum." }).success).toBe(true);
-    expect(strongBuy.safeParse({ rationale: "r", explanation: "A Strong Buy ruling. Momentum." }).success).toBe(true);
-    expect(chiefReplySchema("HOLD").safeParse({ rationale: "r", explanation: "Holders wait. Nothing moves." }).success).toBe(false);
+    expect(strongBuy.safeParse({ rationale: "Votes lean one way.", explanation: "A strong-buy ruling. Momentum." }).success).toBe(true);
+    expect(strongBuy.safeParse({ rationale: "Votes lean one way.", explanation: "A Strong Buy ruling. Momentum." }).success).toBe(true);
+    expect(chiefReplySchema("HOLD").safeParse({ rationale: "Votes lean one way.", explanation: "Holders wait. Nothing moves." }).success).toBe(false);
   });
 });
 
@@ -329,8 +329,8 @@ describe("limits on what a provider can send", () => {
   });
 
   it("a confidence between 1 and 2 is not guessed into a percentage: it goes back for repair", async () => {
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":1.5,"thesis":"x"}' });
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":"85%","thesis":"x"}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":1.5,"thesis":"Flat."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":"85%","thesis":"Flat."}' });
     const v = await askStructured(model(), ask, "agent_vote", schema);
     expect(v.confidence).toBe(0.85);
     expect(server.received).toHaveLength(2);
