@@ -136,6 +136,16 @@ const settings = z.object({
   // How a JSON reply is requested: json_schema (structured output, the default) or json_object
   // for providers that reject json_schema. Replies are zod-validated either way (docs/engines.md).
   LLM_RESPONSE_FORMAT: z.enum(["json_schema", "json_object"]).default("json_schema"),
+  // Sampling and the reply cap as the provider's model accepts them (docs/engines.md): OpenAI's
+  // reasoning models refuse `max_tokens` and every temperature but their own, and count their
+  // hidden reasoning in `max_completion_tokens`.
+  LLM_TEMPERATURE: z
+    .union([z.literal("provider_default"), decimal(number().min(0, "must be 0..2").max(2, "must be 0..2"))], {
+      message: "must be a number 0..2 or provider_default",
+    })
+    .default(0.2),
+  LLM_MAX_TOKENS_PARAM: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
+  LLM_REASONING_TOKENS: decimal(number().int("must be an integer").min(0).max(32_000)).default(0),
   LLM_TIMEOUT_MS: positiveInt.default(30_000),
   LLM_SESSION_BUDGET_MS: positiveInt.default(90_000),
   LLM_MAX_CONCURRENT_SESSIONS: positiveInt.default(1),

@@ -1,12 +1,15 @@
 import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
 import { DEFAULT_MAX_CONCURRENT_SESSIONS, DEFAULT_SESSION_BUDGET_MS, LlmCouncilSessions, type LlmTelemetry } from "./council-sessions.js";
-import { OpenAiChatModel, type ResponseFormatMode } from "./openai-chat.js";
+import { OpenAiChatModel, type MaxTokensParam, type ResponseFormatMode } from "./openai-chat.js";
 
 export interface LlmEnv {
   readonly LLM_BASE_URL?: string | undefined;
   readonly LLM_API_KEY?: string | undefined;
   readonly LLM_MODEL?: string | undefined;
   readonly LLM_RESPONSE_FORMAT?: ResponseFormatMode | undefined;
+  readonly LLM_TEMPERATURE?: number | "provider_default" | undefined;
+  readonly LLM_MAX_TOKENS_PARAM?: MaxTokensParam | undefined;
+  readonly LLM_REASONING_TOKENS?: number | undefined;
   readonly LLM_TIMEOUT_MS?: number | undefined;
   readonly LLM_SESSION_BUDGET_MS?: number | undefined;
   readonly LLM_MAX_CONCURRENT_SESSIONS?: number | undefined;
@@ -26,6 +29,9 @@ export function councilAdvisorFromEnv(env: LlmEnv, telemetry?: LlmTelemetry): Co
     ...(env.LLM_API_KEY ? { apiKey: env.LLM_API_KEY } : {}),
     ...(env.LLM_TIMEOUT_MS ? { timeoutMs: env.LLM_TIMEOUT_MS } : {}),
     ...(env.LLM_RESPONSE_FORMAT ? { responseFormat: env.LLM_RESPONSE_FORMAT } : {}),
+    ...(env.LLM_TEMPERATURE === undefined ? {} : { temperature: env.LLM_TEMPERATURE }),
+    ...(env.LLM_MAX_TOKENS_PARAM ? { maxTokensParam: env.LLM_MAX_TOKENS_PARAM } : {}),
+    ...(env.LLM_REASONING_TOKENS ? { reasoningTokens: env.LLM_REASONING_TOKENS } : {}),
   });
   return new LlmCouncilSessions(model, {
     sessionBudgetMs: env.LLM_SESSION_BUDGET_MS ?? DEFAULT_SESSION_BUDGET_MS,

@@ -11,6 +11,16 @@ import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from
  */
 export type ResponseFormatMode = "json_schema" | "json_object";
 
+/**
+ * The field that caps a reply's tokens. `max_tokens` is what llama-server, vLLM, Ollama and
+ * OpenAI's older chat models read; OpenAI's reasoning models (o-series, GPT-5) refuse it with
+ * 400 `unsupported_parameter` and read `max_completion_tokens`.
+ */
+export type MaxTokensParam = "max_tokens" | "max_completion_tokens";
+
+/** The temperature sent unless configured: low, for votes that follow the prompt's figures. */
+export const DEFAULT_TEMPERATURE = 0.2;
+
 export interface OpenAiChatOptions {
   /** Base URL including the version prefix, e.g. https://api.openai.com/v1 (LLM_BASE_URL). */
   readonly baseUrl: string;
@@ -19,7 +29,12 @@ export interface OpenAiChatOptions {
   /** Per attempt, headers and body included. */
   readonly timeoutMs?: number;
   readonly retry?: RetryPolicy;
-  readonly temperature?: number;
+  /** Sampling temperature; "provider_default" sends none (models that accept only their own). */
+  readonly temperature?: number | "provider_default";
+  /** The request field that caps a reply (LLM_MAX_TOKENS_PARAM); default `max_tokens`. */
+  readonly maxTokensParam?: MaxTokensParam;
+  /** Added to every reply's cap: a reasoning model's hidden tokens count in it (LLM_REASONING_TOKENS). */
+  readonly reasoningTokens?: number;
   readonly responseFormat?: ResponseFormatMode;
   /** Injected so tests need not wait real backoff time. */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -72,8 +87,8 @@ export class OpenAiChatModel implements ChatModel {
     const body = JSON.stringify({
       model: this.options.model,
       messages: request.messages,
-      temperature: this.options.temperature ?? 0.2,
-      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+      ...this.sampling(),
+      ...(request.maxTokens === undefined ? {} : { [this.options.maxTokensParam ?? "max_tokens"]: request.maxTokens + (this.options.reasoningTokens ?? 0) }),
       ...(request.reply ? { response_format: responseFormat(this.mode, request.reply) } : {}),
     });
     const deadlineAt = request.deadlineAt ?? Number.POSITIVE_INFINITY;
@@ -92,6 +107,11 @@ export class OpenAiChatModel implements ChatModel {
       await this.sleep(delay);
     }
     throw last;
+  }
+
+  private sampling(): { temperature?: number } {
+    const t = this.options.temperature ?? DEFAULT_TEMPERATURE;
+    return t === "provider_default" ? {} : { temperature: t };
   }
 
   private async attempt(body: string, timeoutMs: number): Promise<Attempt> {

@@ -14,7 +14,7 @@ export type Reply =
 export interface Received {
   readonly path: string;
   readonly headers: IncomingMessage["headers"];
-  readonly body: { model: string; messages: { role: string; content: string }[]; response_format?: { type: string; json_schema?: unknown }; temperature?: number };
+  readonly body: { model: string; messages: { role: string; content: string }[]; response_format?: { type: string; json_schema?: unknown }; temperature?: number; max_tokens?: number; max_completion_tokens?: number };
 }
 
 /** The documented OpenAI chat-completions success body around one assistant message. */

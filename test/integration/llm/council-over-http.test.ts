@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deliberate, type DeliberationOutcome } from "../../../src/domain/council/deliberate.js";
 import type { CouncilSession } from "../../../src/domain/council/council-types.js";
 import { ROSTERS } from "../../../src/domain/council/rosters.js";
+import { loadConfig } from "../../../src/config/env.js";
 import { councilAdvisorFromEnv } from "../../../src/llm/advisor-from-env.js";
 import { LlmCouncilAdvisor } from "../../../src/llm/council-advisor.js";
 import type { LlmCallRecord } from "../../../src/llm/call-record.js";
@@ -149,6 +150,62 @@ describe("council sessions against a local chat-completions server", () => {
     expect(s.explanationSource).toBe("template");
     expect(s.plainExplanation).toMatch(/AVOID/);
     expect(s.plainExplanation).not.toMatch(/Buy now/);
+  });
+
+  it("a reasoning model that refuses max_tokens and a chosen temperature: refused as configured by default, in council mode once configured for it", async () => {
+    // OpenAI's documented refusals from its reasoning models (o-series, GPT-5): 400 with the
+    // parameter named. They read max_completion_tokens, and hidden reasoning counts in it.
+    server.fallback = (r) => {
+      if (r.body.max_tokens !== undefined) {
+        return { kind: "status", status: 400, body: errorBody("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", "invalid_request_error", "unsupported_parameter") };
+      }
+      if (r.body.temperature !== undefined && r.body.temperature !== 1) {
+        const message = `Unsupported value: 'temperature' does not support ${r.body.temperature} with this model. Only the default (1) value is supported.`;
+        return { kind: "status", status: 400, body: errorBody(message, "invalid_request_error", "unsupported_value") };
+      }
+      return good(r);
+    };
+    const run = async (env: Record<string, string>) => {
+      const config = loadConfig({ LLM_BASE_URL: baseUrl, LLM_MODEL: "o-test", ...env });
+      const source = councilAdvisorFromEnv(config);
+      if (source === null) throw new Error("no advisor from a configured provider");
+      const lease = await source.open("BTC");
+      let s: CouncilSession | null = null;
+      try {
+        s = session(await deliberate(councilInput("BTC"), { advisor: lease.advisor, newId: () => `s${++ids}` }));
+        return s;
+      } finally {
+        lease.close(s);
+      }
+    };
+
+    // The default request: the first question is refused (a 4xx is not retried), nothing more is asked.
+    const refused = await run({});
+    expect(refused.mode).toBe("judiciary");
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0]?.body).toMatchObject({ max_tokens: 200, temperature: 0.2 });
+
+    server.received.length = 0;
+    const answered = await run({ LLM_TEMPERATURE: "provider_default", LLM_MAX_TOKENS_PARAM: "max_completion_tokens", LLM_REASONING_TOKENS: "2000" });
+    expectCompleteSession(answered);
+    expect(answered).toMatchObject({ mode: "council", agentsSucceeded: 6, explanationSource: "model" });
+    const [vote] = server.received;
+    expect(vote?.body.temperature).toBeUndefined();
+    expect(vote?.body.max_tokens).toBeUndefined();
+    // The vote's 200-token cap for the answer, plus room for the reasoning before it.
+    expect(vote?.body.max_completion_tokens).toBe(2_200);
+    expect(isChief(server.received.at(-1) as Received)).toBe(true);
+    expect(server.received.at(-1)?.body.max_completion_tokens).toBe(2_450);
+  });
+
+  it("the sampling settings are validated like every other", () => {
+    expect(loadConfig({ LLM_TEMPERATURE: "0.7" }).LLM_TEMPERATURE).toBe(0.7);
+    expect(loadConfig({}).LLM_TEMPERATURE).toBe(0.2);
+    expect(loadConfig({}).LLM_MAX_TOKENS_PARAM).toBe("max_tokens");
+    expect(() => loadConfig({ LLM_TEMPERATURE: "3" })).toThrow(/LLM_TEMPERATURE/);
+    expect(() => loadConfig({ LLM_TEMPERATURE: "hot" })).toThrow(/LLM_TEMPERATURE/);
+    expect(() => loadConfig({ LLM_MAX_TOKENS_PARAM: "n_predict" })).toThrow(/LLM_MAX_TOKENS_PARAM/);
+    expect(() => loadConfig({ LLM_REASONING_TOKENS: "-5" })).toThrow(/LLM_REASONING_TOKENS/);
   });
 
   it("configuration: no LLM_BASE_URL or LLM_MODEL means no advisor (judiciary mode)", () => {
