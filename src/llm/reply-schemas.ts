@@ -31,13 +31,13 @@ export const RATIONALE_MAX_CHARS = 800;
 export const EXPLANATION_MAX_CHARS = 500;
 
 /**
- * A word of two letters or more somewhere in the text. A schema-enforced reply from a small model
- * can be valid JSON with a thesis of "][" or "1.000000" (SmolLM2-135M, 2026-12-04): a trader
- * reading `agents[].thesis` would take it for the agent's reasoning. "Up." passes: terse is not
- * wordless.
+ * Two words of two letters or more. A schema-enforced reply from a small model can be valid JSON
+ * with a thesis of "][", "1.000000", "LIVE" or "BUY" (SmolLM2-135M, 2026-12-04): a trader
+ * reading `agents[].thesis` would take it for the agent's reasoning. Two words is the least that
+ * can give a reason ("Funding squeeze."); one word at most restates a label or the ruling.
  */
-export function hasWords(text: string): boolean {
-  return /\p{L}{2}/u.test(text);
+function hasWords(text: string): boolean {
+  return (text.match(/\p{L}{2,}/gu) ?? []).length >= 2;
 }
 
 /**
@@ -45,9 +45,9 @@ export function hasWords(text: string): boolean {
  * bullish. The market is bearish. The market is bullish. …", cut at its cap). Such a reply fails
  * validation; a looping one gets no repair round (structured-chat.ts), and the agent votes by rule.
  */
-function prose<T extends z.ZodString>(field: string, s: T) {
+function prose(field: string, s: z.ZodString) {
   return s
-    .refine(hasWords, `${field} must be written in words, not only figures and punctuation`)
+    .refine(hasWords, `${field} must give a reason in words (two or more), not a label, figures or punctuation`)
     .refine((t) => !repeatsItself(t), `${field} must not repeat itself in a loop`);
 }
 

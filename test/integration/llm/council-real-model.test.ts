@@ -30,11 +30,12 @@ const DAY = 24 * HOUR;
 const SESSION_TEST_MS = 900_000;
 /**
  * Sessions a test may need before the model answers acceptably. SmolLM2-135M often writes a
- * schema-valid reply the service refuses (a thesis of "][" or a loop, 2026-12-04), and a session
- * with no acceptable reply is rightly a judiciary one. Three BTC sessions watched left the model
- * 2, 2 and 1 of 6 votes; five ordinary days make a session without one a rare outcome.
+ * schema-valid reply the service refuses (a thesis of "][", "LIVE" or a loop, 2026-12-04), and a
+ * session with no acceptable reply is rightly a judiciary one: 4 of 15 watched (BTC 1 of 5, TAO
+ * 2 of 5, SOL 1 of 5). At that rate eight sessions in a row without one come about once in
+ * 15,000 tries.
  */
-const MAX_SESSIONS = 5;
+const MAX_SESSIONS = 8;
 /** Room for MAX_SESSIONS sessions per council. */
 const RETRYING_TEST_MS = 1_800_000;
 

@@ -46,9 +46,9 @@ beforeEach(() => {
 
 describe("OpenAI-compatible chat completions over HTTP", () => {
   it("sends the documented request with the reply's JSON Schema (structured output) and reads the assistant message", async () => {
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Trend up."}' });
     const reply = await model().complete({ messages: ask, reply: replyFormat("agent_vote", schema), maxTokens: 100 });
-    expect(reply).toEqual({ text: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}', usage: { promptTokens: 10, completionTokens: 10 } });
+    expect(reply).toEqual({ text: '{"ruling":"BUY","confidence":0.8,"thesis":"Trend up."}', usage: { promptTokens: 10, completionTokens: 10 } });
     const [req] = server.received;
     expect(req?.path).toBe("/v1/chat/completions");
     expect(req?.headers.authorization).toBe("Bearer sk-test");
@@ -75,9 +75,9 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
   });
 
   it("LLM_RESPONSE_FORMAT=json_object: asks only for a JSON object, for providers that reject json_schema", async () => {
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Trend up."}' });
     const v = await askStructured(model({ responseFormat: "json_object" }), ask, "agent_vote", schema);
-    expect(v).toEqual({ ruling: "BUY", confidence: 0.8, thesis: "Up." });
+    expect(v).toEqual({ ruling: "BUY", confidence: 0.8, thesis: "Trend up." });
     expect(server.received[0]?.body.response_format).toEqual({ type: "json_object" });
     // The setting is part of the configuration, validated like every other.
     expect(loadConfig({ LLM_RESPONSE_FORMAT: "json_object" }).LLM_RESPONSE_FORMAT).toBe("json_object");
@@ -234,13 +234,13 @@ describe("structured replies validated by zod", () => {
 
   it("a ruling outside the council's set is rejected (SOL never SELL)", async () => {
     const { SOL_RULINGS } = await import("../../../src/domain/market/vocabulary.js");
-    server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Down."}' };
+    server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Trend down."}' };
     const err = await failure(askStructured(model(), ask, "agent_vote", agentReplySchema(SOL_RULINGS)));
     expect(err.kind).toBe("invalid_reply");
   });
 
   it("confidence outside 0..1 (and not a percentage) is rejected", async () => {
-    server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"Flat."}' };
+    server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"Trend flat."}' };
     expect((await failure(askStructured(model(), ask, "agent_vote", schema))).kind).toBe("invalid_reply");
   });
 });
@@ -322,15 +322,15 @@ describe("limits on what a provider can send", () => {
     // Too long, yet no loop (a loop gets no repair round at all): 40 KB of distinct words.
     const long = Array.from({ length: 7_000 }, (_, i) => `w${i}`).join(" ");
     server.queue({ kind: "content", content: `{"ruling":"BUY","confidence":0.8,"thesis":"${long}"}` });
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Up."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":0.8,"thesis":"Trend up."}' });
     await askStructured(model(), ask, "agent_vote", schema);
     const echoed = server.received.at(-1)?.body.messages.find((m) => m.role === "assistant")?.content ?? "";
     expect(echoed.length).toBe(REPAIR_ECHO_CHARS + 1);
   });
 
   it("a confidence between 1 and 2 is not guessed into a percentage: it goes back for repair", async () => {
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":1.5,"thesis":"Flat."}' });
-    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":"85%","thesis":"Flat."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":1.5,"thesis":"Trend flat."}' });
+    server.queue({ kind: "content", content: '{"ruling":"BUY","confidence":"85%","thesis":"Trend flat."}' });
     const v = await askStructured(model(), ask, "agent_vote", schema);
     expect(v.confidence).toBe(0.85);
     expect(server.received).toHaveLength(2);
