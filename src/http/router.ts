@@ -213,7 +213,8 @@ export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
     method: r.method.toUpperCase(),
     literal: !r.path.includes("{"),
     // Case-insensitive, as Express routes: a path it serves in any case is a known path here too.
-    re: new RegExp(`^${r.path.replace(/\{\w+\}/g, "[^/]+")}/?$`, "i"),
+    // The literal parts escaped: "/v1/openapi.json" must not match "/v1/openapi_json".
+    re: new RegExp(`^${r.path.split(/\{\w+\}/).map(escapeRegExp).join("[^/]+")}/?$`, "i"),
   }));
   return (req: Request, _res: Response, next: NextFunction): void => {
     const matching = patterns.filter((p) => p.re.test(req.path));
@@ -224,4 +225,9 @@ export function methodNotAllowedOrNotFound(routes: readonly Route[]) {
     const allow = [...new Set([...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])])].join(", ");
     next(new ApiError("method_not_allowed", { allow }));
   };
+}
+
+/** `text` as a regular expression that matches exactly it. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -28,6 +28,14 @@ describe("the error contract of DECISIONS 2, on every path", () => {
     expect(put.status).toBe(405);
   });
 
+  it("answers 404 for a path that only looks like a known one (a dot is a dot, not any character)", async () => {
+    expect((await fetch(`${svc.url}/v1/openapi.json`, { method: "DELETE" })).status).toBe(405);
+    const res = await fetch(`${svc.url}/v1/openapi_json`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ detail: "Not Found" });
+    expect(res.headers.get("allow")).toBeNull();
+  });
+
   it("refuses a body over 64 KiB with 413", async () => {
     const res = await post("/v1/newsletter/subscribe", JSON.stringify({ email: "a@b.co", website: "x".repeat(70_000) }));
     expect(res.status).toBe(413);
