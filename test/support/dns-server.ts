@@ -7,6 +7,8 @@ export interface LocalDnsServer {
   readonly server: string;
   /** name → the addresses its A and AAAA records answer; mutable so a test can re-point a name. */
   readonly records: Map<string, readonly string[]>;
+  /** Every name asked for, in order (lower case). */
+  readonly asked: string[];
   stop(): Promise<void>;
 }
 
@@ -17,9 +19,11 @@ export interface LocalDnsServer {
  */
 export async function startDnsServer(): Promise<LocalDnsServer> {
   const records = new Map<string, readonly string[]>();
+  const asked: string[] = [];
   const server = createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
     const question = request.questions[0];
+    if (question !== undefined) asked.push(question.name.toLowerCase());
     const addresses = question === undefined ? undefined : records.get(question.name.toLowerCase());
     if (question === undefined || addresses === undefined) {
       response.header.rcode = 3; // NXDOMAIN
@@ -36,6 +40,7 @@ export async function startDnsServer(): Promise<LocalDnsServer> {
   return {
     server: `127.0.0.1:${port}`,
     records,
+    asked,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

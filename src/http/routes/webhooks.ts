@@ -94,6 +94,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   }
 
   async function register(owner: string, url: string, events: WebhookSubscription["events"]): Promise<WebhookSubscription> {
+    // The limit first: a key at its limit gets DECISIONS 5's 409 whatever the URL, and cannot make
+    // the service look up names of its choosing (two DNS queries a request, up to the tier's rate).
+    // The insert below counts again, atomically, for registrations that race.
+    if ((await repo.listByOwner(owner)).length >= MAX_SUBSCRIPTIONS_PER_KEY) throw new ApiError("webhook_limit_reached", { limit: MAX_SUBSCRIPTIONS_PER_KEY });
     const check = await checkWebhookTarget(url, { allowPrivateTargets: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, resolve });
     if (!check.ok) throw new ApiError("validation_failed", { issues: [{ loc: ["body", "url"], msg: TARGET_MESSAGES[check.reason], type: `url_${check.reason}` }] });
     const subscription = createSubscription({

@@ -157,6 +157,29 @@ describe("SSRF: every special-purpose spelling is refused at registration and at
     expect((await call("DELETE", `/v1/webhooks/${String(created.body.id)}`)).status).toBe(200);
   });
 
+  it("a key at its limit of five gets 409 before any name is looked up, whatever the URL", async () => {
+    dns.records.set("public.ssrf.test", [PUBLIC]);
+    const own = (await freshKey()).apiKey;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await call("POST", "/v1/webhooks", { url: `${urlFor("public.ssrf.test")}${i}`, events: ["verdict.new"] }, own);
+      expect(created.status).toBe(201);
+      ids.push(String(created.body.id));
+    }
+    dns.records.set("sixth.ssrf.test", ["10.1.2.3"]);
+    for (const host of ["sixth.ssrf.test", "never-asked.ssrf.test", "127.0.0.1"]) {
+      const sixth = await call("POST", "/v1/webhooks", { url: urlFor(host), events: ["verdict.new"] }, own);
+      expect(sixth).toEqual({ status: 409, body: { detail: { error: "webhook_limit_reached", message: expect.any(String), limit: 5 } } });
+    }
+    expect(dns.asked).not.toContain("sixth.ssrf.test");
+    expect(dns.asked).not.toContain("never-asked.ssrf.test");
+    // Below the limit again, the same name is looked up and refused as before.
+    expect((await call("DELETE", `/v1/webhooks/${ids[0] ?? ""}`, undefined, own)).status).toBe(200);
+    const refused = await call("POST", "/v1/webhooks", { url: urlFor("sixth.ssrf.test"), events: ["verdict.new"] }, own);
+    expect(refused).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "url"], type: "url_host_not_public" }] } });
+    expect(dns.asked).toContain("sixth.ssrf.test");
+  });
+
   it("a name that does not resolve is answered exactly as one that resolves to a private address, so no internal name can be probed", async () => {
     dns.records.set("internal.ssrf.test", ["10.1.2.3"]);
     const internal = await expectRegistrationRefused("internal.ssrf.test", "url_host_not_public");
