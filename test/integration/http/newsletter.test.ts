@@ -134,6 +134,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("newsletter on %s", (kind) => {
       expect(Array.isArray(detail)).toBe(true);
       expect(detail[0]?.loc[0]).toBe("body");
     }
+    // A key the request does not define is named, as in every other body, and nothing is stored.
+    const extra = await subscribe({ email: "extra@example.com", role: "admin" }, "198.51.100.90");
+    expect(extra.status).toBe(422);
+    expect(await extra.json()).toEqual({ detail: [{ loc: ["body", "role"], msg: expect.any(String), type: "extra_forbidden" }] });
+    expect(await svc.service.store.newsletter.get("extra@example.com")).toBeNull();
   });
 
   it("accepts every address a browser's e-mail field accepts: tilde, percent, a punycode top-level domain", async () => {
