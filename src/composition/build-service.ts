@@ -77,6 +77,7 @@ export async function buildService(config: Config, overrides: ServiceOverrides =
   const market = await openMarket(config, clock, overrides.feed, overrides.live, {
     log: store.liveObservations,
     warn: (message, err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, message),
+    holds: store.providerHolds,
   }, logger);
   const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : logMailer(logger);
   const unreachableLinks = publicBaseUrlWarning(config);

@@ -26,6 +26,8 @@ import { CcxtDerivativesProvider, type DerivativesExchange } from "../feeds/live
 import { CcxtLiquidationsProvider, GATE_LIQUIDATION_OPTIONS, type LiquidationsExchange } from "../feeds/live/ccxt-liquidations.js";
 import { CcxtCandleSource, type OhlcvExchange } from "../feeds/live/ccxt-candle-source.js";
 import { guardCcxtExchange } from "../feeds/live/ccxt-guard.js";
+import type { SharedExchangeHold } from "../feeds/live/ccxt-retry-after.js";
+import type { ProviderHoldRepository } from "../store/ports/provider-holds.js";
 import { singleFlight, type MarketPoller } from "../feeds/live/market-poller.js";
 import { LiveFeedSync, LogPublisher, type Warn } from "../feeds/live/feed-sync.js";
 import type { LiveObservationLog } from "../store/ports/live-observations.js";
@@ -78,6 +80,8 @@ export interface LiveSources {
   };
   /** Spot candles, hourly and BTC's daily ones (default: ccxt binance). */
   readonly spot?: OhlcvExchange;
+  /** Where the default ccxt binance (spot) sends its REST calls: a local server speaking Binance's API (tests). */
+  readonly binanceSpotUrl?: string;
   /** Funding and open interest (default: ccxt binanceusdm). */
   readonly futures?: DerivativesExchange;
   /** BTC perpetual liquidations (default: ccxt gate). */
@@ -93,6 +97,8 @@ export interface LiveSources {
 export interface SharedLiveLog {
   readonly log: LiveObservationLog;
   readonly warn: Warn;
+  /** The store's exchange holds: a ban one replica hears is waited out by all (ccxt-retry-after.ts). */
+  readonly holds: ProviderHoldRepository;
 }
 
 const MINUTE = 60_000;
@@ -114,12 +120,23 @@ function pollEvery(provider: string): number {
   return Math.min(HOUR, Math.max(MINUTE, Math.min(...refresh, 12 * HOUR) / 12));
 }
 
+/** ccxt's binance for spot candles and order books, guarded; `apiUrl` points it at a local server (tests). */
+function binanceSpot(ccxt: typeof import("ccxt"), wall: Clock, hold: SharedExchangeHold | undefined, apiUrl: string | undefined) {
+  // Spot markets only: nothing here reads another kind, and loading the futures markets as well
+  // cost requests against the futures hosts at every start.
+  const exchange = guardCcxtExchange(new ccxt.binance({ enableRateLimit: true, options: { fetchMarkets: { types: ["spot"] } } }), wall, hold);
+  if (apiUrl !== undefined) (exchange.urls["api"] as Record<string, string>)["public"] = `${apiUrl}/api/v3`;
+  return exchange;
+}
+
 async function openLive(config: Config, wall: Clock, sources: LiveSources, shared: SharedLiveLog | undefined, logger: Logger | undefined): Promise<Market> {
   const urls = sources.baseUrls ?? {};
   const ccxt = sources.spot && sources.futures && sources.liquidations ? null : await import("ccxt");
-  const spot = sources.spot ?? (ccxt ? guardCcxtExchange(new ccxt.binance({ enableRateLimit: true }), wall) : null);
-  const futures = sources.futures ?? (ccxt ? guardCcxtExchange(new ccxt.binanceusdm({ enableRateLimit: true }), wall) : null);
-  const liquidations = sources.liquidations ?? (ccxt ? guardCcxtExchange(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS }), wall) : null);
+  // Each exchange's hold is kept under its API host's name: Binance's spot and futures hosts count apart.
+  const held = (provider: string): SharedExchangeHold | undefined => (shared ? { holds: shared.holds, provider, warn: shared.warn } : undefined);
+  const spot = sources.spot ?? (ccxt ? binanceSpot(ccxt, wall, held("binance"), sources.binanceSpotUrl) : null);
+  const futures = sources.futures ?? (ccxt ? guardCcxtExchange(new ccxt.binanceusdm({ enableRateLimit: true }), wall, held("binanceusdm")) : null);
+  const liquidations = sources.liquidations ?? (ccxt ? guardCcxtExchange(new ccxt.gate({ enableRateLimit: true, options: GATE_LIQUIDATION_OPTIONS }), wall, held("gate")) : null);
   if (!spot || !futures || !liquidations) throw new Error("ccxt exchanges unavailable");
   // The US calendar is a schedule, not market data: the bundled file serves live mode too.
   const calendar = parseCalendar(await readGzText(join(config.MARKET_DATA_DIR, CALENDAR_FILE)));

@@ -16,6 +16,7 @@ import type { EvidenceRepository } from "./ports/evidence.js";
 import type { CalibrationHistoryRepository } from "./ports/calibration-history.js";
 import type { ReplayClockRepository } from "./ports/replay-clock.js";
 import type { SharedResponseCache } from "./ports/response-cache.js";
+import type { ProviderHoldRepository } from "./ports/provider-holds.js";
 
 /**
  * Every repository the service persists through, on one backend. Capabilities add their
@@ -54,6 +55,8 @@ export interface Store {
   readonly replayClock: ReplayClockRepository;
   /** Response bodies every replica serves alike until they expire (the HTTP response cache). */
   readonly responseCache: SharedResponseCache;
+  /** Waits an exchange asked of every replica (a ban on the IP they share), honoured by all. */
+  readonly providerHolds: ProviderHoldRepository;
   /** Throws when the backend cannot be reached (readiness probe). */
   ping(): Promise<void>;
   close(): Promise<void>;

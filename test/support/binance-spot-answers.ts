@@ -1,13 +1,14 @@
 import ccxt from "ccxt";
 import type { Clock } from "../../src/runtime/clocks/clock.js";
 import { guardCcxtExchange } from "../../src/feeds/live/ccxt-guard.js";
+import type { SharedExchangeHold } from "../../src/feeds/live/ccxt-retry-after.js";
 
 const H = 3_600_000;
 const DAY = 86_400_000;
 
 /** A real ccxt binance, guarded as open-market.ts builds it, pointed at a local server speaking Binance's REST. */
-export function localBinanceSpot(serverUrl: string, clock: Clock): InstanceType<typeof ccxt.binance> {
-  const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock);
+export function localBinanceSpot(serverUrl: string, clock: Clock, shared?: SharedExchangeHold): InstanceType<typeof ccxt.binance> {
+  const exchange = guardCcxtExchange(new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout: 2000 }), clock, shared);
   (exchange.urls["api"] as Record<string, string>)["public"] = `${serverUrl}/api/v3`;
   return exchange;
 }

@@ -15,6 +15,7 @@ import { MongoLiveObservations } from "./live-observations.js";
 import { MongoEvidence } from "./evidence.js";
 import { MongoCalibrationHistory } from "./calibration-history.js";
 import { MongoReplayClock } from "./replay-clock.js";
+import { MongoProviderHolds } from "./provider-holds.js";
 import { MongoResponseCache } from "./response-cache.js";
 
 export async function openMongoStore(url: string): Promise<Store> {
@@ -50,6 +51,7 @@ async function storeOn(client: MongoClient, db: Db): Promise<Store> {
     calibrationHistory: new MongoCalibrationHistory(db),
     replayClock: new MongoReplayClock(db),
     responseCache: new MongoResponseCache(db),
+    providerHolds: new MongoProviderHolds(db),
   };
   for (const repo of Object.values(repos)) await repo.ensureIndexes();
   return {

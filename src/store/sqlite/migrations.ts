@@ -10,7 +10,8 @@ import { judiciaryMigrations } from "./judiciary.js";
 import { evidenceMigrations } from "./evidence.js";
 import { calibrationHistoryMigrations } from "./calibration-history.js";
 import { replayClockMigrations } from "./replay-clock.js";
+import { providerHoldMigrations } from "./provider-holds.js";
 import { responseCacheMigrations } from "./response-cache.js";
 
 /** Every component's migrations; applyMigrations orders and records them. */
-export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations, ...calibrationHistoryMigrations, ...replayClockMigrations, ...responseCacheMigrations];
+export const sqliteMigrations: readonly SqliteMigration[] = [...accessMigrations, ...actorRuntimeMigrations, ...signalHistoryMigrations, ...regimeHistoryMigrations, ...ghostLedgerMigrations, ...judiciaryMigrations, ...webhookMigrations, ...liveObservationMigrations, ...evidenceMigrations, ...calibrationHistoryMigrations, ...replayClockMigrations, ...responseCacheMigrations, ...providerHoldMigrations];

@@ -16,6 +16,7 @@ import { SqliteEvidence } from "./evidence.js";
 import { SqliteCalibrationHistory } from "./calibration-history.js";
 import { SqliteReplayClock } from "./replay-clock.js";
 import { SqliteResponseCache } from "./response-cache.js";
+import { SqliteProviderHolds } from "./provider-holds.js";
 
 export function openSqliteStore(path: string): Store {
   const db = openSqlite(path);
@@ -40,6 +41,7 @@ export function openSqliteStore(path: string): Store {
     calibrationHistory: new SqliteCalibrationHistory(db),
     replayClock: new SqliteReplayClock(db),
     responseCache: new SqliteResponseCache(db),
+    providerHolds: new SqliteProviderHolds(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -10,6 +10,9 @@ import { binanceHourlyKline, binanceSpotExchangeInfo, localBinanceSpot } from ".
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
 import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
 import { captureLogger } from "../../support/capture-logger.js";
+import { openStore } from "../../../src/store/open-store.js";
+import type { Store } from "../../../src/store/store.js";
+import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 
 const H = 3_600_000;
 
@@ -150,5 +153,79 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
     expect(klineCalls()).toBe(2);
     expect(btc.providerHoldUntil()).toBeNull();
     expect(await holdGauge("candles:BTC")).toBe(0);
+  }, 30_000);
+});
+
+describe.each<StoreKind>(["sqlite", "mongodb"])("a Binance ban heard by one replica, on %s", (kind) => {
+  let server: FakeProviderServer;
+  let store: Store;
+  const replicas: Market[] = [];
+  const clock = new ManualClock(Date.now());
+  let banned = true;
+  const klineCalls = () => server.requests.filter((r) => r.startsWith("/api/v3/klines")).length;
+
+  /** A replica's live market as build-service.ts opens it: the default ccxt binance, the store shared. */
+  const openReplica = () =>
+    openMarket(
+      loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }),
+      clock,
+      undefined,
+      {
+        baseUrls: Object.fromEntries(["alternativeMe", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "yahoo", "solanaRpc", "subtensorRpc"].map((k) => [k, server.url])),
+        binanceSpotUrl: server.url,
+        futures: { fetchFundingRateHistory: async () => [], fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }) },
+        liquidations: quietLiquidations(),
+        resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
+      },
+      { log: store.liveObservations, warn: () => undefined, holds: store.providerHolds },
+    );
+
+  beforeAll(async () => {
+    store = await openStore(freshStoreUrl(kind, "exchangehold"));
+    server = await FakeProviderServer.start();
+    server.route((path) => {
+      if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(clock.now()) };
+      if (!path.startsWith("/api/v3/klines")) return { status: 503, body: {} };
+      if (banned) return { status: 418, headers: { "Retry-After": "7200" }, body: { code: -1003, msg: "Way too much request weight used; IP banned until later." } };
+      const hour = Math.floor(clock.now() / H) * H;
+      return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
+    });
+    replicas.push(await openReplica(), await openReplica());
+  });
+  afterAll(async () => {
+    for (const m of replicas) await m.stop();
+    await server?.close();
+    await store?.close();
+  });
+
+  it("is waited out by the other replica's pollers, which share the IP, without a call; both call again after it", async () => {
+    const [a, b] = replicas as [Market, Market];
+    const bannedAt = clock.now();
+    const heard = await a.pollers.find((p) => p.id === "candles:BTC")!.poll();
+    expect(!heard.ok && heard.error.kind).toBe("rate_limited");
+    expect(klineCalls()).toBe(1);
+    expect(await store.providerHolds.until("binance")).toBe(bannedAt + 2 * H);
+    // Replica B never heard the ban: its own exchange object reads the hold from the store.
+    clock.set(bannedAt + 60_000);
+    for (const asset of ["ETH", "BTC"]) {
+      const poller = b.pollers.find((p) => p.id === `candles:${asset}`)!;
+      const poll = await poller.poll();
+      expect(!poll.ok && poll.error.kind, `replica B, candles:${asset}`).toBe("rate_limited");
+      expect(poller.providerHoldUntil()).toBe(bannedAt + 2 * H);
+    }
+    expect(klineCalls()).toBe(1);
+    // A shorter ask heard later never cuts the stored ban short.
+    await store.providerHolds.extend("binance", bannedAt + H);
+    expect(await store.providerHolds.until("binance")).toBe(bannedAt + 2 * H);
+    // Other hosts keep their own limits: Binance's futures host is not held by a spot ban.
+    expect(await store.providerHolds.until("binanceusdm")).toBe(0);
+    banned = false;
+    clock.set(bannedAt + 2 * H + 1000);
+    // Replica B's markets were never loaded (its first request fell in the ban): they load now.
+    for (const m of [a, b]) {
+      const after = await m.pollers.find((p) => p.id === "candles:SOL")!.poll();
+      expect(after.ok ? "fetched" : after.error.kind).toBe("fetched");
+    }
+    expect(klineCalls()).toBe(3);
   }, 30_000);
 });

@@ -268,7 +268,7 @@ describe("publishing while the store refuses writes", () => {
           liquidations: quietLiquidations(),
           resilience: noRetry,
         },
-        { log: flaky, warn: (message) => warnings.push(message) },
+        { log: flaky, warn: (message) => warnings.push(message), holds: store.providerHolds },
       );
       // The poll lands in this process's feed while the store refuses the write ...
       down = true;

@@ -84,4 +84,24 @@ describe("an exchange's ban holds every call this process makes to it (ccxt bina
     expect(await book.depthUsd("BTC")).toBeGreaterThan(0);
     expect(depthCalls()).toBe(before + 1);
   }, 20_000);
+  it("keeps this process's own hold, and says so, when the store shared with the other replicas cannot be reached", async () => {
+    const wall = new ManualClock(T0);
+    const warnings: string[] = [];
+    const down = async (): Promise<never> => {
+      throw new Error("store unreachable");
+    };
+    const exchange = localBinanceSpot(server.url, wall, { holds: { until: down, extend: down }, provider: "binance", warn: (message) => warnings.push(message) });
+    const candles = new CcxtCandleSource("binance", exchange);
+    const book = new CcxtOrderBookDepth("binance", exchange);
+    const before = depthCalls();
+    klines = { status: 418, body: BANNED, headers: { "Retry-After": "7200" } };
+    const ban = await candles.fetchHourly("BTC", null, 2).catch((e: unknown) => e);
+    expect((ban as ProviderError).kind).toBe("rate_limited");
+    wall.set(T0 + 60_000);
+    const held = await book.depthUsd("BTC").catch((e: unknown) => e);
+    expect([(held as ProviderError).kind, (held as ProviderError).retryAfterMs]).toEqual(["rate_limited", 2 * H - 60_000]);
+    expect(depthCalls()).toBe(before);
+    expect(warnings).toContain("the hold binance asked for could not be stored; only this process holds off");
+    expect(warnings).toContain("the store's hold on binance could not be read; this process's own applies");
+  });
 });
