@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/env.js";
-import { openMarket, type Market } from "../../../src/composition/open-market.js";
+import { openMarket, type Market, type SharedLiveLog } from "../../../src/composition/open-market.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import type { Logger } from "../../../src/logging/logger.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
@@ -8,7 +8,7 @@ import type { OhlcvExchange } from "../../../src/feeds/live/ccxt-candle-source.j
 import type { DerivativesExchange } from "../../../src/feeds/live/ccxt-derivatives.js";
 import { binanceHourlyKline, binanceSpotExchangeInfo, localBinanceSpot } from "../../support/binance-spot-answers.js";
 import { quietLiquidations } from "../../support/quiet-liquidations.js";
-import { FakeProviderServer } from "../../unit/feeds/live/fake-provider-server.js";
+import { FakeProviderServer, type FakeAnswer } from "../../unit/feeds/live/fake-provider-server.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
@@ -16,8 +16,12 @@ import { freshStoreUrl, type StoreKind } from "../../support/service.js";
 
 const H = 3_600_000;
 
-/** The live market with `spot` for candles; every other provider's URL is `server`, which answers 503 to them. */
-async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, spot: OhlcvExchange, logger?: Logger): Promise<Market> {
+/**
+ * The live market with `spot` for candles, or else the default ccxt binance pointed at `server`;
+ * every other provider's URL is `server`, which answers 503 to them. `shared`: the store, as
+ * build-service.ts passes it.
+ */
+async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, spot: OhlcvExchange | undefined, logger?: Logger, shared?: SharedLiveLog): Promise<Market> {
   const futures: DerivativesExchange = {
     fetchFundingRateHistory: async () => [],
     fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }),
@@ -25,11 +29,22 @@ async function openLiveMarket(clock: ManualClock, server: FakeProviderServer, sp
   const urls = { alternativeMe: server.url, coingecko: server.url, coinmetrics: server.url, defillama: server.url, deribit: server.url, fred: server.url, yahoo: server.url, solanaRpc: server.url, subtensorRpc: server.url };
   return openMarket(loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }), clock, undefined, {
     baseUrls: urls,
-    spot,
+    ...(spot === undefined ? { binanceSpotUrl: server.url } : { spot }),
     futures,
     liquidations: quietLiquidations(),
     resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-  }, undefined, logger);
+  }, shared, logger);
+}
+
+/** Binance's spot REST on the local server: hourly klines, or its documented ban (418, Retry-After in seconds) while `banned()`. */
+function binanceBanning(clock: ManualClock, banned: () => boolean) {
+  return (path: string): FakeAnswer => {
+    if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(clock.now()) };
+    if (!path.startsWith("/api/v3/klines")) return { status: 503, body: {} };
+    if (banned()) return { status: 418, headers: { "Retry-After": "7200" }, body: { code: -1003, msg: "Way too much request weight used; IP banned until later." } };
+    const hour = Math.floor(clock.now() / H) * H;
+    return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
+  };
 }
 
 /** ccxt's class for Binance's 418/429 answers (ccxt keeps no status; the class name says it). */
@@ -98,14 +113,7 @@ describe("the live candle poller when Binance bans the IP (ccxt binance on a loc
 
   beforeAll(async () => {
     server = await FakeProviderServer.start();
-    server.route((path) => {
-      if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(clock.now()) };
-      if (!path.startsWith("/api/v3/klines")) return { status: 503, body: {} };
-      // Binance's documented ban: HTTP 418, and a Retry-After of the seconds until it is over.
-      if (banned) return { status: 418, headers: { "Retry-After": "7200" }, body: { code: -1003, msg: "Way too much request weight used; IP banned until later." } };
-      const hour = Math.floor(clock.now() / H) * H;
-      return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
-    });
+    server.route(binanceBanning(clock, () => banned));
     // The exchange as open-market.ts builds it, pointed at the local server.
     market = await openLiveMarket(clock, server, localBinanceSpot(server.url, clock), log.logger);
   });
@@ -165,31 +173,12 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("a Binance ban heard by one repl
   const klineCalls = () => server.requests.filter((r) => r.startsWith("/api/v3/klines")).length;
 
   /** A replica's live market as build-service.ts opens it: the default ccxt binance, the store shared. */
-  const openReplica = () =>
-    openMarket(
-      loadConfig({ MARKET_FEED: "live", LOG_LEVEL: "silent" }),
-      clock,
-      undefined,
-      {
-        baseUrls: Object.fromEntries(["alternativeMe", "coingecko", "coinmetrics", "defillama", "deribit", "fred", "yahoo", "solanaRpc", "subtensorRpc"].map((k) => [k, server.url])),
-        binanceSpotUrl: server.url,
-        futures: { fetchFundingRateHistory: async () => [], fetchOpenInterest: async () => ({ openInterestAmount: 1, timestamp: clock.now() }) },
-        liquidations: quietLiquidations(),
-        resilience: { retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 }, breaker: { failureThreshold: 5, cooldownMs: 60_000 } },
-      },
-      { log: store.liveObservations, warn: () => undefined, holds: store.providerHolds },
-    );
+  const openReplica = () => openLiveMarket(clock, server, undefined, undefined, { log: store.liveObservations, warn: () => undefined, holds: store.providerHolds });
 
   beforeAll(async () => {
     store = await openStore(freshStoreUrl(kind, "exchangehold"));
     server = await FakeProviderServer.start();
-    server.route((path) => {
-      if (path.startsWith("/api/v3/exchangeInfo")) return { body: binanceSpotExchangeInfo(clock.now()) };
-      if (!path.startsWith("/api/v3/klines")) return { status: 503, body: {} };
-      if (banned) return { status: 418, headers: { "Retry-After": "7200" }, body: { code: -1003, msg: "Way too much request weight used; IP banned until later." } };
-      const hour = Math.floor(clock.now() / H) * H;
-      return { body: Array.from({ length: 5 }, (_, i) => binanceHourlyKline(hour - (4 - i) * H, 68_000 + i)) };
-    });
+    server.route(binanceBanning(clock, () => banned));
     replicas.push(await openReplica(), await openReplica());
   });
   afterAll(async () => {
