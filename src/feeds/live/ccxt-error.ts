@@ -1,3 +1,4 @@
+import { NoMarketsError } from "./ccxt-market-reload.js";
 import { askedWaitOf, ExchangeHoldError } from "./ccxt-retry-after.js";
 import { ProviderError } from "./provider-error.js";
 
@@ -9,6 +10,8 @@ export function ccxtProviderError(provider: string, err: unknown): ProviderError
   if (err instanceof ProviderError) return err;
   // Refused before it was sent: the exchange's ask, heard by another call of this process, still holds.
   if (err instanceof ExchangeHoldError) return new ProviderError(provider, "rate_limited", err.message, undefined, err.retryAfterMs);
+  // A markets list that listed nothing (ccxt-market-reload.ts): the answer is not what was asked for.
+  if (err instanceof NoMarketsError) return new ProviderError(provider, "malformed", err.message);
   // undici's refusal of a body past the cap (ccxt-body-cap.ts): the answer is not what was asked for.
   if (err instanceof Error && (err as Error & { code?: unknown }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
     return new ProviderError(provider, "malformed", "response body over the size cap");

@@ -1,6 +1,16 @@
 /** What this module sets on a ccxt exchange: the step every unified call takes before its request. */
 export interface MarketLoadHook {
   loadMarkets(reload?: boolean, params?: object): Promise<unknown>;
+  /** What ccxt loaded; some calls (binance's fetchOHLCV) load only while it is undefined. */
+  markets: unknown;
+}
+
+/** A load that listed no markets: ccxt keeps it as loaded, and every call then fails on its symbol. */
+export class NoMarketsError extends Error {
+  constructor() {
+    super("the exchange listed no markets (an answer that is not its markets list); loaded again by the next call");
+    this.name = "NoMarketsError";
+  }
 }
 
 /**
@@ -11,7 +21,11 @@ export interface MarketLoadHook {
  * returns the same rejection without sending a request, until the process restarts, because ccxt
  * reloads only when asked to (`loadMarkets(true)`). Measured on the ccxt of package-lock.json: a
  * binance whose first exchangeInfo answered 503 failed its next calls with that 503 while the
- * server answered 200, sending nothing. So after a failed load the next call asks for a reload;
+ * server answered 200, sending nothing. A 200 that is not a markets list (a maintenance page,
+ * `{}`) is worse: ccxt reads it as no markets, keeps that as loaded, and every call then fails on
+ * "does not have market symbol", never asking again (binance's fetchOHLCV loads only while
+ * `markets` is undefined). Such a load counts as failed here (NoMarketsError, read as
+ * `malformed`) and its empty list is dropped. After a failed load the next call asks for a reload;
  * concurrent callers share the one reload, as ccxt shares the first load. Call it before the
  * first request.
  */
@@ -23,6 +37,10 @@ export function reloadFailedMarkets<E extends MarketLoadHook>(exchange: E): E {
   exchange.loadMarkets = async (reload = false, params = {}) => {
     try {
       const markets = await own(reload || failed, params);
+      if (markets === null || typeof markets !== "object" || Object.keys(markets).length === 0) {
+        exchange.markets = undefined;
+        throw new NoMarketsError();
+      }
       failed = false;
       return markets;
     } catch (err) {
