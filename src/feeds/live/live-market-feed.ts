@@ -70,7 +70,8 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     private readonly publisher: ObservationPublisher | null = null,
   ) {
     this.seriesSink = {
-      record: (key: DailySeriesKey, days: readonly DailyValue[]) => {
+      record: (key: DailySeriesKey, delivered: readonly DailyValue[]) => {
+        const days = this.pastDays(delivered);
         this.recordSeries(key, days);
         if (this.publisher) for (const d of days) this.queued.push(seriesObservation(key, d));
       },
@@ -171,7 +172,7 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
     this.cache.record(this.notFuture(readings).sort((a, b) => a.observedAt - b.observedAt));
     const now = this.clock.now();
     for (const [asset, list] of bars) this.appendBars(asset, list, now);
-    for (const [key, list] of days) this.recordSeries(key, list);
+    for (const [key, list] of days) this.recordSeries(key, this.pastDays(list));
     this.figures.record(this.notFuture(figures).sort((a, b) => a.observedAt - b.observedAt));
   }
 
@@ -192,6 +193,16 @@ export class LiveMarketFeed implements MarketFeed, ObservationSink {
   private notFuture<T extends { readonly observedAt: number }>(items: readonly T[]): T[] {
     const latest = this.clock.now() + FUTURE_STAMP_TOLERANCE_MS;
     return items.filter((item) => item.observedAt <= latest);
+  }
+
+  /**
+   * Days that have begun: a row dated after today is a provider's error, not an observation. Kept,
+   * it became the series' newest day, the store keeps a window back from its newest, so every real
+   * day left it (US10Y read null on every replica, restarts included, for the row is shared).
+   */
+  private pastDays(days: readonly DailyValue[]): DailyValue[] {
+    const latest = this.clock.now() + FUTURE_STAMP_TOLERANCE_MS;
+    return days.filter((d) => d.day <= latest);
   }
 
   private appendBars(asset: Asset, bars: readonly Candle[], now: number): SignalReading[] {

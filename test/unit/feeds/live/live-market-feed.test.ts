@@ -338,4 +338,21 @@ describe("LiveMarketFeed macro series from the FRED and Yahoo adapters (local pr
     expect(feed.macroSeries("VIX", now)).toMatchObject({ value: vix.at(-1)?.value, observedAt: LAST + DAY });
     expect(feed.macroSeries("VIX", now)?.correlation30d).toBeCloseTo(correlationByHand(vix, now), 12);
   });
+
+  it("leaves out a day dated after today, which would have pushed every real day out of the series and been served as the latest", async () => {
+    const now = LAST + DAY + H;
+    const clock = new ManualClock(now);
+    const { feed, pollAll } = liveFeed(clock);
+    // One glitching FRED file: DGS10 carries a row from 2062 after its real days.
+    server.route((path) => {
+      const answer = fixtureAnswer(LAST)(path);
+      return path.includes("id=DGS10&") && answer.raw !== undefined ? { raw: `${answer.raw.trimEnd()}\n2062-03-23,9.99\n` } : answer;
+    });
+    expect(await pollAll()).toEqual([true, true, true]);
+    expect(feed.macroSeries("US10Y", now)).toMatchObject({ value: us10y.at(-1)?.value, observedAt: LAST + DAY });
+    expect(feed.latestReadings(now).get("US10Y")).toMatchObject({ value: us10y.at(-1)?.value, observedAt: LAST + DAY });
+    // Days another process shared before this rule (the log keeps them) are left out on reading too.
+    feed.apply([{ kind: "series", key: "VIX", day: { day: Date.parse("2062-03-23T00:00:00Z"), value: 99 } }]);
+    expect(feed.macroSeries("VIX", now)).toMatchObject({ value: vix.at(-1)?.value, observedAt: LAST + DAY });
+  });
 });
