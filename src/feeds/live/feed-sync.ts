@@ -133,7 +133,11 @@ export class LiveFeedSync {
       applied += decoded.length;
       const last = page.at(-1);
       if (last === undefined) break;
-      this.newestWrite = Math.max(this.newestWrite ?? last.writtenAt, last.writtenAt);
+      // Never past this reader's own time: one row stamped by a clock running ahead would move
+      // the next pull's start past the rows correct clocks write after it, and they would be
+      // skipped for good. Rows ahead of it are read again by each pull until its time comes.
+      const written = Math.min(last.writtenAt, this.wall.now());
+      this.newestWrite = Math.max(this.newestWrite ?? written, written);
       cursor = last;
       if (page.length < PAGE) break;
     }
