@@ -68,10 +68,12 @@ export class FredProvider implements ReadingProvider {
   async poll(): Promise<readonly SignalReading[]> {
     const now = this.clock.now();
     const from = new Date(now - FRED_LOOKBACK_DAYS * DAY).toISOString().slice(0, 10);
-    const fetchRows = async (id: string) =>
-      parseFredCsv(this.id, id, await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=${id}&cosd=${from}`, "text/csv", { timeoutMs: this.timeoutMs, maxBodyBytes: MAX_BODY_BYTES }));
     // A row dated after today is not an observation (a data error); it must not become "the latest".
-    const [us10y, vix, fedFunds] = (await Promise.all([fetchRows(SERIES.US10Y), fetchRows(SERIES.VIX), fetchRows(SERIES.FED_FUNDS)])).map((rows) => rows.filter((r) => r.day <= now)) as [FredObservation[], FredObservation[], FredObservation[]];
+    const fetchRows = async (id: string) =>
+      parseFredCsv(this.id, id, await getText(this.id, `${this.baseUrl}/graph/fredgraph.csv?id=${id}&cosd=${from}`, "text/csv", { timeoutMs: this.timeoutMs, maxBodyBytes: MAX_BODY_BYTES })).filter(
+        (row) => row.day <= now,
+      );
+    const [us10y, vix, fedFunds] = await Promise.all([fetchRows(SERIES.US10Y), fetchRows(SERIES.VIX), fetchRows(SERIES.FED_FUNDS)]);
     this.series.record("US10Y", us10y);
     this.series.record("VIX", vix);
     this.series.record("FED_FUNDS", fedFunds);
