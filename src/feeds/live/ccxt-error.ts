@@ -1,3 +1,4 @@
+import { BodyOverCapError } from "./ccxt-body-cap.js";
 import { NoMarketsError } from "./ccxt-market-reload.js";
 import { askedWaitOf, ExchangeHoldError } from "./ccxt-retry-after.js";
 import { ProviderError } from "./provider-error.js";
@@ -13,7 +14,7 @@ export function ccxtProviderError(provider: string, err: unknown): ProviderError
   // A markets list that listed nothing (ccxt-market-reload.ts): the answer is not what was asked for.
   if (err instanceof NoMarketsError) return new ProviderError(provider, "malformed", err.message);
   // undici's refusal of a body past the cap (ccxt-body-cap.ts): the answer is not what was asked for.
-  if (err instanceof Error && (err as Error & { code?: unknown }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE") {
+  if (err instanceof BodyOverCapError || (err instanceof Error && (err as Error & { code?: unknown }).code === "UND_ERR_RES_EXCEEDED_MAX_SIZE")) {
     return new ProviderError(provider, "malformed", "response body over the size cap");
   }
   const name = err instanceof Error ? `${err.name} ${err.constructor.name}` : "";

@@ -1,8 +1,8 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import ccxt from "ccxt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { capCcxtBodies } from "../../../../src/feeds/live/ccxt-body-cap.js";
 import { heedCcxtRetryAfter } from "../../../../src/feeds/live/ccxt-retry-after.js";
 import { CcxtCandleSource } from "../../../../src/feeds/live/ccxt-candle-source.js";
@@ -136,5 +136,70 @@ describe("CcxtCandleSource (ccxt binance) against a local HTTP server", () => {
     } finally {
       await new Promise<void>((r) => gz.close(() => r()));
     }
+  }, 20_000);
+  /** A server of Binance's paths whose klines answer is `klines(req, res)`; the markets as documented. */
+  async function withServer(klines: (res: ServerResponse) => void, run: (url: string) => Promise<void>): Promise<void> {
+    const srv = createServer((req, res) => {
+      if (req.url?.startsWith("/api/v3/exchangeInfo")) {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(binanceSpotExchangeInfo(T0)));
+      } else klines(res);
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    try {
+      await run(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/api/v3`);
+    } finally {
+      srv.closeAllConnections();
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  }
+  const capped = (api: string, maxBodyBytes: number, timeout = 2000) => {
+    const exchange = new ccxt.binance({ options: { fetchMarkets: { types: ["spot"] } }, enableRateLimit: false, timeout });
+    (exchange.urls["api"] as Record<string, string>)["public"] = api;
+    return new CcxtCandleSource("binance", capCcxtBodies(exchange, maxBodyBytes));
+  };
+
+  it("counts the inflated bytes of an answer compressed against the ask, and still reads one that fits", async () => {
+    // A server (or a proxy) that gzips whatever it is asked: ~120 KB of klines in a few KB of gzip.
+    let rows = 1000;
+    await withServer(
+      (res) => {
+        res.setHeader("content-type", "application/json");
+        res.setHeader("content-encoding", "gzip");
+        res.end(gzipSync(JSON.stringify(Array.from({ length: rows }, (_, i) => kline(i)))));
+      },
+      async (api) => {
+        const err = await capped(api, 64 * 1024).fetchHourly("BTC", T0, 1000).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ProviderError);
+        expect([(err as ProviderError).kind, (err as ProviderError).message]).toEqual(["malformed", "binance: response body over the size cap"]);
+        rows = 2;
+        expect(await capped(api, 64 * 1024).fetchHourly("BTC", T0, 2)).toEqual([
+          { t: T0, o: 68000, h: 68100, l: 67900, c: 68050, v: 123.5 },
+          { t: T0 + H, o: 68001, h: 68101, l: 67901, c: 68051, v: 123.5 },
+        ]);
+      },
+    );
+  }, 20_000);
+
+  it("cuts off an answer whose body drips in, as a timeout, and lets go of its connection", async () => {
+    // Headers at once, then a byte every 200 ms: undici's own limit is 300 s between two bytes.
+    const closed: boolean[] = [];
+    await withServer(
+      (res) => {
+        res.setHeader("content-type", "application/json");
+        res.flushHeaders();
+        const drip = setInterval(() => res.write(" "), 200);
+        res.once("close", () => {
+          clearInterval(drip);
+          closed.push(true);
+        });
+      },
+      async (api) => {
+        const err = await capped(api, 64 * 1024, 1000).fetchHourly("BTC", T0, 2).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ProviderError);
+        expect([(err as ProviderError).kind, (err as ProviderError).retryable]).toEqual(["timeout", true]);
+        await vi.waitFor(() => expect(closed).toEqual([true]), { timeout: 5_000 });
+      },
+    );
   }, 20_000);
 });
