@@ -150,20 +150,25 @@ export class VerdictActor extends Actor {
   }
 
   /**
-   * The store write and the turn's commit are not one transaction: a turn that stored a verdict
-   * and then failed (a crash, a store error on pruning) left a published row whose `verdict.new`
-   * was rolled back, and a retry on a later 5-minute slot would never send it. The next turn
-   * finds that row newer than `lastAt` and announces it once. Returns the new `lastAt`.
+   * The store write and the turn's commit are not one transaction: a turn that stored verdicts
+   * and then failed (a crash, a store error on pruning) left published rows whose `verdict.new`
+   * was rolled back, and a retry on a later 5-minute slot would never send them. The next turn
+   * finds the rows newer than `lastAt` and announces each once, oldest first: a late turn stores
+   * up to MAX_CATCH_UP_SLOTS of them, and announcing only the newest lost the others' events.
+   * Returns the new `lastAt`.
    */
   async #announceUncommitted(last: number | null, at: number): Promise<number | null> {
     if (last === null) return last;
-    const stored = await this.deps.verdicts.latest(this.asset, at);
-    if (stored === null || stored.at <= last) return last;
-    this.ctx.state.set("lastAt", stored.at);
-    // The rolled-back turn's event, sent again: it carries that turn's time, its verdict's slot
-    // (DECISIONS 7: retries carry the original). SPEC's data has no time, so a later stamp would
-    // tell a subscriber this is the next slot's ruling.
-    if (this.asset === "BTC") await this.ctx.publish("verdict.new", { ...verdictNewData(stored.verdict) }, { at: stored.at });
-    return stored.at;
+    const stored = await this.deps.verdicts.between(this.asset, last, at);
+    const newest = stored.at(-1);
+    if (newest === undefined) return last;
+    this.ctx.state.set("lastAt", newest.at);
+    // The rolled-back turn's events, sent again: each carries its verdict's slot (DECISIONS 7:
+    // retries carry the original). SPEC's data has no time, so a later stamp would tell a
+    // subscriber this is the next slot's ruling.
+    if (this.asset === "BTC") {
+      for (const entry of stored) await this.ctx.publish("verdict.new", { ...verdictNewData(entry.verdict) }, { at: entry.at });
+    }
+    return newest.at;
   }
 }

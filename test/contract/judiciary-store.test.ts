@@ -70,6 +70,11 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("verdict and council-session rep
     expect(await store.verdicts.latest("BTC", T0 - 1)).toBeNull();
     expect((await store.verdicts.latest("SOL"))?.verdict.asset).toBe("SOL");
     expect(await store.verdicts.byId(entries[0]?.id ?? "")).toEqual(entries[0]);
+    // After one time, up to and including another, oldest first, the asset's own only.
+    expect(await store.verdicts.between("BTC", T0, T0 + 2 * M5)).toEqual([entries[1], entries[2]]);
+    expect(await store.verdicts.between("BTC", T0 - 1, T0 + M5)).toEqual([entries[0], entries[1]]);
+    expect(await store.verdicts.between("BTC", T0 + 2 * M5, T0 + 20 * M5)).toEqual([]);
+    expect((await store.verdicts.between("SOL", T0, T0 + 20 * M5)).map((v) => v.verdict.asset)).toEqual(["SOL"]);
   });
 
   it("prunes only the asset's verdicts older than the cut-off", async () => {

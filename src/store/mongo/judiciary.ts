@@ -59,6 +59,11 @@ export class MongoVerdicts implements VerdictRepository, VerdictPruning {
     return doc ? { id: doc._id, at: doc.at, verdict: judiciaryVerdictFromJson(JSON.parse(doc.body)) } : null;
   }
 
+  async between(asset: Asset, after: number, upTo: number): Promise<StoredVerdict[]> {
+    const docs = await this.docs.find({ asset, at: { $gt: after, $lte: upTo } }).sort({ at: 1 }).toArray();
+    return docs.map((doc) => ({ id: doc._id, at: doc.at, verdict: judiciaryVerdictFromJson(JSON.parse(doc.body)) }));
+  }
+
   async pruneBefore(asset: Asset, before: number): Promise<number> {
     return (await this.docs.deleteMany({ asset, at: { $lt: before } })).deletedCount;
   }

@@ -16,6 +16,8 @@ export interface VerdictRepository {
   /** The newest verdict of `asset` at or before `at` (default: the newest of all), or null. */
   latest(asset: Asset, at?: number): Promise<StoredVerdict | null>;
   byId(id: string): Promise<StoredVerdict | null>;
+  /** The verdicts of `asset` made after `after` and at or before `upTo`, oldest first. */
+  between(asset: Asset, after: number, upTo: number): Promise<StoredVerdict[]>;
 }
 
 /** Retention (docs: verdicts are kept 30 days of market time); implemented by both adapters. */

@@ -37,8 +37,10 @@ export class SqliteVerdicts implements VerdictRepository, VerdictPruning {
   private readonly newest;
   private readonly one;
   private readonly prune;
+  private readonly range;
 
   constructor(db: SqliteDb) {
+    this.range = db.prepare<[string, number, number], VerdictRow>("SELECT id, at, body FROM verdicts WHERE asset = ? AND at > ? AND at <= ? ORDER BY at ASC");
     this.insert = db.prepare("INSERT INTO verdicts (id, asset, at, body) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING");
     this.newest = db.prepare<[string, number], VerdictRow>("SELECT id, at, body FROM verdicts WHERE asset = ? AND at <= ? ORDER BY at DESC LIMIT 1");
     this.one = db.prepare<[string], VerdictRow>("SELECT id, at, body FROM verdicts WHERE id = ?");
@@ -57,6 +59,10 @@ export class SqliteVerdicts implements VerdictRepository, VerdictPruning {
   async byId(id: string): Promise<StoredVerdict | null> {
     const row = this.one.get(id);
     return row ? toVerdict(row) : null;
+  }
+
+  async between(asset: Asset, after: number, upTo: number): Promise<StoredVerdict[]> {
+    return this.range.all(asset, after, upTo).map(toVerdict);
   }
 
   async pruneBefore(asset: Asset, before: number): Promise<number> {

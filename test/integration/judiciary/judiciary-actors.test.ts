@@ -385,6 +385,7 @@ describe("verdict and council actors over the bundled replay data", () => {
       save: verdicts.verdicts.save.bind(verdicts.verdicts),
       latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
       byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
+      between: verdicts.verdicts.between.bind(verdicts.verdicts),
       pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
         if (failPruning && asset === "BTC") throw new Error("store unavailable");
         return verdicts.verdicts.pruneBefore(asset, before);
@@ -412,6 +413,45 @@ describe("verdict and council actors over the bundled replay data", () => {
     expect(stamps[3]).toBeGreaterThanOrEqual(start + 5 * MIN);
     expect([...stamps].sort((x, y) => x - y)).toEqual(stamps);
     expect((await verdicts.verdicts.latest("BTC"))?.at).toBe(start + 5 * MIN);
+    await verdicts.close();
+  });
+
+  it("a late verdict turn that failed after storing its slots: the next turn sends every one of their verdict.new, oldest first", async () => {
+    const start = dayWith(false) + 10 * HOUR;
+    const verdicts = openSqliteStore(":memory:");
+    let failPruning = true;
+    const flaky = {
+      save: verdicts.verdicts.save.bind(verdicts.verdicts),
+      latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
+      byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
+      between: verdicts.verdicts.between.bind(verdicts.verdicts),
+      pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
+        if (failPruning && asset === "BTC") throw new Error("store unavailable");
+        return verdicts.verdicts.pruneBefore(asset, before);
+      },
+    };
+    r = await rig(start - 15 * MIN, {}, { verdicts: flaky });
+    await r.host.runDue();
+    // The turn of 10:00 runs 15 minutes late: it makes 09:50, 09:55 and 10:00, stores all three,
+    // and fails on the hourly pruning, so its events are rolled back.
+    r.clock.set(start);
+    await r.host.runDue();
+    await r.dispatcher.flush();
+    const stored = [5, 10, 15].map((m) => start - 15 * MIN + m * MIN);
+    for (const at of stored) expect(await verdicts.verdicts.byId(verdictId("BTC", at))).not.toBeNull();
+    expect(r.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp))).toEqual([start - 15 * MIN]);
+    failPruning = false;
+    r.clock.set(start + 5 * MIN);
+    await r.host.runDue();
+    await r.dispatcher.flush();
+    const sent = r.events.filter((e) => e.event === "verdict.new");
+    // One event per stored verdict, each stamped in its own slot and carrying that slot's ruling.
+    expect(sent.map((e) => Math.floor(Date.parse(e.timestamp) / (5 * MIN)) * 5 * MIN)).toEqual([start - 15 * MIN, ...stored, start + 5 * MIN]);
+    for (const [i, at] of stored.entries()) {
+      const entry = await verdicts.verdicts.byId(verdictId("BTC", at));
+      expect(sent[i + 1]?.data).toEqual(verdictNewData(entry!.verdict));
+    }
+    expect(new Set(sent.map((e) => e.id)).size).toBe(sent.length);
     await verdicts.close();
   });
 
