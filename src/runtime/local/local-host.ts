@@ -76,7 +76,7 @@ export class LocalActorHost implements ActorHost {
       proxy: (cls, id) => this.proxy(cls, id),
       setTimer: (activation, name, spec, callback) => this.setTimer(activation, name, spec, callback),
       deleteTimer: (activation, name) => this.deleteTimer(activation, name),
-      commit: (activation, turn) => this.commit(activation, turn),
+      commit: (activation, turn) => this.commitTurn(activation, turn),
       committed: (activation, turn) => this.afterCommit(activation, turn),
     }));
   }
@@ -202,16 +202,49 @@ export class LocalActorHost implements ActorHost {
     activation.view = new StateView(new Map(committed), true, () => Promise.resolve(undefined));
     const instance = registration.factory(createActivationContext(activation, activation.view, this.services));
     activation.instance = instance;
+    registration.metrics.active.inc();
     try {
       await runTurn(this.turnDeps, activation, registration, "onActivate", () => instance.onActivate());
     } catch (err) {
-      activation.instance = null;
-      activation.view = null;
+      // Unless a failed commit has already forgotten it.
+      if (activation.instance) {
+        activation.instance = null;
+        activation.view = null;
+        registration.metrics.active.dec();
+      }
       throw err;
     }
     activation.lastUsed = this.options.clock.now();
-    registration.metrics.active.inc();
     return instance;
+  }
+
+  /**
+   * A turn's commit. When it fails, what this process holds for the actor is forgotten, and the
+   * next turn reads the actor afresh. A store that cannot say whether a failed write landed
+   * (MongoDB: an error after the server applied the update, a connection lost before its reply)
+   * may hold the turn: the instance's view would then be behind it, and the next turn would act
+   * on the state before it (a verdict re-announced under a new event id, a trader stepping bars
+   * again). Reading afresh is right either way, and after a commit that surely failed (SQLite
+   * rolls back) it only costs a load.
+   */
+  private async commitTurn(activation: Activation, turn: TurnChanges): Promise<void> {
+    try {
+      await this.commit(activation, turn);
+    } catch (err) {
+      this.forget(activation);
+      throw err;
+    }
+  }
+
+  /** Drops the activation's instance, view and timers from inside its job; no onDeactivate (its memory is what is in doubt). */
+  private forget(activation: Activation): void {
+    if (!activation.instance) return;
+    this.options.logger.warn({ actorType: activation.ref.type, actorId: activation.ref.id }, "turn commit failed: activation forgotten, the next turn reads the actor afresh");
+    for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
+    activation.instance = null;
+    activation.view = null;
+    this.registrationOf(activation).metrics.active.dec();
+    this.activations.release(activation);
   }
 
   private commit(activation: Activation, turn: TurnChanges): Promise<void> {
