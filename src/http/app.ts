@@ -9,6 +9,7 @@ import { requestId } from "./middleware/request-id.js";
 import { accessLog } from "./middleware/access-log.js";
 import { errorHandler } from "./middleware/error-handler.js";
 import { httpMetrics } from "./middleware/http-metrics.js";
+import { responseDeadline } from "./middleware/response-deadline.js";
 import { buildOpenApi } from "./openapi.js";
 import { ResponseCache } from "./response-cache.js";
 import { IpLimiter } from "../application/ip-limiter.js";
@@ -51,7 +52,16 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
   for (const router of routers) app.use(router);
   // Filled as the routes are mounted below; ahead of them so a literal path skips the walk.
   const literal = new LiteralRoutes();
-  app.use(inSequence(requestId, accessLog(deps.logger), httpMetrics, securityHeaders(deps.config.PUBLIC_BASE_URL), literal.dispatch));
+  app.use(
+    inSequence(
+      responseDeadline(responseDeadlineMs(deps.config.HTTP_REQUEST_TIMEOUT_MS)),
+      requestId,
+      accessLog(deps.logger),
+      httpMetrics,
+      securityHeaders(deps.config.PUBLIC_BASE_URL),
+      literal.dispatch,
+    ),
+  );
 
   app.get("/v1/openapi.json", (_req, res) => {
     res.json(openApi);
@@ -93,6 +103,15 @@ function cacheNamespace(openApi: object, marketFeed: string): string {
  * deployment (docker compose reached by a LAN name) it made the browser ask for the dashboard's
  * script and stylesheet over https, which failed, and the page stayed blank.
  */
+/**
+ * How long an answer may take from its request to its last byte: four times the time a client
+ * has to send its request (2 minutes by default), room for the slowest handler (a webhook test
+ * send reaching five URLs) and a slow link, and still a bound.
+ */
+export function responseDeadlineMs(requestTimeoutMs: number): number {
+  return 4 * requestTimeoutMs;
+}
+
 function securityHeaders(publicBaseUrl: string) {
   const https = publicBaseUrl.startsWith("https:");
   return helmet({

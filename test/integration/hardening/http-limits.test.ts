@@ -182,6 +182,29 @@ describe("server limits are the configured ones (item 8)", () => {
     expect(got.text).toMatch(/Keep-Alive: timeout=\d+/);
   });
 
+  it("closes a connection whose answer is not read within the response deadline (4x the request timeout)", async () => {
+    // Many answers asked for at once and none read: the server's writes back up behind the
+    // client's full receive window. Node's own limits end with the request, so this held the
+    // connection for as long as the client liked.
+    const socket = connect(portOf(svc), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.pause();
+    const one = (await (await fetch(`${svc.url}/v1/openapi.json`)).arrayBuffer()).byteLength;
+    const asked = 400;
+    socket.write("GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(asked));
+    // Past the deadline (8 s here), then the client reads what the server had sent.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    let received = 0;
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.on("data", (d: Buffer) => (received += d.length));
+    socket.on("error", () => undefined);
+    socket.resume();
+    await closed;
+    // Cut off mid-way: far less than every answer, and the connection is gone.
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan((asked * one) / 2);
+  }, 30_000);
+
   it("refuses a headers timeout longer than the request timeout at start-up", () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
   });
