@@ -17,8 +17,8 @@ import { isRetryableStatus } from "../llm/retry-policy.js";
 export const MAX_WELCOME_ATTEMPTS = 5;
 /**
  * How long one claim on a welcome e-mail lasts; renewed before every attempt. Longer than an
- * attempt (the mailer's timeouts: 10 s to connect, 10 s to the greeting, 20 s of silence) and
- * the wait before it (25 s at most), so a claim lapses only when its holder died.
+ * attempt (the mailer ends each send within 60 s, SMTP_TIMEOUTS.sendMs) and the wait before it
+ * (25 s at most), so a claim lapses only when its holder died.
  */
 const CLAIM_MS = 120_000;
 

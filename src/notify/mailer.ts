@@ -29,14 +29,18 @@ export interface Mailer {
  * How long the mailer waits to connect, for the server's greeting, and through a silence
  * mid-conversation. nodemailer's own defaults are 2 min, 30 s and 10 min: one stuck attempt then
  * outlasted its claim on the address (another replica sent the same welcome) and the shutdown.
+ * And how long one send may take in all: the others are idle timers, which a server that answers
+ * a continuation line every few seconds resets for as long as it likes.
  */
 export interface SmtpTimeouts {
   readonly connectionMs: number;
   readonly greetingMs: number;
   readonly socketMs: number;
+  readonly sendMs: number;
 }
 
-export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000 };
+/** A send ends within 60 s: inside the 120 s claim on its address with the 25 s wait before it. */
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 20_000, sendMs: 60_000 };
 
 /**
  * SMTP through nodemailer (SMTP_URL). The URL is read here into plain options, so the timeouts and
@@ -67,7 +71,9 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
   );
   return {
     async send(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, ...(m.headers ? { headers: { ...m.headers } } : {}) });
+      // nodemailer closes the connection when the signal fires (10.x: an AbortSignal per send).
+      const signal = AbortSignal.timeout(timeouts.sendMs);
+      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text, ...(m.headers ? { headers: { ...m.headers } } : {}), signal });
     },
     close() {
       transport.close();

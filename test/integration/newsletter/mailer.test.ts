@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { smtpMailer } from "../../../src/notify/mailer.js";
 import { freePort } from "../../support/free-port.js";
 
@@ -43,12 +43,40 @@ describe("the SMTP mailer against servers that misbehave", () => {
   });
 
   it("gives up on a server that never greets after its greeting timeout, not nodemailer's 30 s", async () => {
-    const mailer = smtpMailer(`smtp://127.0.0.1:${silentPort}`, "hello@market-intel.test", { connectionMs: 5_000, greetingMs: 300, socketMs: 5_000 });
+    const mailer = smtpMailer(`smtp://127.0.0.1:${silentPort}`, "hello@market-intel.test", { connectionMs: 5_000, greetingMs: 300, socketMs: 5_000, sendMs: 8_000 });
     const err = (await mailer.send(MESSAGE).catch((e: unknown) => e)) as { code?: string; message?: string };
     mailer.close();
     expect(err.code).toBe("ETIMEDOUT");
     expect(err.message).toMatch(/[Gg]reeting/);
   }, 10_000);
+
+  it("gives up on a server that keeps talking without ever finishing its answer, at the send's deadline, and hangs up", async () => {
+    // Greets, then answers EHLO with a continuation line every 200 ms: each resets the idle timer.
+    let closed = false;
+    const drip = createServer((socket) => {
+      let timer: NodeJS.Timeout | undefined;
+      socket.write("220 relay.test ESMTP\r\n");
+      socket.once("data", () => {
+        timer = setInterval(() => socket.write("250-still thinking\r\n"), 200);
+      });
+      socket.on("error", () => undefined);
+      socket.once("close", () => {
+        clearInterval(timer);
+        closed = true;
+      });
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => drip.listen(port, "127.0.0.1", r));
+    try {
+      const mailer = smtpMailer(`smtp://127.0.0.1:${port}`, "hello@market-intel.test", { connectionMs: 1_000, greetingMs: 1_000, socketMs: 1_000, sendMs: 2_000 });
+      const err = (await mailer.send(MESSAGE).catch((e: unknown) => e)) as { name?: string } | undefined;
+      mailer.close();
+      expect(err?.name).toMatch(/TimeoutError|AbortError/);
+      await vi.waitFor(() => expect(closed).toBe(true), { timeout: 3_000 });
+    } finally {
+      drip.close();
+    }
+  }, 15_000);
 
   it("refuses to log in over a connection without TLS when the URL carries credentials", async () => {
     const mailer = smtpMailer(`smtp://relay-user:relay-pass@127.0.0.1:${plainPort}`, "hello@market-intel.test");
