@@ -51,7 +51,7 @@ export function accessLog(logger: Logger) {
       const level = status === 503 ? "warn" : status >= 500 ? "error" : "info";
       if (!logger.isLevelEnabled(level)) return;
       const line = {
-        req_id: (req as Request & { id?: string }).id,
+        req_id: res.getHeader("X-Request-Id"),
         method: req.method,
         route: routePathOf(req) ?? null,
         path: loggablePath(req.path),
