@@ -10,12 +10,13 @@ export interface ChildTarget {
 }
 
 /**
- * Starts `node [nodeFlags] --import tsx <script> [args]` and waits for the one JSON line
+ * Starts `node [nodeFlags] --import tsx <script> [args]` (without tsx for compiled `.js`) and waits for the one JSON line
  * `{port, key?}` every bench target prints once it listens. `nodeFlags` is how the profile script
  * runs the same target under `--cpu-prof`.
  */
 export async function startChildTarget(script: string, args: readonly string[], nodeFlags: readonly string[] = []): Promise<ChildTarget> {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const loader = script.endsWith(".js") ? [] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${script} ${args.join(" ")} exited ${String(code)}`)));
     createInterface({ input: child.stdout! }).once("line", resolve);

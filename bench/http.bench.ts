@@ -9,12 +9,14 @@ import { openLoop, quantile } from "./http/open-loop.js";
 import { pacedLoad } from "./http/paced-load.js";
 import { loopDelaySchema, mergeLoopDelays, type LoopDelay } from "./http/loop-delay.js";
 import { startFerretDb } from "../test/support/ferretdb.js";
+import { compileTargets } from "./http/compiled-target.js";
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
 
-function startTarget(kind: string, storeUrl?: string): Promise<ChildTarget> {
-  return startChildTarget("bench/http/target.ts", [kind, ...(storeUrl ? [storeUrl] : [])]);
+/** Each target from the compiled build (compileTargets), the service as `npm start` runs it. */
+function startTarget(script: string, kind: string, storeUrl?: string): Promise<ChildTarget> {
+  return startChildTarget(script, [kind, ...(storeUrl ? [storeUrl] : [])]);
 }
 
 interface Load {
@@ -151,16 +153,17 @@ function blockReports(phase: string, at: string, keyed: LoopDelay, express: Loop
 export async function run(): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), "bench-http-"));
   const started: ChildTarget[] = [];
+  const script = await compileTargets();
   const ferret = await startFerretDb();
   let ferretStopped = false;
   let results: Map<string, Load>;
   let open: Map<string, OpenLoopFigures>;
   let paced: Map<string, OpenLoopFigures>;
   try {
-    const bareT = await startTarget("node-http");
-    const expressT = await startTarget("express");
-    const sqliteT = await startTarget("service", `sqlite:${join(dir, "mis.sqlite")}`);
-    const mongoT = await startTarget("service", `${ferret.url.replace(/\/?$/, "")}/bench_http`);
+    const bareT = await startTarget(script, "node-http");
+    const expressT = await startTarget(script, "express");
+    const sqliteT = await startTarget(script, "service", `sqlite:${join(dir, "mis.sqlite")}`);
+    const mongoT = await startTarget(script, "service", `${ferret.url.replace(/\/?$/, "")}/bench_http`);
     started.push(bareT, expressT, sqliteT, mongoT);
     const at = (t: ChildTarget, path: string) => `http://127.0.0.1:${t.port}${path}`;
     const keyed = (t: ChildTarget) => ({ "x-api-key": t.key ?? "" });
