@@ -122,6 +122,23 @@ async function rig(
   return { store, host, clock, dispatcher, events, log, advance };
 }
 
+/** BTC's verdicts on their own SQLite store, whose hourly pruning fails until `pruning.fails` is cleared. */
+function failingPruning() {
+  const verdicts = openSqliteStore(":memory:");
+  const pruning = { fails: true };
+  const flaky = {
+    save: verdicts.verdicts.save.bind(verdicts.verdicts),
+    latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
+    byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
+    between: verdicts.verdicts.between.bind(verdicts.verdicts),
+    pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
+      if (pruning.fails && asset === "BTC") throw new Error("store unavailable");
+      return verdicts.verdicts.pruneBefore(asset, before);
+    },
+  };
+  return { verdicts, flaky, pruning };
+}
+
 /** A healthy provider: agents answer BUY at 0.8, the Chief Judge explains the ruling. */
 const good = (r: Received): Reply =>
   isChiefRequest(r)
@@ -378,24 +395,13 @@ describe("verdict and council actors over the bundled replay data", () => {
 
   it("a verdict turn that failed after storing its verdict: the next turn sends that verdict's verdict.new once", async () => {
     const start = dayWith(false) + 10 * HOUR;
-    const verdicts = openSqliteStore(":memory:");
-    let failPruning = true;
     // The hourly pruning fails once, after the verdict was stored: the turn is rolled back.
-    const flaky = {
-      save: verdicts.verdicts.save.bind(verdicts.verdicts),
-      latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
-      byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
-      between: verdicts.verdicts.between.bind(verdicts.verdicts),
-      pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
-        if (failPruning && asset === "BTC") throw new Error("store unavailable");
-        return verdicts.verdicts.pruneBefore(asset, before);
-      },
-    };
+    const { verdicts, flaky, pruning } = failingPruning();
     r = await rig(start - 10 * MIN, {}, { verdicts: flaky });
     await r.advance(10 * MIN);
     expect((await verdicts.verdicts.latest("BTC"))?.at).toBe(start);
     expect(r.events.filter((e) => e.event === "verdict.new")).toHaveLength(2);
-    failPruning = false;
+    pruning.fails = false;
     r.clock.set(start + 5 * MIN);
     await r.host.runDue();
     await r.dispatcher.flush();
@@ -418,18 +424,7 @@ describe("verdict and council actors over the bundled replay data", () => {
 
   it("a late verdict turn that failed after storing its slots: the next turn sends every one of their verdict.new, oldest first", async () => {
     const start = dayWith(false) + 10 * HOUR;
-    const verdicts = openSqliteStore(":memory:");
-    let failPruning = true;
-    const flaky = {
-      save: verdicts.verdicts.save.bind(verdicts.verdicts),
-      latest: verdicts.verdicts.latest.bind(verdicts.verdicts),
-      byId: verdicts.verdicts.byId.bind(verdicts.verdicts),
-      between: verdicts.verdicts.between.bind(verdicts.verdicts),
-      pruneBefore: async (asset: Parameters<Store["verdicts"]["pruneBefore"]>[0], before: number) => {
-        if (failPruning && asset === "BTC") throw new Error("store unavailable");
-        return verdicts.verdicts.pruneBefore(asset, before);
-      },
-    };
+    const { verdicts, flaky, pruning } = failingPruning();
     r = await rig(start - 15 * MIN, {}, { verdicts: flaky });
     await r.host.runDue();
     // The turn of 10:00 runs 15 minutes late: it makes 09:50, 09:55 and 10:00, stores all three,
@@ -440,7 +435,7 @@ describe("verdict and council actors over the bundled replay data", () => {
     const stored = [5, 10, 15].map((m) => start - 15 * MIN + m * MIN);
     for (const at of stored) expect(await verdicts.verdicts.byId(verdictId("BTC", at))).not.toBeNull();
     expect(r.events.filter((e) => e.event === "verdict.new").map((e) => Date.parse(e.timestamp))).toEqual([start - 15 * MIN]);
-    failPruning = false;
+    pruning.fails = false;
     r.clock.set(start + 5 * MIN);
     await r.host.runDue();
     await r.dispatcher.flush();
