@@ -96,6 +96,19 @@ function cacheNamespace(openApi: object, marketFeed: string): string {
   return createHash("sha256").update(JSON.stringify(shapes)).update(`\n${marketFeed}`).digest("base64url").slice(0, 16);
 }
 
+/** Node runs a timer longer than this (2^31 - 1 ms, ~24.8 days) after 1 ms instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * How long an answer may take from its request to its last byte: four times the time a client
+ * has to send its request (2 minutes by default), room for the slowest handler (a webhook test
+ * send reaching five URLs) and a slow link, and still a bound. Capped where Node's timers end: a
+ * huge HTTP_REQUEST_TIMEOUT_MS would otherwise cut every connection at once.
+ */
+export function responseDeadlineMs(requestTimeoutMs: number): number {
+  return Math.min(4 * requestTimeoutMs, MAX_TIMER_MS);
+}
+
 /**
  * helmet's headers, with a Content-Security-Policy as tight as the pages need: no inline styles
  * or fonts from elsewhere (the pages set styles through the CSSOM only), and no framing at all.
@@ -103,15 +116,6 @@ function cacheNamespace(openApi: object, marketFeed: string): string {
  * deployment (docker compose reached by a LAN name) it made the browser ask for the dashboard's
  * script and stylesheet over https, which failed, and the page stayed blank.
  */
-/**
- * How long an answer may take from its request to its last byte: four times the time a client
- * has to send its request (2 minutes by default), room for the slowest handler (a webhook test
- * send reaching five URLs) and a slow link, and still a bound.
- */
-export function responseDeadlineMs(requestTimeoutMs: number): number {
-  return 4 * requestTimeoutMs;
-}
-
 function securityHeaders(publicBaseUrl: string) {
   const https = publicBaseUrl.startsWith("https:");
   return helmet({

@@ -236,7 +236,12 @@ export class LocalActorHost implements ActorHost {
     }
   }
 
-  /** Drops the activation's instance, view and timers from inside its job; no onDeactivate (its memory is what is in doubt). */
+  /**
+   * Drops the activation's instance, view and timers from inside its job; no onDeactivate (its
+   * memory is what is in doubt). The entry stays in the table: the failing job may still commit
+   * (a reminder moved on), and a call arriving meanwhile must queue behind it, not activate a
+   * second instance. The next job on the entry activates it afresh.
+   */
   private forget(activation: Activation): void {
     if (!activation.instance) return;
     this.options.logger.warn({ actorType: activation.ref.type, actorId: activation.ref.id }, "turn commit failed: activation forgotten, the next turn reads the actor afresh");
@@ -244,7 +249,6 @@ export class LocalActorHost implements ActorHost {
     activation.instance = null;
     activation.view = null;
     this.registrationOf(activation).metrics.active.dec();
-    this.activations.release(activation);
   }
 
   private commit(activation: Activation, turn: TurnChanges): Promise<void> {
@@ -399,9 +403,12 @@ export class LocalActorHost implements ActorHost {
         // Logged by runTurn; the activation goes away all the same.
       } finally {
         for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
-        activation.instance = null;
-        activation.view = null;
-        registration.metrics.active.dec();
+        // Unless the turn's failed commit has already forgotten it (and counted it out).
+        if (activation.instance) {
+          activation.instance = null;
+          activation.view = null;
+          registration.metrics.active.dec();
+        }
         this.activations.release(activation);
       }
     });

@@ -21,8 +21,8 @@ describe("sendJsonText writes what Express's res.type('application/json').send(t
   });
   afterAll(() => close());
 
-  const answer = async (path: string, method: string) => {
-    const res = await fetch(`${url}${path}`, { method, headers: { "if-modified-since": new Date().toUTCString() } });
+  const answer = async (path: string, method: string, condition: Record<string, string> = { "if-modified-since": new Date().toUTCString() }) => {
+    const res = await fetch(`${url}${path}`, { method, headers: condition });
     return { status: res.status, type: res.headers.get("content-type"), length: res.headers.get("content-length"), body: await res.text() };
   };
 
@@ -35,5 +35,13 @@ describe("sendJsonText writes what Express's res.type('application/json').send(t
     expect(ours).toEqual(await answer(`/express/${status}`, method));
     expect(ours.length).toBe(String(Buffer.byteLength(TEXT)));
     expect(ours.body).toBe(method === "HEAD" ? "" : TEXT);
+  });
+
+  it.each([
+    ["GET", { "if-none-match": "*" }],
+    ["HEAD", { "if-none-match": "*" }],
+    ["GET", { "if-none-match": '"v1"', "cache-control": "max-age=0" }],
+  ] as const)("%s with the conditions %o: answered as Express answers it", async (method, condition) => {
+    expect(await answer("/ours/200", method, condition)).toEqual(await answer("/express/200", method, condition));
   });
 });
