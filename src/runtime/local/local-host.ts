@@ -206,12 +206,7 @@ export class LocalActorHost implements ActorHost {
     try {
       await runTurn(this.turnDeps, activation, registration, "onActivate", () => instance.onActivate());
     } catch (err) {
-      // Unless a failed commit has already forgotten it.
-      if (activation.instance) {
-        activation.instance = null;
-        activation.view = null;
-        registration.metrics.active.dec();
-      }
+      this.dropInstance(activation);
       throw err;
     }
     activation.lastUsed = this.options.clock.now();
@@ -245,7 +240,13 @@ export class LocalActorHost implements ActorHost {
   private forget(activation: Activation): void {
     if (!activation.instance) return;
     this.options.logger.warn({ actorType: activation.ref.type, actorId: activation.ref.id }, "turn commit failed: activation forgotten, the next turn reads the actor afresh");
+    this.dropInstance(activation);
+  }
+
+  /** Drops the instance, its view and its timers, and counts it out; once, whichever path gets there first. */
+  private dropInstance(activation: Activation): void {
     for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
+    if (!activation.instance) return;
     activation.instance = null;
     activation.view = null;
     this.registrationOf(activation).metrics.active.dec();
@@ -402,13 +403,7 @@ export class LocalActorHost implements ActorHost {
       } catch {
         // Logged by runTurn; the activation goes away all the same.
       } finally {
-        for (const name of [...activation.timers.keys()]) this.deleteTimer(activation, name);
-        // Unless the turn's failed commit has already forgotten it (and counted it out).
-        if (activation.instance) {
-          activation.instance = null;
-          activation.view = null;
-          registration.metrics.active.dec();
-        }
+        this.dropInstance(activation);
         this.activations.release(activation);
       }
     });
