@@ -8,6 +8,7 @@ import type { CostModel } from "../domain/ghost/costs.js";
 import { ackSignals, ghostStatus, initialGhostState, startSprint, stepGhost, type GhostSignal, type GhostState } from "../domain/ghost/ghost-trader.js";
 import { periodMarkFor, type SprintMark } from "../domain/ghost/sprints.js";
 import type { ClosedTrade } from "../domain/ghost/trade.js";
+import { exitBarOf } from "../domain/ghost/position-exits.js";
 import { ASSETS, type Asset } from "../domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../application/ghost-bar-source.js";
 import { noteOutage } from "./outage-span.js";
@@ -151,6 +152,7 @@ export class GhostTraderActor extends Actor {
     const asset = this.asset;
     const now = this.ctx.clock.now();
     let state = (await this.ctx.state.get("ghost", ghostStateSchema)) ?? initialGhostState(asset, "live_paper");
+    const committedUpTo = state.lastBarT;
     const liquidity = await this.liquidity();
     // The week of bars after the last one applied (bars closed by `upTo`), not the newest week.
     const upTo = state.lastBarT === null ? now : Math.min(now, state.lastBarT + (MAX_CATCH_UP_BARS + 1) * HOUR);
@@ -179,6 +181,7 @@ export class GhostTraderActor extends Actor {
     const stored = await this.deps.ledger.snapshotsChecked(asset);
     if (stored.unreadable.length > 0) this.ctx.logger.warn({ asset }, "stored Ghost Trader status does not read back; this turn rewrites it");
     const storedUpTo = stored.snapshots[0]?.barT ?? null;
+    const superseded = storedUpTo !== null && committedUpTo !== null && storedUpTo > committedUpTo ? await this.#superseded(state, committedUpTo, closed) : [];
 
     // Ledger first, then the events: a reader told of an EXIT finds the trade already stored.
     // Trades and status go together, so no reader sees a closed trade beside its open position.
@@ -194,7 +197,7 @@ export class GhostTraderActor extends Actor {
       rsi1h: lastInput?.indicators.rsi1h ?? null,
       ema200: lastInput?.indicators.ema200 ?? null,
       regime: lastInput?.regime?.regime ?? null,
-    });
+    }, superseded);
     for (const s of state.outbox) {
       const { at: _at, ...data } = s;
       // A signal of a bar that a failed turn had stored is that turn's, announced late: it carries
@@ -209,6 +212,21 @@ export class GhostTraderActor extends Actor {
     this.ctx.state.set("ghost", state as unknown as Json);
     if (closed.length > 0) this.ctx.logger.info({ asset, closed: closed.length }, "ghost trades closed");
     return { applied: todo.length, status: ghostStatus(state) };
+  }
+
+  /**
+   * Trades a failed turn stored on bars after `committedUpTo` that this turn, stepping the same
+   * bars again, did not close: its inputs differed (a depth probe answered in between, a live bar
+   * was revised), so its trades differ. Left in the ledger they would be trades the trader never
+   * made: P&L without equity behind it, or a position shown closed while the status holds it open.
+   */
+  async #superseded(state: GhostState, committedUpTo: number, closed: readonly ClosedTrade[]): Promise<string[]> {
+    const { asset, origin } = state;
+    const again = new Set(closed.map((t) => t.id));
+    const { trades } = await this.deps.ledger.closedChecked(asset);
+    const ids = trades.filter((t) => t.origin === origin && exitBarOf(t) > committedUpTo && !again.has(t.id)).map((t) => t.id);
+    if (ids.length > 0) this.ctx.logger.warn({ asset, trades: ids }, "trades stored by a failed turn were not made again; they leave the ledger");
+    return ids;
   }
 
   /**

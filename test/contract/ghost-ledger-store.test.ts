@@ -75,6 +75,19 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("ghost ledger and signal weights
     expect(await store.ghostLedger.closed("SOL")).toHaveLength(1);
   });
 
+  it("deletes with a step the trades it supersedes, of its own asset only", async () => {
+    const orphan = trade("ETH", T0 + 30 * H, 7);
+    const kept = trade("ETH", T0 + 31 * H, -2);
+    const made = trade("ETH", T0 + 32 * H, 1);
+    const otherAsset = trade("SOL", T0 + 33 * H, 3);
+    await store.ghostLedger.saveClosed([orphan, kept, otherAsset]);
+    // A SOL trade's id named by ETH's step is not ETH's to delete.
+    await store.ghostLedger.saveStep([made], traderStatus("ETH", T0 + 34 * H), [orphan.id, otherAsset.id]);
+    expect((await store.ghostLedger.closed("ETH")).map((t) => t.id)).toEqual([kept.id, made.id]);
+    expect((await store.ghostLedger.closed("SOL")).map((t) => t.id)).toContain(otherAsset.id);
+    expect((await store.ghostLedger.snapshot("ETH"))?.at).toBe(T0 + 34 * H);
+  });
+
   it("reads back a trader in position whole: its open position, fills and gate board", async () => {
     const { exitTime: _exitTime, exitPrice: _exitPrice, exitReason: _exitReason, pnlUsd: _pnlUsd, pnlPct: _pnlPct, tp1PnlUsd: _tp1, result: _result, valid: _valid, ...entry } = trade("ETH", T0 + 20 * H, 2);
     const inPosition: GhostSnapshot = {

@@ -91,6 +91,15 @@ export function closeFill(pos: OpenPosition, bar: Candle, reason: FillReason, co
   return exitFill(pos, bar.t + HOUR, marketSellPrice(bar.c, costs), pos.remaining, reason, costs);
 }
 
+/**
+ * The open time of the bar a trade closed on. A time exit sells at the bar's close and is stamped
+ * there (`closeFill`); every other exit is stamped at its bar's open. Time exits stored before the
+ * close stamp read an hour early here, which only ever places them further in the past.
+ */
+export function exitBarOf(trade: ClosedTrade): number {
+  return trade.exitReason === "TIME_EXIT" ? trade.exitTime - HOUR : trade.exitTime;
+}
+
 /** Net P&L of selling `size` units: gross − this fill's fee − the entry fee's share of `size`. */
 function exitFill(
   pos: OpenPosition,

@@ -80,9 +80,12 @@ export class MongoGhostLedger implements GhostLedgerRepository {
     await this.snaps.replaceOne({ _id: s.asset }, { snapshot: s }, { upsert: true });
   }
 
-  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot): Promise<void> {
+  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot, superseded: readonly string[] = []): Promise<void> {
     await this.saveSnapshot(s);
     await this.saveClosed(closed);
+    // Last: a crash before it leaves the superseded rows to the retried turn, which finds the
+    // stored status ahead of its state again and names them again.
+    if (superseded.length > 0) await this.trades.deleteMany({ _id: { $in: [...superseded] }, asset: s.asset });
   }
 
   async snapshot(asset: Asset): Promise<GhostSnapshot | null> {

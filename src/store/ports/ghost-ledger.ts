@@ -84,8 +84,13 @@ export interface GhostLedgerRepository {
    * time" check would fail). One transaction on SQLite; on MongoDB (no multi-document
    * transactions) the snapshot first, so a crash in between leaves the trade to the retried
    * turn (upserts by id) rather than a position shown twice.
+   *
+   * `superseded` names trades of the snapshot's asset that a failed turn stored and this step,
+   * re-applying the same bars, did not close again (its inputs differed: a new depth reading, a
+   * revised live bar). They are deleted with the step, so the ledger holds only trades of the
+   * trader's committed history.
    */
-  saveStep(closed: readonly ClosedTrade[], snapshot: GhostSnapshot): Promise<void>;
+  saveStep(closed: readonly ClosedTrade[], snapshot: GhostSnapshot, superseded?: readonly string[]): Promise<void>;
   /** A status row that does not read back fails this read (the TAO status and charting routes). */
   snapshot(asset: Asset): Promise<GhostSnapshot | null>;
   /**

@@ -43,6 +43,7 @@ const FIRST_SPRINT_ID = "launch";
 
 export class SqliteGhostLedger implements GhostLedgerRepository {
   private readonly upsertTrade;
+  private readonly deleteTrade;
   private readonly allTrades;
   private readonly assetTrades;
   private readonly upsertSnapshot;
@@ -57,6 +58,7 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
        ON CONFLICT (id) DO UPDATE SET asset = excluded.asset, entry_time = excluded.entry_time,
          exit_time = excluded.exit_time, body = excluded.body`,
     );
+    this.deleteTrade = db.prepare<[string, string]>("DELETE FROM ghost_trades WHERE id = ? AND asset = ?");
     this.allTrades = db.prepare<[], { body: string }>("SELECT body FROM ghost_trades ORDER BY exit_time, entry_time, id");
     this.assetTrades = db.prepare<[string], { body: string }>(
       "SELECT body FROM ghost_trades WHERE asset = ? ORDER BY exit_time, entry_time, id",
@@ -94,8 +96,9 @@ export class SqliteGhostLedger implements GhostLedgerRepository {
     this.#putSnapshot(s);
   }
 
-  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot): Promise<void> {
+  async saveStep(closed: readonly ClosedTrade[], s: GhostSnapshot, superseded: readonly string[] = []): Promise<void> {
     this.db.transaction(() => {
+      for (const id of superseded) this.deleteTrade.run(id, s.asset);
       this.#putTrades(closed);
       this.#putSnapshot(s);
     }).immediate();

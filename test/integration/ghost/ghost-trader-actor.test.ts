@@ -7,7 +7,7 @@ import { LocalActorHost } from "../../../src/runtime/local/local-host.js";
 import { createLogger } from "../../../src/logging/logger.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
-import { GhostTraderActor } from "../../../src/actors/ghost-trader-actor.js";
+import { GhostTraderActor, type LiquidityProbe } from "../../../src/actors/ghost-trader-actor.js";
 import { DEFAULT_COSTS } from "../../../src/domain/ghost/costs.js";
 import { StandInInputs } from "../../support/ghost-stand-in-inputs.js";
 import { runBacktest } from "../../../src/domain/ghost/backtest.js";
@@ -15,6 +15,8 @@ import type { BarInput, LiquidityView } from "../../../src/domain/ghost/bar-inpu
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import type { Asset } from "../../../src/domain/signals/signal-keys.js";
 import type { GhostBarSource } from "../../../src/application/ghost-bar-source.js";
+import type { ClosedTrade } from "../../../src/domain/ghost/trade.js";
+import { exitBarOf } from "../../../src/domain/ghost/position-exits.js";
 import type { GhostLedgerRepository } from "../../../src/store/ports/ghost-ledger.js";
 import { ghostSignalDataSchema } from "../../../src/http/schemas/ghost.js";
 import { between, loadHourlyCandles } from "../../support/ghost-candles.js";
@@ -62,8 +64,8 @@ function landingThenFailing(inner: GhostLedgerRepository, failing: () => boolean
     closed: (asset) => inner.closed(asset),
     closedChecked: (asset) => inner.closedChecked(asset),
     saveSnapshot: (snapshot) => inner.saveSnapshot(snapshot),
-    saveStep: async (trades, snapshot) => {
-      await inner.saveStep(trades, snapshot);
+    saveStep: async (trades, snapshot, superseded) => {
+      await inner.saveStep(trades, snapshot, superseded);
       if (failing()) throw new Error("store did not answer in time");
     },
     snapshot: (asset) => inner.snapshot(asset),
@@ -85,6 +87,8 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
   /** Set by a test: the next step lands in the ledger, then the turn fails (and is rolled back). */
   let nextStepLandsThenFails: boolean;
   let storeUrl: string;
+  /** Delivers the ghost.signal events the tests read (`events`). */
+  let bus: InProcessEventBus;
 
   beforeEach(async () => {
     nextStepLandsThenFails = false;
@@ -94,19 +98,26 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     source = new CandleSource(candles);
     events = [];
     persistedBeforeEvent = [];
-    const bus = new InProcessEventBus();
+    bus = new InProcessEventBus();
     bus.subscribe("ghost.signal", async (e) => {
       events.push(e);
       const d = ghostSignalDataSchema.parse(e.data);
       if (d.action === "EXIT") persistedBeforeEvent.push((await store.ghostLedger.closed("ETH")).some((t) => t.id === d.trade_id));
       else persistedBeforeEvent.push((await store.ghostLedger.snapshot("ETH"))?.position?.id === d.trade_id || d.action === "TP1");
     });
-    const logger = createLogger("silent");
-    host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: 0 }));
-    await host.start();
+    host = await startHost(bus, null);
     await host.proxy(GhostTraderActor, "ETH").ensureScheduled();
   });
+
+  /** A host over the test's store and clock; `liquidityProbe` as in live mode (null: replay). */
+  async function startHost(bus: InProcessEventBus, liquidityProbe: LiquidityProbe | null): Promise<LocalActorHost> {
+    const logger = createLogger("silent");
+    const started = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
+    const ledger = landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false));
+    started.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger, costs: DEFAULT_COSTS, liquidityProbe, barTurnOffsetMs: 0 }));
+    await started.start();
+    return started;
+  }
 
   afterEach(async () => {
     await host.shutdown();
@@ -247,6 +258,45 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
     expect(sent[2]?.at).toBeGreaterThanOrEqual(fillBar + 2 * H);
   }, 60_000);
 
+  it("a failed turn's trade that the retried turn does not make again (a new depth reading in between) leaves the ledger", async () => {
+    // Live mode: the depth probe answers every minute and gate 0 reads its last answer.
+    let depthUsd = 1e12;
+    await host.shutdown();
+    host = await startHost(bus, async () => depthUsd);
+    await host.proxy(GhostTraderActor, "ETH").ensureScheduled();
+    const first = expectedTrades()[0];
+    expect(first).toBeDefined();
+    const fillBar = first?.entryTime ?? 0;
+    const exitBar = exitBarOf(first as ClosedTrade);
+    // One catch-up turn of these bars: decision, fill and exit (far fewer than a week's 168).
+    expect(exitBar - fillBar).toBeLessThan(100 * H);
+    await runUntil(fillBar - H);
+    expect((await store.ghostLedger.snapshot("ETH"))?.barT).toBe(fillBar - 2 * H);
+
+    // The turn after the exit bar's close enters, exits and stores the trade, then fails.
+    nextStepLandsThenFails = true;
+    clock.set(exitBar + H);
+    await host.runDue();
+    expect(nextStepLandsThenFails).toBe(false);
+    expect((await store.ghostLedger.closed("ETH")).map((t) => [t.entryTime, t.exitTime])).toEqual([[first?.entryTime, first?.exitTime]]);
+
+    // The order book thins out before the retry: the probe's answer shuts gate 0.
+    depthUsd = 1;
+    clock.set(exitBar + H + 60_000);
+    await host.runDue();
+    clock.set(exitBar + 2 * H);
+    await host.runDue();
+
+    // The retried turn stepped the same bars and never entered: the trade it did not make is gone.
+    const snap = await store.ghostLedger.snapshot("ETH");
+    expect(snap?.barT).toBe(exitBar + H);
+    expect(snap?.liquidity.status).toBe("INSUFFICIENT");
+    expect(snap?.position).toBeNull();
+    expect(await store.ghostLedger.closed("ETH")).toEqual([]);
+    expect(await store.actorOutbox.pending(10)).toEqual([]);
+    expect(events).toEqual([]);
+  }, 60_000);
+
   it("after an outage longer than a week, catches up a week per turn from the oldest bar, and trades as if it never stopped", async () => {
     // A trader launched at `early` applies its first bar; then its process is away for 23 days.
     const early = Date.parse("2023-12-20T00:00:00Z");
@@ -340,11 +390,7 @@ describe("GhostTrader actor on the local host (ETH, real candles)", () => {
 
     // The process goes away mid-trade; a new host on the same store picks the actor up.
     await host.shutdown();
-    const logger = createLogger("silent");
-    const bus = new InProcessEventBus();
-    host = new LocalActorHost({ store: store.actorState, clock, logger, dispatcher: new OutboxDispatcher(store.actorOutbox, bus, logger, 60_000), pollIntervalMs: 0 });
-    host.register(GhostTraderActor, (ctx) => new GhostTraderActor(ctx, { source, ledger: landingThenFailing(store.ghostLedger, () => nextStepLandsThenFails && !(nextStepLandsThenFails = false)), costs: DEFAULT_COSTS, liquidityProbe: null, barTurnOffsetMs: 0 }));
-    await host.start();
+    host = await startHost(new InProcessEventBus(), null);
     // Same market time: no new bar, so the restored activation holds the very position it had.
     expect((await host.proxy(GhostTraderActor, "ETH").step()).applied).toBe(0);
     const after = (await store.ghostLedger.snapshot("ETH"))?.position;

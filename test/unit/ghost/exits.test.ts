@@ -7,6 +7,7 @@ import {
   type GhostState,
   type StepResult,
 } from "../../../src/domain/ghost/ghost-trader.js";
+import { exitBarOf } from "../../../src/domain/ghost/position-exits.js";
 import type { Candle } from "../../../src/domain/signals/reading.js";
 import { HOUR, T0, candle, passingBar, quietBar } from "./bar-builder.js";
 
@@ -132,5 +133,14 @@ describe("Ghost Trader exits", () => {
     expect(t.exitTime - t.entryTime).toBe(7 * 24 * HOUR);
     expect(t.fills.at(-1)?.t).toBe(t.exitTime);
     expect(signals.at(-1)).toMatchObject({ action: "EXIT", reason: "TIME_EXIT", at: T0 + 169 * HOUR });
+    // The bar it closed on is bar 168, whose open is an hour before the stamp.
+    expect(exitBarOf(t)).toBe(T0 + 168 * HOUR);
+  });
+
+  it("names the bar a stop closed on by its own stamp, the bar's open", () => {
+    const { closed } = run([bar(1, 100, 100.5, 99.5, 100), bar(2, 100, 100.2, 90, 95)]);
+    const t = closed[0]!;
+    expect(t.exitReason).toBe("STOP_LOSS");
+    expect(exitBarOf(t)).toBe(T0 + 2 * HOUR);
   });
 });
