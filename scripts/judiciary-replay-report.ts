@@ -141,8 +141,8 @@ const md = [
   ...sections,
   "Reading: a ruling carries information when its mean return differs clearly from the all-sessions mean and its",
   "hit rate is well above 50 %. The Chief Judge's own judiciary-mode figure is capped at 0.47; what the service publishes",
-  "is the calibrated probability of the ruling's direction (docs/evaluation.md), and in this mode the Ghost Traders'",
-  "council gate reads the Judiciary verdict's (`councilGateDecision`).",
+  "is the calibrated probability of the ruling's direction (docs/evaluation.md), and that figure is what the Ghost",
+  "Traders' council gate reads, in this mode as in council mode.",
   "",
 ].join("\n");
 

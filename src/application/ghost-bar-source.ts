@@ -7,7 +7,6 @@ import type { CouncilSessionRepository } from "../store/ports/council-sessions.j
 import type { RegimeHistoryRepository } from "../store/ports/regime-history.js";
 import type { VerdictRepository } from "../store/ports/verdicts.js";
 import type { CouncilSession } from "../domain/council/council-types.js";
-import { councilGateDecision } from "../domain/council/entry-gate.js";
 import { regimeViewOf } from "../domain/regime/regime-view.js";
 import { currentRegimeAt } from "./current-regime.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
@@ -74,7 +73,7 @@ export class FeedBarSource implements GhostBarSource {
       asset,
       candle,
       judiciary: current === null ? null : judiciaryView(current),
-      council: councilViewAt(close, session, current),
+      council: councilViewAt(close, session),
       regime: regimeViewOf(regime),
       indicators: {
         rsi1h: tech?.rsi14 ?? null,
@@ -106,19 +105,10 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
   return { ruling: v.verdict.ruling, confidence: v.verdict.confidence, verdictId: v.id, signals };
 }
 
-/** The council gate's input at a bar's close: none when the newest session is older than `SESSION_FRESHNESS_MS`. */
-export function councilViewAt(close: number, session: CouncilSession | null, verdict: StoredVerdict | null): CouncilView | null {
-  return session === null || close - session.at > SESSION_FRESHNESS_MS ? null : councilView(session, verdict);
-}
+/** What of a council session the council gate reads. */
+export type CouncilGateSession = Pick<CouncilSession, "id" | "at" | "ruling" | "confidence">;
 
-/**
- * The council gate's input, decided by the council's own rule (src/domain/council/entry-gate.ts):
- * a council-mode session by its ruling and confidence; a judiciary-mode session (confidence capped
- * near 0.47, so it could never clear 0.65/0.72) by the asset's Judiciary verdict instead. The
- * trade still points at the session that was current, for agent accuracy.
- */
-function councilView(session: CouncilSession, verdict: StoredVerdict | null): CouncilView | null {
-  const d = councilGateDecision(session, verdict === null ? null : { ruling: verdict.verdict.ruling, confidence: verdict.verdict.confidence });
-  if (d.ruling === null || d.confidence === null) return null;
-  return { ruling: d.ruling, confidence: d.confidence, decidedBy: d.decidedBy, sessionId: session.id };
+/** The council gate's input at a bar's close: none when the newest session is older than `SESSION_FRESHNESS_MS`. */
+export function councilViewAt(close: number, session: CouncilGateSession | null): CouncilView | null {
+  return session === null || close - session.at > SESSION_FRESHNESS_MS ? null : { ruling: session.ruling, confidence: session.confidence, sessionId: session.id };
 }

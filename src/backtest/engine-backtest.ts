@@ -2,8 +2,6 @@ import { runBacktest, type BacktestReport } from "../domain/ghost/backtest.js";
 import type { BarInput, JudiciaryView, RegimeView } from "../domain/ghost/bar-input.js";
 import { DEFAULT_COSTS, type CostModel } from "../domain/ghost/costs.js";
 import type { SignalAtEntry } from "../domain/ghost/trade.js";
-import { deliberate } from "../domain/council/deliberate.js";
-import type { CouncilAsset, CouncilSession } from "../domain/council/council-types.js";
 import { evaluateJudiciary } from "../domain/judiciary/evaluate.js";
 import type { Regime } from "../domain/market/vocabulary.js";
 import { DEFAULT_WINDOW_BARS } from "../domain/regime/walk-forward.js";
@@ -20,9 +18,9 @@ import type { MarketFeed } from "../feeds/market-feed.js";
 import type { StoredVerdict } from "../store/ports/verdicts.js";
 import { councilSessionId } from "../domain/council/session-id.js";
 import { verdictId } from "../domain/judiciary/verdict-id.js";
-import { councilViewAt } from "../application/ghost-bar-source.js";
-import { councilInputAt, judiciaryInputAt } from "../application/judiciary-inputs.js";
-import { calibratedStream } from "../application/ruling-streams.js";
+import { councilViewAt, type CouncilGateSession } from "../application/ghost-bar-source.js";
+import { judiciaryInputAt } from "../application/judiciary-inputs.js";
+import { calibratedStream, type RulingStream } from "../application/ruling-streams.js";
 import type { CalibratedHour } from "../domain/calibration/walk-forward-calibrator.js";
 
 const HOUR = 3_600_000;
@@ -113,22 +111,19 @@ function judiciaryView(v: StoredVerdict): JudiciaryView {
 /**
  * The Ghost Trader's inputs at each bar close of `asset`, built by the service's engines in
  * memory (nothing is stored): the asset's Judiciary verdict at the close, the judiciary-mode
- * council session at the close (BTC, SOL, TAO; on a BLACKOUT day the previous session stays the
- * newest, as in the store), its gate by `councilGateDecision`, the regime from the timeline and the
+ * council session at the close with its calibrated confidence (BTC, SOL, TAO; on a BLACKOUT day the
+ * previous session stays the newest, as in the store), the regime from the timeline and the
  * indicators from the feed, exactly as `FeedBarSource` reads them. Liquidity is UNKNOWN (replay).
  */
 export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: readonly Candle[], regimes: RegimeTimeline): Promise<BarInput[]> {
   const out: BarInput[] = [];
-  let session: CouncilSession | null = null;
+  let session: CouncilGateSession | null = null;
   // The published (calibrated) confidence of each hourly verdict: the walk-forward stream the
   // service's EvidenceActor and the verdict export compute (issue 16), so the gates see what the
   // service's Ghost Traders see.
-  const calibrated = new Map<number, CalibratedHour>();
-  if (bars.length > 0) {
-    const first = (bars[0] as Candle).t + HOUR;
-    const last = (bars[bars.length - 1] as Candle).t + HOUR;
-    for (const row of (await calibratedStream(feed, { kind: "verdict", asset }, first, last)).rows) calibrated.set(row.at, row);
-  }
+  const calibrated = await calibratedHours(feed, { kind: "verdict", asset }, bars);
+  // The council sessions' too: the council gate reads the session's own calibrated confidence.
+  const councilCalibrated = asset === "ETH" ? new Map<number, CalibratedHour>() : await calibratedHours(feed, { kind: "council", asset }, bars);
   for (const candle of bars) {
     const close = candle.t + HOUR;
     const regime = regimes.get(candle.t) ?? null;
@@ -138,21 +133,18 @@ export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: read
     // The regime enters the engine only through adaptive multipliers, 1.0 here: same score.
     if (row === undefined || row.score !== raw.score || row.ruling !== raw.ruling) throw new Error(`calibrated stream disagrees with the engine at ${new Date(close).toISOString()}`);
     const verdict: StoredVerdict = { id: verdictId(asset, close), at: close, verdict: { ...raw, confidence: row.confidence, rawConfidence: raw.confidence } };
-    if (asset !== "ETH") {
-      const councilAsset: CouncilAsset = asset;
-      const outcome = await deliberate(councilInputAt(feed, councilAsset, close, regimeName), {
-        advisor: null,
-        newId: () => councilSessionId(councilAsset, close),
-      });
-      if (outcome.kind === "session") session = outcome.session;
-    }
+    // The council's judiciary-mode session at this close, as the calibrated stream deliberated it
+    // (`councilHourAt`: the same `deliberate`; the regime reaches the rule agents only through
+    // multipliers, 1.0 here). A BLACKOUT hour has none: the session before stays the newest.
+    const hour = councilCalibrated.get(close);
+    if (asset !== "ETH" && hour !== undefined) session = { id: councilSessionId(asset, close), at: close, ruling: hour.ruling, confidence: hour.confidence };
     const tech = feed.technicals(asset, "1h", close)?.values ?? null;
     out.push({
       asset,
       candle,
       judiciary: judiciaryView(verdict),
       // A BLACKOUT day pauses the council: the session before it does not gate that day's bars.
-      council: councilViewAt(close, session, verdict),
+      council: councilViewAt(close, session),
       regime,
       indicators: {
         rsi1h: tech?.rsi14 ?? null,
@@ -165,6 +157,16 @@ export async function engineBarInputs(feed: MarketFeed, asset: Asset, bars: read
     });
   }
   return out;
+}
+
+/** A stream's walk-forward calibrated rows at the closes of `bars`, by close time. */
+async function calibratedHours(feed: MarketFeed, stream: RulingStream, bars: readonly Candle[]): Promise<Map<number, CalibratedHour>> {
+  const byClose = new Map<number, CalibratedHour>();
+  if (bars.length === 0) return byClose;
+  const first = (bars[0] as Candle).t + HOUR;
+  const last = (bars[bars.length - 1] as Candle).t + HOUR;
+  for (const row of (await calibratedStream(feed, stream, first, last)).rows) byClose.set(row.at, row);
+  return byClose;
 }
 
 /** Lowest RSI(1 h) over the 12 bars ending at `close` (same rule as FeedBarSource). */

@@ -64,7 +64,7 @@ export class StandInInputs {
             ],
           }
         : null,
-      council: warm && this.asset !== "ETH" ? { ruling, confidence, decidedBy: "council", sessionId: id } : null,
+      council: warm && this.asset !== "ETH" ? { ruling, confidence, sessionId: id } : null,
       regime: warm ? regimeFor(bar.c, ema50, ema200) : null,
       indicators: {
         rsi1h: rsi,

@@ -32,15 +32,9 @@ export interface JudiciaryView {
 }
 
 export interface CouncilView {
-  /** The ruling and calibrated confidence the council gate checks. */
+  /** The council session's ruling and calibrated confidence, in either mode: what the council gate checks. */
   readonly ruling: TaoRuling;
   readonly confidence: number;
-  /**
-   * Whose figures those are: the council session's (council mode), or the asset's Judiciary
-   * verdict's when the session ran in judiciary mode (src/domain/council/entry-gate.ts). The gate
-   * board names it, so a reader does not take the verdict's figure for the council's.
-   */
-  readonly decidedBy: "council" | "judiciary";
   readonly sessionId: string;
 }
 

@@ -93,16 +93,13 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
   } else if (rules.councilMinConfidence !== null) {
     councilGate = council !== null && isBullish(council.ruling) && council.confidence >= rules.councilMinConfidence;
     if (!councilGate) {
-      // A judiciary-mode session's gate reads the Judiciary verdict: say so, or the verdict's
-      // figure reads as the council's beside the council's own published one.
-      const whose = council?.decidedBy === "judiciary" ? "judiciary-mode council, decided by the judiciary verdict: " : "";
       why.set(
         "council",
         council === null
           ? "no council verdict"
           : !isBullish(council.ruling)
-            ? `${whose}ruling ${council.ruling}`
-            : `${whose}calibrated confidence ${council.confidence} below ${rules.councilMinConfidence}`,
+            ? `ruling ${council.ruling}`
+            : `calibrated confidence ${council.confidence} below ${rules.councilMinConfidence}`,
       );
     }
   }

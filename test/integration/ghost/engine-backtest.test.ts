@@ -21,14 +21,16 @@ const HOUR = 3_600_000;
 const FROM = Date.parse("2025-08-01T00:00:00Z");
 const TO = Date.parse("2025-09-30T00:00:00Z");
 
-/** The same bars with the engine's own, uncalibrated confidence: what the service gated on before issue 16. */
+/**
+ * The same bars with the Judiciary engine's own, uncalibrated confidence: what ETH's gate read
+ * before issue 16. (A judiciary-mode council's own figure is capped at 0.47, under every council
+ * threshold, calibrated or not: the council-gated traders stand aside either way.)
+ */
 function uncalibrated(inputs: readonly BarInput[]): BarInput[] {
   return inputs.map((b) => {
     const raw = b.judiciary?.rawConfidence;
     if (b.judiciary === null || raw === undefined) return b;
-    // Judiciary-mode sessions hand the council gate to the verdict: its figure changes with it.
-    const council = b.council === null ? null : { ...b.council, confidence: raw };
-    return { ...b, judiciary: { ...b.judiciary, confidence: raw }, council };
+    return { ...b, judiciary: { ...b.judiciary, confidence: raw } };
   });
 }
 
@@ -54,13 +56,19 @@ describe("engine backtest (judiciary, judiciary-mode councils, walk-forward regi
       const bars = inputs.get(asset) ?? [];
       expect(bars.length).toBeGreaterThan(59 * 24);
       const closes = bars.map((b) => b.candle.t + HOUR);
-      const stream = await calibratedStream(feed, { kind: "verdict", asset }, closes[0] as number, closes[closes.length - 1] as number);
-      const byAt = new Map(stream.rows.map((r) => [r.at, r.confidence]));
+      const span = [closes[0] as number, closes[closes.length - 1] as number] as const;
+      const verdicts = new Map((await calibratedStream(feed, { kind: "verdict", asset }, ...span)).rows.map((r) => [r.at, r.confidence]));
+      const sessions = asset === "ETH" ? new Map<number, number>() : new Map((await calibratedStream(feed, { kind: "council", asset }, ...span)).rows.map((r) => [r.at, r.confidence]));
+      let gatedByCouncil = 0;
       for (const b of bars) {
-        expect(b.judiciary?.confidence).toBe(byAt.get(b.candle.t + HOUR));
-        // Every session of a backtest is in judiciary mode: the council gate reads the verdict's figure.
-        if (b.council !== null) expect(b.council.confidence).toBe(b.judiciary?.confidence);
+        expect(b.judiciary?.confidence).toBe(verdicts.get(b.candle.t + HOUR));
+        // The council gate reads the session's own calibrated figure (judiciary mode in every backtest).
+        if (b.council !== null && sessions.has(b.candle.t + HOUR)) {
+          expect(b.council.confidence).toBe(sessions.get(b.candle.t + HOUR));
+          gatedByCouncil++;
+        }
       }
+      if (asset !== "ETH") expect(gatedByCouncil).toBeGreaterThan(59 * 20);
     }
   });
 
@@ -78,7 +86,10 @@ describe("engine backtest (judiciary, judiciary-mode councils, walk-forward regi
         const g = evaluateGates(b, ASSET_RULES[r.asset]);
         return !g.council && g.gatesMet === 7;
       });
-      for (const b of bars) expect(b.judiciary?.confidence ?? 0).toBeLessThan(threshold);
+      for (const b of bars) {
+        expect(b.judiciary?.confidence ?? 0).toBeLessThan(threshold);
+        expect(b.council?.confidence ?? 0).toBeLessThan(threshold);
+      }
       if (r.asset === "BTC") expect(heldByCouncil.length).toBeGreaterThan(0);
     }
   });

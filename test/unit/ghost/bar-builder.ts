@@ -27,7 +27,7 @@ export function passingBar(c: Candle, asset: Asset = "BTC", over: Partial<BarInp
         { key: "DXY", value: 104, contribution: -0.2 },
       ],
     },
-    council: asset === "ETH" ? null : { ruling: "BUY", confidence: 0.8, decidedBy: "council", sessionId: `session-${c.t}` },
+    council: asset === "ETH" ? null : { ruling: "BUY", confidence: 0.8, sessionId: `session-${c.t}` },
     regime: { regime: "BULL_TRENDING", confidence: 0.9, breakoutImminent: false },
     indicators: { rsi1h: 55, ema200: c.c / 1.01, volumeRatio: 2, rsiLow12h: 50 },
     liquidity: { status: "UNKNOWN", depthUsd: null, live: false },

@@ -73,23 +73,15 @@ describe("entry gates: boundaries", () => {
 
   it("council: TAO 0.72 passes and 0.7199 fails; BTC and SOL at 0.65", () => {
     const at = (asset: Asset, confidence: number) =>
-      gates(base(asset, { council: { ruling: "BUY", confidence, decidedBy: "council", sessionId: "s" } })).council;
+      gates(base(asset, { council: { ruling: "BUY", confidence, sessionId: "s" } })).council;
     expect(at("TAO", 0.72)).toBe(true);
     expect(at("TAO", 0.7199)).toBe(false);
     expect(at("BTC", 0.65)).toBe(true);
     expect(at("BTC", 0.6499)).toBe(false);
     expect(at("SOL", 0.65)).toBe(true);
     expect(at("SOL", 0.6499)).toBe(false);
-    expect(gates(base("TAO", { council: { ruling: "SELL", confidence: 0.9, decidedBy: "council", sessionId: "s" } })).council).toBe(false);
+    expect(gates(base("TAO", { council: { ruling: "SELL", confidence: 0.9, sessionId: "s" } })).council).toBe(false);
     expect(gates(base("TAO", { council: null })).trigger).toBe("council: no council verdict");
-  });
-
-  it("council: the trigger says when a judiciary-mode session's gate read the Judiciary verdict", () => {
-    const by = (decidedBy: "council" | "judiciary", ruling: "BUY" | "SELL", confidence: number) =>
-      gates(base("TAO", { council: { ruling, confidence, decidedBy, sessionId: "s" } })).trigger;
-    expect(by("council", "BUY", 0.5137)).toBe("council: calibrated confidence 0.5137 below 0.72");
-    expect(by("judiciary", "BUY", 0.4861)).toBe("council: judiciary-mode council, decided by the judiciary verdict: calibrated confidence 0.4861 below 0.72");
-    expect(by("judiciary", "SELL", 0.55)).toBe("council: judiciary-mode council, decided by the judiciary verdict: ruling SELL");
   });
 
   it("EMA proximity: +0.3 % and +3.5 % pass; +0.29 % and +3.51 % fail", () => {
