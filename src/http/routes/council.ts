@@ -122,7 +122,10 @@ export function councilRoutes(deps: CouncilRouteDeps): Route[] {
       handler: async () => {
         const s = await readTao();
         const slot = slotAt(marketClock.now(), REFRESH_MINUTES * 60_000, turnOffset);
-        const nudged = deps.nudgeCouncil !== undefined && (s === null || s.at < slot) && taoPriced();
+        // Not while warming up: on Dapr the councils then run on the founder's in-process host,
+        // and a session made meanwhile by the Dapr copy would be announced twice (the warm-up
+        // copy finds it stored after its own last slot) before the handover overwrote that copy.
+        const nudged = deps.nudgeCouncil !== undefined && !marketClock.warmingUp && (s === null || s.at < slot) && taoPriced();
         if (nudged) deps.nudgeCouncil?.("TAO");
         const verdict = taoVerdict(s);
         return { success: verdict !== null, verdict, detail: detailOf(s, nudged) };

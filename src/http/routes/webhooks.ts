@@ -87,6 +87,19 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   const registering = new Map<string, Promise<unknown>>();
   const resolve = webhookResolver(deps.config.WEBHOOK_DNS_SERVERS);
 
+  /**
+   * A change goes through the subscription's actor. During a warm-up on Dapr the actors run on
+   * the founder's in-process host and move into Dapr at its end, each one's state written over
+   * what Dapr holds: a pause, rotation or delete made meanwhile on the Dapr copy would be undone
+   * by the handover (a rotated secret silently back). Refused on every host, so the API answers
+   * the same on one process as on a cluster; reads and registrations are unaffected.
+   */
+  function notWhileWarmingUp(): void {
+    if (deps.marketClock.warmingUp) {
+      throw new ApiError("warming_up", { message: "The service is warming up; changes to a webhook are accepted once it is over (readiness at /v1/health/ready). Try again shortly." });
+    }
+  }
+
   async function owned(id: string, caller: Caller): Promise<WebhookSubscription> {
     const s = await repo.get(id);
     if (s === null || !isOwnedBy(s, ownerOf(caller))) throw new ApiError("webhook_not_found");
@@ -159,9 +172,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       params: webhookIdParams,
       response: webhookDeletedSchema,
-      errors: ["webhook_not_found", "validation_failed"],
+      errors: ["webhook_not_found", "validation_failed", "warming_up"],
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
+        notWhileWarmingUp();
         await actor(params.id).remove();
         return { id: params.id, deleted: true as const };
       },
@@ -175,9 +189,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       params: webhookIdParams,
       body: updateWebhookBody,
       response: webhookListItemSchema,
-      errors: ["webhook_not_found", "validation_failed"],
+      errors: ["webhook_not_found", "validation_failed", "warming_up"],
       handler: async ({ params, body, caller }) => {
         await owned(params.id, caller);
+        notWhileWarmingUp();
         const updated = await actor(params.id).setActive(body.is_active);
         if (updated === null) throw new ApiError("webhook_not_found");
         return listItem(updated);
@@ -220,9 +235,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       access: basic,
       params: webhookIdParams,
       response: webhookSecretSchema,
-      errors: ["webhook_not_found", "validation_failed"],
+      errors: ["webhook_not_found", "validation_failed", "warming_up"],
       handler: async ({ params, caller }) => {
         await owned(params.id, caller);
+        notWhileWarmingUp();
         const rotated = await actor(params.id).rotateSecret();
         if (rotated === null) throw new ApiError("webhook_not_found");
         return { id: params.id, secret: rotated.secret, previous_secret_expires_at: new Date(rotated.previousExpiresAt).toISOString() };
