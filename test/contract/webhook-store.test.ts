@@ -147,3 +147,44 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook repository on %s", (kin
     }
   });
 });
+
+describe("webhook slots on MongoDB for subscriptions written before slots existed", () => {
+  it("gives each one a slot at start, so two replicas racing for a key's last place cannot both take it", async () => {
+    const url = freshStoreUrl("mongodb", "webhook-slots");
+    // Four subscriptions of one key as a build before slots wrote them: documents, no slots.
+    const first = await openStore(url);
+    await first.close();
+    const { client, db } = await openMongo(url);
+    try {
+      const subs = db.collection<{ _id: string; o: string; a: boolean; e: string[]; c: number; doc: WebhookSubscription }>("webhook_subscriptions");
+      for (let i = 0; i < 4; i++) {
+        const s = sub(`old${i}`, "key-old", ["verdict.new"], T0 + i);
+        await subs.insertOne({ _id: s.id, o: s.ownerKeyId, a: true, e: [...s.events], c: s.createdAt, doc: s });
+      }
+      expect(await db.collection("webhook_slots").countDocuments({})).toBe(0);
+    } finally {
+      await client.close();
+    }
+    // Two replicas start on the store and register for that key at once.
+    const [a, b] = await Promise.all([openStore(url), openStore(url)]);
+    try {
+      const won = await Promise.all([
+        a.webhooks.insertWithinLimit(sub("new-a", "key-old", ["verdict.new"], T0 + 10), 5),
+        b.webhooks.insertWithinLimit(sub("new-b", "key-old", ["verdict.new"], T0 + 10), 5),
+      ]);
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect(await a.webhooks.listByOwner("key-old")).toHaveLength(5);
+      const { client: check, db: after } = await openMongo(url);
+      try {
+        // One slot per subscription, though both replicas filled them in at start.
+        const slots = await after.collection<{ _id: string; s: string }>("webhook_slots").find({}).toArray();
+        expect(slots.map((x) => x.s).sort()).toEqual(["old0", "old1", "old2", "old3", won[0] ? "new-a" : "new-b"].sort());
+      } finally {
+        await check.close();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+

@@ -45,6 +45,9 @@ interface SlotDoc {
  */
 const ORPHAN_SLOT_AFTER_MS = 60_000;
 
+/** Slot numbers tried per earlier subscription: far above any per-key limit, a bound on a loop over the store. */
+const MAX_BACKFILLED_SLOT = 1_000;
+
 const toDoc = (s: WebhookSubscription): SubscriptionDoc => ({ _id: s.id, o: s.ownerKeyId, a: s.isActive, e: [...s.events], c: s.createdAt, doc: s });
 
 /** Portable operations only (DECISIONS 6): single-document writes, indexes, sort/skip/limit. */
@@ -64,6 +67,32 @@ export class MongoWebhooks implements WebhookRepository {
     await this.subs.createIndex({ a: 1, e: 1 });
     await this.log.createIndex({ s: 1, i: -1 });
     await this.slots.createIndex({ s: 1 });
+    await this.#slotEveryEarlierSubscription();
+  }
+
+  /**
+   * Subscriptions written before slots existed (2026-11-24) hold none, so only the count in
+   * `insertWithinLimit`, which is not atomic, kept their owners to the limit: two replicas
+   * registering at once for a key with four of them both saw four and both inserted. Each gets a
+   * slot at start, the owner's lowest free number in order of creation, so replicas starting
+   * together name the same slot for the same subscription and the store keeps one.
+   */
+  async #slotEveryEarlierSubscription(): Promise<void> {
+    const slotted = new Set((await this.slots.find({}, { projection: { s: 1 } }).toArray()).map((d) => d.s));
+    const unslotted = (await this.subs.find({}, { projection: { o: 1, c: 1 } }).sort({ c: 1, _id: 1 }).toArray()).filter((d) => !slotted.has(d._id));
+    for (const d of unslotted) {
+      for (let n = 0; n < MAX_BACKFILLED_SLOT; n++) {
+        const id = `${d.o}#${n}`;
+        try {
+          await this.slots.insertOne({ _id: id, s: d._id, t: d.c });
+          break;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          // Held: by this subscription (another replica's start got there first), or by another.
+          if ((await this.slots.findOne({ _id: id }))?.s === d._id) break;
+        }
+      }
+    }
   }
 
   async insertWithinLimit(s: WebhookSubscription, limit: number): Promise<boolean> {
