@@ -4,7 +4,7 @@ import helmet from "helmet";
 import type { AppDeps } from "./app-deps.js";
 import type { Route } from "./route.js";
 import { jsonBody } from "./middleware/json-body.js";
-import { inSequence, LiteralRoutes, mountRoute, methodNotAllowedOrNotFound, type RouterDeps } from "./router.js";
+import { inSequence, LiteralRoutes, mountRoute, methodNotAllowedOrNotFound, sendJsonText, type RouterDeps } from "./router.js";
 import { requestId } from "./middleware/request-id.js";
 import { accessLog } from "./middleware/access-log.js";
 import { errorHandler } from "./middleware/error-handler.js";
@@ -63,8 +63,10 @@ export function createApp(deps: AppDeps, extraRouteSets: readonly RouteSet[] = [
     ),
   );
 
-  app.get("/v1/openapi.json", (_req, res) => {
-    res.json(openApi);
+  // Serialised once: ~115 KB, 0.5 ms of JSON.stringify per request for anyone, without a key.
+  const openApiText = JSON.stringify(openApi);
+  app.get("/v1/openapi.json", (req, res) => {
+    sendJsonText(req, res, 200, openApiText);
   });
 
   const routerDeps: RouterDeps = {

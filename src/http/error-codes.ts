@@ -3,6 +3,7 @@ import type { Tier } from "../domain/access/tiers.js";
 import { accessErrorSchema, plainErrorSchema, serverErrorSchema, validationErrorSchema } from "./schemas/common.js";
 import { taoCouncilUnavailableSchema } from "./schemas/council.js";
 import { readinessSchema, type ReadinessCheck } from "./schemas/health.js";
+import { MAX_JSON_DEPTH } from "./middleware/json-depth.js";
 
 type Headers = Readonly<Record<string, string>>;
 
@@ -113,6 +114,12 @@ export const API_ERRORS = {
     status: 422,
     schema: validationErrorSchema,
     body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] }),
+  } satisfies ErrorEntry<undefined>,
+  // Nested deeper than any body of ours, refused before it is parsed (json-depth.ts).
+  json_too_deep: {
+    status: 422,
+    schema: validationErrorSchema,
+    body: (_a: undefined) => ({ detail: [{ loc: ["body"], msg: `Request body nests deeper than ${MAX_JSON_DEPTH} levels`, type: "json_invalid" }] }),
   } satisfies ErrorEntry<undefined>,
 
   // Request bodies the parser refuses.

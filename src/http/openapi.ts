@@ -22,7 +22,7 @@ const STATUS_TEXT: Record<number, string> = {
 /** What every keyed route may answer before its handler runs (the router's key check). */
 const KEY_ERRORS: readonly ErrorCode[] = ["missing_api_key", "invalid_api_key", "key_inactive"];
 /** What reading a request body may answer (the JSON parser, error-handler.ts). */
-const BODY_ERRORS: readonly ErrorCode[] = ["json_invalid", "json_content_type", "json_not_object", "bad_content_encoding", "malformed_body", "body_aborted", "payload_too_large", "unsupported_media_type"];
+const BODY_ERRORS: readonly ErrorCode[] = ["json_invalid", "json_content_type", "json_not_object", "json_too_deep", "bad_content_encoding", "malformed_body", "body_aborted", "payload_too_large", "unsupported_media_type"];
 /** What any route may answer. */
 const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ["method_not_allowed", "internal"];
 

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { ApiError } from "../error-codes.js";
 import { loggablePath } from "./access-log.js";
+import { JsonTooDeepError } from "./json-depth.js";
 
 interface BodyParserError {
   type?: string;
@@ -38,6 +39,8 @@ export function errorHandler(logger: Logger) {
     const bp = asBodyParserError(err);
     if (err instanceof ApiError) {
       apiError = err;
+    } else if (err instanceof JsonTooDeepError) {
+      apiError = new ApiError("json_too_deep");
     } else if (bp?.type === "entity.too.large") {
       apiError = new ApiError("payload_too_large");
     } else if (bp?.type === "entity.parse.failed") {

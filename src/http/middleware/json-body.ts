@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from "express";
 import { ApiError } from "../error-codes.js";
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 
 /** True when the request announces a body (a length above zero, or a chunked one). */
 function announcesBody(headers: Record<string, string | string[] | undefined>): boolean {
@@ -15,7 +16,13 @@ function announcesBody(headers: Record<string, string | string[] | undefined>): 
  * 422 with type `json_invalid`, whatever its Content-Type says (worded as a Content-Type fault).
  */
 export function jsonBody(limit: string): RequestHandler {
-  const parse = express.json({ limit, type: ["application/json", "application/*+json"] });
+  const parse = express.json({
+    limit,
+    type: ["application/json", "application/*+json"],
+    verify: (_req, _res, bytes) => {
+      if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
+    },
+  });
   return (req, res, next) => {
     parse(req, res, (err?: unknown) => {
       if (err !== undefined) return next(err);

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineRoute } from "../../../src/http/route.js";
@@ -43,6 +44,25 @@ describe("422 messages", () => {
       expect({ body, status: res.status }).toEqual({ body, status: 422 });
       expect(await res.json()).toEqual({ detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] });
     }
+  });
+
+  it("refuse a body nested deeper than 32 levels before parsing it, gzipped too, and count brackets in strings as text", async () => {
+    const deep = `${"[".repeat(32_000)}${"]".repeat(32_000)}`;
+    const tooDeep = { detail: [{ loc: ["body"], msg: "Request body nests deeper than 32 levels", type: "json_invalid" }] };
+    const plain = await post("", deep);
+    expect(plain.status).toBe(422);
+    expect(await plain.json()).toEqual(tooDeep);
+    // ~100 bytes on the wire: the cap counts inflated bytes, the depth check reads them too.
+    const zipped = gzipSync(Buffer.from(`{"label": ${"[".repeat(40)}`));
+    expect(zipped.length).toBeLessThan(200);
+    const viaGzip = await fetch(`${svc.url}/v1/probe/paged`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: zipped });
+    expect(viaGzip.status).toBe(422);
+    expect(await viaGzip.json()).toEqual(tooDeep);
+    // 32 levels are allowed (then the schema speaks), and brackets inside a string are not nesting.
+    const allowed = await post("", `{"label": ${"[".repeat(31)}${"]".repeat(31)}}`);
+    expect(((await allowed.json()) as { detail: { msg: string }[] }).detail[0]?.msg).not.toMatch(/nests deeper/);
+    const inString = await post("", JSON.stringify({ label: "[".repeat(100) }));
+    expect(((await inString.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual(["body", "label"]);
   });
 
   it("tell a body under another Content-Type that the Content-Type is the fault, with type json_invalid", async () => {

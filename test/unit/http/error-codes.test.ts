@@ -50,6 +50,7 @@ const ANSWERS: { [C in ErrorCode]: { error: ApiError<C>; status: number; body: u
     body: { detail: [{ loc: ["body"], msg: "Content-Type must be application/json", type: "json_invalid" }] },
   },
   json_not_object: { error: new ApiError("json_not_object"), status: 422, body: { detail: [{ loc: ["body"], msg: "Request body must be a JSON object", type: "json_invalid" }] } },
+  json_too_deep: { error: new ApiError("json_too_deep"), status: 422, body: { detail: [{ loc: ["body"], msg: "Request body nests deeper than 32 levels", type: "json_invalid" }] } },
   payload_too_large: { error: new ApiError("payload_too_large"), status: 413, body: { detail: "Request body too large (limit 64 KiB)" } },
   unsupported_media_type: { error: new ApiError("unsupported_media_type"), status: 415, body: { detail: "Unsupported request body encoding" } },
   bad_content_encoding: { error: new ApiError("bad_content_encoding"), status: 400, body: { detail: "Request body does not match its Content-Encoding" } },
