@@ -42,6 +42,12 @@ export interface NewsletterOptions {
    * PERSONAL_DATA_KEYS set, the mailbox's keyed blind index, which cannot.
    */
   readonly mailboxTag?: (mailbox: string) => string;
+  /**
+   * Owner notifications a clock hour for the whole service (default 60): sign-ups from many
+   * networks must not flood the owner's channel. The sign-ups past it are stored and welcomed
+   * as usual; only their pings are skipped (logged).
+   */
+  readonly ownerPingsPerHour?: number;
 }
 
 const DEFAULT_OPTIONS = {
@@ -50,10 +56,21 @@ const DEFAULT_OPTIONS = {
   sendLimits: { perHour: 100, perMailboxPerDay: 2 },
   publicBaseUrl: "http://localhost:8080",
   mailboxTag: hashedMailboxTag,
+  ownerPingsPerHour: 60,
 };
 
-/** Why an attempt did not send. */
-type Outcome = "sent" | "failed" | "refused_permanently" | "held_back" | "not_ours";
+/**
+ * How long after its sign-up a welcome is still sent. Every sign-up asks for a mail to an address
+ * nobody confirmed: without an end, `victim+1…+1000@` signed up from many networks kept one inbox
+ * getting its daily two welcomes for 500 days, and every sweep walked the whole backlog. After
+ * three days the address stays subscribed, without a welcome.
+ */
+export const WELCOME_WINDOW_MS = 3 * 24 * 3_600_000;
+/** Addresses one sweep looks at, oldest first: a sweep's work stays bounded whatever the backlog. */
+export const SWEEP_MAX_ADDRESSES = 1_000;
+
+/** Why an attempt did not send. `hour_spent`: held back by the whole service's hourly number. */
+type Outcome = "sent" | "failed" | "refused_permanently" | "held_back" | "hour_spent" | "not_ours";
 
 /**
  * Store first, then send: a failing mail server never loses a subscription. A sign-up's welcome
@@ -158,11 +175,16 @@ export class NewsletterService {
     await Promise.all([this.sendWelcome(email, [0, ...this.options.retryDelaysMs]), this.notifyOwner(email)]);
   }
 
-  /** One attempt per pending address, one address at a time: a sweep never opens a burst of connections. */
+  /**
+   * One attempt per pending address, one address at a time: a sweep never opens a burst of
+   * connections. Only sign-ups of the last WELCOME_WINDOW_MS, at most SWEEP_MAX_ADDRESSES of them,
+   * and it ends when the service's hourly number is spent: the rest would all be held back.
+   */
   private async sweep(): Promise<void> {
-    for (const s of await this.repo.pendingWelcome(MAX_WELCOME_ATTEMPTS)) {
+    const since = new Date(this.clock.now() - WELCOME_WINDOW_MS).toISOString();
+    for (const s of await this.repo.pendingWelcome(MAX_WELCOME_ATTEMPTS, { since, limit: SWEEP_MAX_ADDRESSES })) {
       if (this.stopping.signal.aborted) return;
-      await this.sendWelcome(s.email, [0]);
+      if ((await this.sendWelcome(s.email, [0])) === "hour_spent") return;
     }
   }
 
@@ -171,17 +193,18 @@ export class NewsletterService {
    * ours to send. The store's claim keeps other processes off the address; `jobs` keeps this
    * process's own sweep off it (the claim is per process, so it would let the sweep in).
    */
-  private async sendWelcome(email: string, delays: readonly number[]): Promise<void> {
-    if (this.jobs.has(email)) return;
+  private async sendWelcome(email: string, delays: readonly number[]): Promise<Outcome | null> {
+    if (this.jobs.has(email)) return null;
     this.jobs.add(email);
     try {
-      await this.sendWelcomeAlone(email, delays);
+      return await this.sendWelcomeAlone(email, delays);
     } finally {
       this.jobs.delete(email);
     }
   }
 
-  private async sendWelcomeAlone(email: string, delays: readonly number[]): Promise<void> {
+  /** The last attempt's outcome; null when none was made. */
+  private async sendWelcomeAlone(email: string, delays: readonly number[]): Promise<Outcome | null> {
     let outcome: Outcome | null = null;
     for (const [i, delay] of delays.entries()) {
       // A stopped service starts no attempt (a sign-up answered while it stopped): the next start's sweep sends it.
@@ -197,6 +220,7 @@ export class NewsletterService {
         attempts >= MAX_WELCOME_ATTEMPTS ? "welcome e-mail not delivered; giving up" : "welcome e-mail not delivered yet; a later sweep tries again",
       );
     }
+    return outcome;
   }
 
   /**
@@ -221,9 +245,11 @@ export class NewsletterService {
     const token = await this.repo.unsubscribeToken(email, mintUnsubscribeToken(randomBytes));
     if (token === null) return "not_ours";
     const windows = this.sendWindows(email);
-    if (!(await this.counters.consumeAll(windows, this.clock.now())).allowed) {
+    const counted = await this.counters.consumeAll(windows, this.clock.now());
+    if (!counted.allowed) {
       this.logger.info({ to: maskEmail(email) }, "welcome e-mail held back by the send limits; a later sweep sends it");
-      return "held_back";
+      // The first window is the whole service's hour (mailSendWindows).
+      return counted.blockedIndex === 0 ? "hour_spent" : "held_back";
     }
     if (this.stopping.signal.aborted) {
       // Stopped while the limits were counted: no mail starts now, and its places go back.
@@ -268,6 +294,13 @@ export class NewsletterService {
    * did take may ping twice (the owner reads it; a subscriber never does).
    */
   private async notifyOwner(email: string): Promise<void> {
+    const hourEnd = (Math.floor(this.clock.now() / 3_600_000) + 1) * 3_600_000;
+    const perHour = this.options.ownerPingsPerHour;
+    const window = { bucket: `owner-ping:${hourEnd}`, limit: perHour, expiresAt: hourEnd };
+    if (!(await this.counters.consumeAll([window], this.clock.now())).allowed) {
+      this.logger.info({ per_hour: perHour }, "owner notification skipped: this hour's are spent");
+      return;
+    }
     const text = `New newsletter subscriber: ${maskEmail(email)}`;
     const delays = [0, ...this.options.retryDelaysMs];
     for (const [i, delay] of delays.entries()) {

@@ -78,7 +78,7 @@ export function sealedNewsletter(
     recordWelcomeAttempt: async (email, sentAt, giveUpAt) => inner.recordWelcomeAttempt(await keyOf(email), sentAt, giveUpAt),
     claimWelcome: async (email, claimant, now, leaseMs, maxAttempts) => inner.claimWelcome(await keyOf(email), claimant, now, leaseMs, maxAttempts),
     releaseWelcome: async (email, claimant) => inner.releaseWelcome(await keyOf(email), claimant),
-    pendingWelcome: async (maxAttempts) => openList(await inner.pendingWelcome(maxAttempts)),
+    pendingWelcome: async (maxAttempts, page) => openList(await inner.pendingWelcome(maxAttempts, page)),
     listAll: async () => openList(await inner.listAll()),
     get: async (email) => {
       const s = await found(email);

@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from "./database.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
 import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
-import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
+import type { NewsletterRepository, PendingPage, Subscriber } from "../ports/newsletter.js";
 import { leftIn } from "../../domain/access/lease-arithmetic.js";
 
 /**
@@ -285,11 +285,10 @@ export class MongoNewsletter implements NewsletterRepository {
     const count = giveUpAt === undefined ? { $inc: { welcomeAttempts: 1 } } : { $max: { welcomeAttempts: giveUpAt } };
     await this.subs.updateOne({ _id: email }, { ...count, ...(sentAt ? { $set: { welcomeSentAt: sentAt, unsubscribeToken: null } } : {}) });
   }
-  async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
-    const docs = await this.subs
-      .find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts } }, { projection: SUBSCRIBER_ONLY })
-      .sort({ subscribedAt: 1 })
-      .toArray();
+  async pendingWelcome(maxAttempts: number, page: PendingPage = {}): Promise<Subscriber[]> {
+    const since = page.since === undefined ? {} : { subscribedAt: { $gte: page.since } };
+    const cursor = this.subs.find({ welcomeSentAt: null, welcomeAttempts: { $lt: maxAttempts }, ...since }, { projection: SUBSCRIBER_ONLY }).sort({ subscribedAt: 1 });
+    const docs = await (page.limit === undefined ? cursor : cursor.limit(page.limit)).toArray();
     return docs.map(toSubscriber);
   }
   async get(email: string): Promise<Subscriber | null> {

@@ -35,8 +35,11 @@ export interface NewsletterRepository {
   claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean>;
   /** Gives a claim up (this run is done with it), so another sweep or replica may try at once. */
   releaseWelcome(email: string, claimant: string): Promise<void>;
-  /** Subscribers whose welcome e-mail has not gone out yet, for resending after a restart. */
-  pendingWelcome(maxAttempts: number): Promise<Subscriber[]>;
+  /**
+   * Subscribers whose welcome e-mail has not gone out yet, oldest sign-up first: those who signed
+   * up at or after `since` (ISO), at most `limit` of them (default: all).
+   */
+  pendingWelcome(maxAttempts: number, page?: PendingPage): Promise<Subscriber[]>;
   get(email: string): Promise<Subscriber | null>;
   /** Forgets a subscriber (an unsubscribe, an erasure request); false when the address was not stored. */
   remove(email: string): Promise<boolean>;
@@ -59,4 +62,10 @@ export interface NewsletterRepository {
   rekey(from: string, to: string, address: string, name: string | null): Promise<void>;
   /** Forgets the subscriber whose unsubscribe link carries the token with this hash; false when none does. */
   removeByUnsubscribeHash(hash: string): Promise<boolean>;
+}
+
+/** Which pending welcomes a sweep reads. */
+export interface PendingPage {
+  readonly since?: string;
+  readonly limit?: number;
 }

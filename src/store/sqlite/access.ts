@@ -3,7 +3,7 @@ import type { SqliteMigration } from "./migrate.js";
 import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
 import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
-import type { NewsletterRepository, Subscriber } from "../ports/newsletter.js";
+import type { NewsletterRepository, PendingPage, Subscriber } from "../ports/newsletter.js";
 import type { Tier } from "../../domain/access/tiers.js";
 import { grantFor } from "../../domain/access/lease-arithmetic.js";
 
@@ -361,8 +361,9 @@ export class SqliteNewsletter implements NewsletterRepository {
          welcome_sent_at = COALESCE(@sentAt, welcome_sent_at),
          unsubscribe_token = CASE WHEN @sentAt IS NULL THEN unsubscribe_token END WHERE email = @email`,
     );
-    this.pending = db.prepare<[number], SubscriberRow>(
-      "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? ORDER BY subscribed_at",
+    // LIMIT -1: no limit (SQLite).
+    this.pending = db.prepare<[number, string, number], SubscriberRow>(
+      "SELECT * FROM newsletter_subscribers WHERE welcome_sent_at IS NULL AND welcome_attempts < ? AND subscribed_at >= ? ORDER BY subscribed_at LIMIT ?",
     );
     this.one = db.prepare<[string], SubscriberRow>("SELECT * FROM newsletter_subscribers WHERE email = ?");
     this.removeOne = db.prepare<[string]>("DELETE FROM newsletter_subscribers WHERE email = ?");
@@ -396,8 +397,8 @@ export class SqliteNewsletter implements NewsletterRepository {
   async recordWelcomeAttempt(email: string, sentAt: string | null, giveUpAt?: number): Promise<void> {
     this.attempt.run({ giveUpAt: giveUpAt ?? null, sentAt, email });
   }
-  async pendingWelcome(maxAttempts: number): Promise<Subscriber[]> {
-    return this.pending.all(maxAttempts).map(toSubscriber);
+  async pendingWelcome(maxAttempts: number, page: PendingPage = {}): Promise<Subscriber[]> {
+    return this.pending.all(maxAttempts, page.since ?? "", page.limit ?? -1).map(toSubscriber);
   }
   async get(email: string): Promise<Subscriber | null> {
     const r = this.one.get(email);
