@@ -48,11 +48,34 @@ export interface RegimeEvaluation {
   readonly returnsKruskalWallis: { readonly h: number | null; readonly df: number; readonly pValue: number | null; readonly samples: number };
 }
 
-/** Upper tail of the chi-square distribution (Wilson–Hilferty; accurate to ~1e-3 for df ≥ 1, enough to read a p-value). */
+/**
+ * Upper tail of the chi-square distribution with a whole number of degrees of freedom, exact up
+ * to `erfc`'s 1.2e-7: Q(df/2, x/2) by its closed series. Even df: e^(−x/2) Σ_{k<df/2} (x/2)^k / k!.
+ * Odd df: erfc(√(x/2)) + e^(−x/2) Σ_{k=1}^{(df−1)/2} (x/2)^(k−½) / Γ(k+½). (The Wilson–Hilferty
+ * approximation used before was off by up to 0.016 at 1 df, enough to call p = 0.051 significant.)
+ */
 export function chiSquareSurvival(x: number, df: number): number {
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a whole number ≥ 1, got ${df}`);
   if (x <= 0) return 1;
-  const z = (Math.cbrt(x / df) - (1 - 2 / (9 * df))) / Math.sqrt(2 / (9 * df));
-  return 0.5 * erfc(z / Math.SQRT2);
+  const half = x / 2;
+  const e = Math.exp(-half);
+  if (df % 2 === 0) {
+    let term = 1;
+    let sum = 1;
+    for (let k = 1; k < df / 2; k++) {
+      term *= half / k;
+      sum += term;
+    }
+    return Math.min(1, e * sum);
+  }
+  // Γ(3/2) = √π / 2; each next term multiplies by (x/2) / (k + ½).
+  let term = Math.sqrt(half) / (Math.sqrt(Math.PI) / 2);
+  let sum = 0;
+  for (let k = 1; k <= (df - 1) / 2; k++) {
+    sum += term;
+    term *= half / (k + 0.5);
+  }
+  return Math.min(1, erfc(Math.sqrt(half)) + e * sum);
 }
 
 function erfc(x: number): number {

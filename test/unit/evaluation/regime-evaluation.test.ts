@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateRegimes, type RegimeHour } from "../../../src/domain/evaluation/regime-evaluation.js";
+import { chiSquareSurvival, evaluateRegimes, type RegimeHour } from "../../../src/domain/evaluation/regime-evaluation.js";
 import type { Regime } from "../../../src/domain/market/vocabulary.js";
 import { SeededRandom } from "../../../src/domain/regime/prng.js";
 
@@ -70,5 +70,28 @@ describe("a regime's up share", () => {
     expect(row?.gradedHours).toBe(6);
     // 2 of the 3 hours that moved went up; counting the flat ones as "not up" would say 1/3.
     expect(row?.upShare).toBe(0.6667);
+  });
+});
+
+describe("the Kruskal-Wallis p-value", () => {
+  // Reference values: R's pchisq(x, df, lower.tail = FALSE).
+  it("is the exact chi-square upper tail at every degree of freedom the regimes give", () => {
+    const cases: [x: number, df: number, p: number][] = [
+      [3.841458820694124, 1, 0.05],
+      [0.5, 1, 0.4795001],
+      [5.991464547107979, 2, 0.05],
+      [7.814727903251178, 3, 0.05],
+      [11.070497693516351, 5, 0.05],
+      [2.81, 6, 0.8322881],
+      [20, 7, 0.0055701],
+    ];
+    for (const [x, df, p] of cases) expect(chiSquareSurvival(x, df), `x ${x}, df ${df}`).toBeCloseTo(p, 6);
+  });
+
+  it("does not call a test significant that is not: H 3.80 on 1 df is p 0.051, not under 0.05", () => {
+    // Wilson-Hilferty, used before, gave 0.0484 here.
+    expect(chiSquareSurvival(3.8, 1)).toBeCloseTo(0.05125, 5);
+    expect(chiSquareSurvival(0, 3)).toBe(1);
+    expect(() => chiSquareSurvival(2, 0)).toThrow(RangeError);
   });
 });
