@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { ApiError } from "../error-codes.js";
 import { loggablePath } from "./access-log.js";
-import { JsonTooDeepError } from "./json-depth.js";
+import { JsonTooDeepError, NotUtf8Error } from "./json-depth.js";
 
 interface BodyParserError {
   type?: string;
@@ -41,6 +41,8 @@ export function errorHandler(logger: Logger) {
       apiError = err;
     } else if (err instanceof JsonTooDeepError) {
       apiError = new ApiError("json_too_deep");
+    } else if (err instanceof NotUtf8Error) {
+      apiError = new ApiError("unsupported_media_type");
     } else if (bp?.type === "entity.too.large") {
       apiError = new ApiError("payload_too_large");
     } else if (bp?.type === "entity.parse.failed") {

@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from "express";
 import { ApiError } from "../error-codes.js";
-import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, NotUtf8Error } from "./json-depth.js";
 
 /** True when the request announces a body (a length above zero, or a chunked one). */
 function announcesBody(headers: Record<string, string | string[] | undefined>): boolean {
@@ -19,7 +19,8 @@ export function jsonBody(limit: string): RequestHandler {
   const parse = express.json({
     limit,
     type: ["application/json", "application/*+json"],
-    verify: (_req, _res, bytes) => {
+    verify: (_req, _res, bytes, charset) => {
+      if (charset.toLowerCase() !== "utf-8") throw new NotUtf8Error(charset);
       if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new JsonTooDeepError();
     },
   });

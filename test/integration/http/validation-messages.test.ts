@@ -65,6 +65,13 @@ describe("422 messages", () => {
     expect(((await inString.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual(["body", "label"]);
   });
 
+  it("refuse a body in another charset than UTF-8 with 415: in UTF-16, U+2200 holds a quote byte and hid 10,000 levels", async () => {
+    const body = Buffer.from(`{"a":"∀","b":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, "utf16le");
+    const res = await fetch(`${svc.url}/v1/probe/paged`, { method: "POST", headers: { "content-type": "application/json; charset=utf-16le" }, body });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ detail: "Unsupported request body encoding" });
+  });
+
   it("tell a body under another Content-Type that the Content-Type is the fault, with type json_invalid", async () => {
     for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
       const res = await fetch(`${svc.url}/v1/probe/paged`, { method: "POST", headers: { "content-type": type }, body: JSON.stringify({ label: "abc" }) });
