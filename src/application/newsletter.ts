@@ -48,6 +48,8 @@ export interface NewsletterOptions {
    * as usual; only their pings are skipped (logged).
    */
   readonly ownerPingsPerHour?: number;
+  /** Addresses one sweep looks at (default 1,000): a sweep's work stays bounded whatever the backlog. */
+  readonly sweepBatch?: number;
 }
 
 const DEFAULT_OPTIONS = {
@@ -57,6 +59,7 @@ const DEFAULT_OPTIONS = {
   publicBaseUrl: "http://localhost:8080",
   mailboxTag: hashedMailboxTag,
   ownerPingsPerHour: 60,
+  sweepBatch: 1_000,
 };
 
 /**
@@ -66,8 +69,6 @@ const DEFAULT_OPTIONS = {
  * three days the address stays subscribed, without a welcome.
  */
 export const WELCOME_WINDOW_MS = 3 * 24 * 3_600_000;
-/** Addresses one sweep looks at, oldest first: a sweep's work stays bounded whatever the backlog. */
-export const SWEEP_MAX_ADDRESSES = 1_000;
 
 /** Why an attempt did not send. `hour_spent`: held back by the whole service's hourly number. */
 type Outcome = "sent" | "failed" | "refused_permanently" | "held_back" | "hour_spent" | "not_ours";
@@ -95,6 +96,8 @@ export class NewsletterService {
   private readonly options: Required<NewsletterOptions>;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** Sign-up time the next sweep starts from (this process's fairness only; null: the oldest). */
+  private sweptUpTo: string | null = null;
   constructor(
     private readonly repo: NewsletterRepository,
     private readonly counters: SendCounter,
@@ -177,14 +180,26 @@ export class NewsletterService {
 
   /**
    * One attempt per pending address, one address at a time: a sweep never opens a burst of
-   * connections. Only sign-ups of the last WELCOME_WINDOW_MS, at most SWEEP_MAX_ADDRESSES of them,
-   * and it ends when the service's hourly number is spent: the rest would all be held back.
+   * connections. Only sign-ups of the last WELCOME_WINDOW_MS, at most `sweepBatch` of them
+   * from where the last sweep ended, and it ends when the service's hourly number is spent: the
+   * rest would all be held back.
    */
   private async sweep(): Promise<void> {
-    const since = new Date(this.clock.now() - WELCOME_WINDOW_MS).toISOString();
-    for (const s of await this.repo.pendingWelcome(MAX_WELCOME_ATTEMPTS, { since, limit: SWEEP_MAX_ADDRESSES })) {
+    const windowStart = new Date(this.clock.now() - WELCOME_WINDOW_MS).toISOString();
+    // A sweep goes on where the last one ended, so 1,000 sign-ups a mailbox's daily number holds
+    // back cannot keep every later one from its turn until it ages out.
+    const since = this.sweptUpTo !== null && this.sweptUpTo > windowStart ? this.sweptUpTo : windowStart;
+    const batch = this.options.sweepBatch;
+    const page = await this.repo.pendingWelcome(MAX_WELCOME_ATTEMPTS, { since, limit: batch });
+    // A short page reached the end: the next sweep starts again from the oldest.
+    this.sweptUpTo = page.length < batch ? null : (page.at(-1)?.subscribedAt ?? null);
+    for (const s of page) {
       if (this.stopping.signal.aborted) return;
-      if ((await this.sendWelcome(s.email, [0])) === "hour_spent") return;
+      if ((await this.sendWelcome(s.email, [0])) === "hour_spent") {
+        // The next hour starts at the one held back.
+        this.sweptUpTo = s.subscribedAt;
+        return;
+      }
     }
   }
 

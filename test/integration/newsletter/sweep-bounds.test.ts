@@ -68,6 +68,26 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("the welcome sweep's bounds on %
     expect(await store.newsletter.get("sweep5@example.org")).toMatchObject({ email: "sweep5@example.org", welcomeSentAt: null });
   });
 
+  it("goes on where the last sweep ended: sign-ups a mailbox's daily number holds back do not keep later ones from their turn", async () => {
+    clock.set(Date.UTC(2026, 11, 4, 10, 0, 0));
+    const news = service({ sendLimits: { perHour: 100, perMailboxPerDay: 1 }, sweepBatch: 2 });
+    await news.subscribe("target@example.net", null);
+    await news.drain();
+    expect(sent("target")).toBe(1);
+    // Stored earlier than a later reader's sign-up, and held back by the target mailbox's day.
+    await store.newsletter.subscribe("target+1@example.net", null, new Date(clock.now() + 1_000).toISOString());
+    await store.newsletter.subscribe("target+2@example.net", null, new Date(clock.now() + 2_000).toISOString());
+    await store.newsletter.subscribe("reader@example.com", null, new Date(clock.now() + 3_000).toISOString());
+    clock.advance(60_000);
+    news.resumePending();
+    await news.drain();
+    expect(sent("reader")).toBe(0);
+    news.resumePending();
+    await news.drain();
+    expect(sent("reader")).toBe(1);
+    expect(sent("target")).toBe(1);
+  });
+
   it("pings the owner at most its hourly number of times; every sign-up is still stored and welcomed", async () => {
     clock.set(Date.UTC(2026, 11, 8, 10, 0, 0));
     pings.length = 0;
