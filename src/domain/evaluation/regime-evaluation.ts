@@ -58,24 +58,27 @@ export function chiSquareSurvival(x: number, df: number): number {
   if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a whole number ≥ 1, got ${df}`);
   if (x <= 0) return 1;
   const half = x / 2;
-  const e = Math.exp(-half);
+  // Each term in log space: e^(−x/2) underflows to 0 past x ≈ 1490 while the sum overflows.
+  const logE = -half;
+  const logHalf = Math.log(half);
   if (df % 2 === 0) {
-    let term = 1;
-    let sum = 1;
+    // Term k: (x/2)^k / k!.
+    let logTerm = 0;
+    let sum = Math.exp(logE);
     for (let k = 1; k < df / 2; k++) {
-      term *= half / k;
-      sum += term;
+      logTerm += logHalf - Math.log(k);
+      sum += Math.exp(logE + logTerm);
     }
-    return Math.min(1, e * sum);
+    return Math.min(1, sum);
   }
-  // Γ(3/2) = √π / 2; each next term multiplies by (x/2) / (k + ½).
-  let term = Math.sqrt(half) / (Math.sqrt(Math.PI) / 2);
+  // Term k: (x/2)^(k−½) / Γ(k+½), from Γ(3/2) = √π / 2, each next one times (x/2) / (k + ½).
+  let logTerm = 0.5 * logHalf - Math.log(Math.sqrt(Math.PI) / 2);
   let sum = 0;
   for (let k = 1; k <= (df - 1) / 2; k++) {
-    sum += term;
-    term *= half / (k + 0.5);
+    sum += Math.exp(logE + logTerm);
+    logTerm += logHalf - Math.log(k + 0.5);
   }
-  return Math.min(1, erfc(Math.sqrt(half)) + e * sum);
+  return Math.min(1, erfc(Math.sqrt(half)) + sum);
 }
 
 function erfc(x: number): number {

@@ -92,6 +92,10 @@ describe("the Kruskal-Wallis p-value", () => {
     // Wilson-Hilferty, used before, gave 0.0484 here.
     expect(chiSquareSurvival(3.8, 1)).toBeCloseTo(0.05125, 5);
     expect(chiSquareSurvival(0, 3)).toBe(1);
+    // Far out in the tail and at many degrees of freedom: a number, not 0 × ∞.
+    expect(chiSquareSurvival(1000, 1000)).toBeCloseTo(0.494, 3);
+    expect(chiSquareSurvival(3000, 999)).toBeGreaterThan(0);
+    expect(chiSquareSurvival(3000, 999)).toBeLessThan(1e-150);
     expect(() => chiSquareSurvival(2, 0)).toThrow(RangeError);
   });
 });
