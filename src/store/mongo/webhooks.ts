@@ -81,6 +81,8 @@ export class MongoWebhooks implements WebhookRepository {
     const slotted = new Set((await this.slots.find({}, { projection: { s: 1 } }).toArray()).map((d) => d.s));
     const unslotted = (await this.subs.find({}, { projection: { o: 1, c: 1 } }).sort({ c: 1, _id: 1 }).toArray()).filter((d) => !slotted.has(d._id));
     for (const d of unslotted) {
+      // Slotted since the first read (another replica's start, or its registration): done.
+      if ((await this.slots.findOne({ s: d._id })) !== null) continue;
       for (let n = 0; n < MAX_BACKFILLED_SLOT; n++) {
         const id = `${d.o}#${n}`;
         try {
@@ -88,8 +90,11 @@ export class MongoWebhooks implements WebhookRepository {
           break;
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
-          // Held: by this subscription (another replica's start got there first), or by another.
-          if ((await this.slots.findOne({ _id: id }))?.s === d._id) break;
+          const held = await this.slots.findOne({ _id: id });
+          // Held by this subscription (another replica's start got there first): done.
+          if (held?.s === d._id) break;
+          // Freed between the two calls: the same number again, not the next one.
+          if (held === null) n--;
         }
       }
     }
@@ -171,7 +176,8 @@ export class MongoWebhooks implements WebhookRepository {
     // left by a crash is reclaimed as orphaned (insertWithinLimit).
     await this.log.deleteMany({ s: id });
     const removed = await this.subs.deleteOne({ _id: id });
-    await this.slots.deleteOne({ s: id });
+    // Every slot it holds (two replicas' starts could each have given an earlier one a slot).
+    await this.slots.deleteMany({ s: id });
     return removed.deletedCount > 0;
   }
 
