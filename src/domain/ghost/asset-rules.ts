@@ -1,4 +1,5 @@
 import type { Asset } from "../signals/signal-keys.js";
+import { entryThreshold } from "../council/rosters.js";
 
 /**
  * Per-asset entry thresholds (SPEC "TAO status" gates; DECISIONS 7 for BTC, ETH, SOL). Only the
@@ -32,8 +33,9 @@ const TAO_FORM = {
 } as const;
 
 export const ASSET_RULES: Readonly<Record<Asset, AssetRules>> = {
-  TAO: { asset: "TAO", councilMinConfidence: 0.72, judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
-  BTC: { asset: "BTC", councilMinConfidence: 0.65, judiciaryMinConfidence: null, weekendBlock: false, ...TAO_FORM },
-  SOL: { asset: "SOL", councilMinConfidence: 0.65, judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
+  // The council thresholds are the rosters' (one figure for the gate and its trigger text).
+  TAO: { asset: "TAO", councilMinConfidence: entryThreshold("TAO"), judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
+  BTC: { asset: "BTC", councilMinConfidence: entryThreshold("BTC"), judiciaryMinConfidence: null, weekendBlock: false, ...TAO_FORM },
+  SOL: { asset: "SOL", councilMinConfidence: entryThreshold("SOL"), judiciaryMinConfidence: null, weekendBlock: true, ...TAO_FORM },
   ETH: { asset: "ETH", councilMinConfidence: null, judiciaryMinConfidence: 0.65, weekendBlock: false, ...TAO_FORM },
 };

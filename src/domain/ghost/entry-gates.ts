@@ -4,6 +4,7 @@ import type { BarInput, LiquidityStatus, RegimeView } from "./bar-input.js";
 import { roundTo } from "../numbers/round-to.js";
 import { exactTotal, qualityScore, type QualityScore } from "./quality-score.js";
 import { sessionOpen } from "./weekend-session.js";
+import { councilGatePasses } from "../council/entry-gate.js";
 
 /** Gate names in SPEC order; `trigger` names the first one that fails. */
 export const GATE_NAMES = [
@@ -91,7 +92,7 @@ export function evaluateGates(input: BarInput, rules: AssetRules): GateReport {
       );
     }
   } else if (rules.councilMinConfidence !== null) {
-    councilGate = council !== null && isBullish(council.ruling) && council.confidence >= rules.councilMinConfidence;
+    councilGate = council !== null && rules.asset !== "ETH" && councilGatePasses({ asset: rules.asset, ruling: council.ruling, confidence: council.confidence });
     if (!councilGate) {
       why.set(
         "council",
