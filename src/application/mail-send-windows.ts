@@ -21,12 +21,17 @@ export interface MailSendLimits {
  * its tag (a hash, or the keyed blind index when sealed), so the counters are no readable list of mailboxes.
  */
 export function mailSendWindows(kind: string, address: string, mailboxTag: (mailbox: string) => string, limits: MailSendLimits, now: number): CounterWindow[] {
-  const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
   const dayEnd = nextUtcMidnight(now);
   return [
-    { bucket: `${kind}-mail:${hourEnd}`, limit: limits.perHour, expiresAt: hourEnd },
+    clockHourWindow(`${kind}-mail`, limits.perHour, now),
     { bucket: `${kind}-mailbox:${mailboxTag(mailboxOf(address))}:${dayEnd}`, limit: limits.perMailboxPerDay, expiresAt: dayEnd },
   ];
+}
+
+/** The whole service's window of `limit` in the clock hour of `now`, named `<name>:<hour end>`. */
+export function clockHourWindow(name: string, limit: number, now: number): CounterWindow {
+  const hourEnd = (Math.floor(now / HOUR) + 1) * HOUR;
+  return { bucket: `${name}:${hourEnd}`, limit, expiresAt: hourEnd };
 }
 
 /** A mailbox's counter name by default: a SHA-256 of it, no readable list (PERSONAL_DATA_KEYS: a keyed index). */

@@ -7,7 +7,7 @@ import type { OwnerNotifier } from "../notify/owner-notifier.js";
 import type { Logger } from "../logging/logger.js";
 import type { Clock } from "../runtime/clocks/clock.js";
 import { maskEmail } from "../domain/access/mask-email.js";
-import { giveBackMailWindows, hashedMailboxTag, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
+import { clockHourWindow, giveBackMailWindows, hashedMailboxTag, mailSendWindows, type MailSendLimits, type SendCounter } from "./mail-send-windows.js";
 import { hashUnsubscribeToken, mintUnsubscribeToken } from "../domain/access/unsubscribe-token.js";
 import { errorSummary } from "../logging/error-summary.js";
 import { within } from "../runtime/activation-table.js";
@@ -309,10 +309,9 @@ export class NewsletterService {
    * did take may ping twice (the owner reads it; a subscriber never does).
    */
   private async notifyOwner(email: string): Promise<void> {
-    const hourEnd = (Math.floor(this.clock.now() / 3_600_000) + 1) * 3_600_000;
     const perHour = this.options.ownerPingsPerHour;
-    const window = { bucket: `owner-ping:${hourEnd}`, limit: perHour, expiresAt: hourEnd };
-    if (!(await this.counters.consumeAll([window], this.clock.now())).allowed) {
+    const now = this.clock.now();
+    if (!(await this.counters.consumeAll([clockHourWindow("owner-ping", perHour, now)], now)).allowed) {
       this.logger.info({ per_hour: perHour }, "owner notification skipped: this hour's are spent");
       return;
     }
