@@ -35,10 +35,14 @@ describe("ghost restart CLI", () => {
     await ledger.saveClosed([closedTrade("BTC", launch, 12.5), closedTrade("BTC", launch + 6 * H, -4), closedTrade("SOL", launch + 2 * H, 3)]);
     await waitFor(async () => svc.service.deps.marketClock.now() > launch + 12 * H, 10_000, "the trades to close in market time");
     const now = svc.service.deps.marketClock.now();
+    // The bar the running trader has applied, not one ahead of it: a status ahead of the
+    // trader's state is what a failed turn leaves, and its next turn would take the trades
+    // seeded above, closed after its bar, for that turn's and delete them.
+    const applied = (await ledger.snapshot("BTC"))?.barT ?? null;
     await ledger.saveSnapshot({
       asset: "BTC",
       at: now,
-      barT: now - H,
+      barT: applied,
       status: "WAITING",
       position: null,
       gates: null,
