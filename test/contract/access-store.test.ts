@@ -433,3 +433,89 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("keys stored before usage ids, o
     }
   });
 });
+
+/**
+ * MongoDB has no multi-document transaction here, so rotate is two writes: what a process that
+ * died between them (or a rotation that lost and died before taking its key back) leaves must
+ * never keep a lineage, and its webhooks, alive.
+ */
+describe("a rotation's unfinished successor on MongoDB", () => {
+  let store: Store;
+  let url: string;
+  beforeAll(async () => {
+    url = freshStoreUrl("mongodb", "access-unfinished");
+    store = await openStore(url);
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  /** Writes what a rotation that died between its two writes leaves: an active successor. */
+  async function unfinishedSuccessor(id: string, hash: string, usageId: string, rotatedFrom: string, createdAt = "2026-03-06T00:00:00.000Z"): Promise<void> {
+    const { client, db } = await openMongo(url);
+    try {
+      const orphan = key(id, hash, { usageId, createdAt });
+      await db.collection<ApiKeyRecord & { _id: string; rotatedFrom: string }>("api_keys").insertOne({ _id: orphan.id, ...orphan, rotatedFrom });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("ends a rotation's unfinished successor when the caller rotates again, so revoking the new key ends the lineage", async () => {
+    await store.apiKeys.create(key("k20", "a1".repeat(32)));
+    await unfinishedSuccessor("k21", "a2".repeat(32), "k20", "a1".repeat(32));
+    // The caller got no answer and rotates again with its old key; then revokes the new one.
+    expect(await store.apiKeys.rotate("a1".repeat(32), key("k22", "a3".repeat(32), { usageId: "k20" }), "2026-03-06T01:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.findActiveByUsageId("k20")).toMatchObject({ id: "k22" });
+    expect(await store.apiKeys.findById("k21")).toMatchObject({ active: false });
+    expect(await store.apiKeys.deactivate("a3".repeat(32), "2026-03-06T02:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.findActiveByUsageId("k20")).toBeNull();
+  });
+
+  it("never counts a successor its predecessor does not name, and ends it at the next start", async () => {
+    // A rotation that lost to another and died before taking its key back, or whose clean-up
+    // of an earlier unfinished successor never ran: the predecessor names another successor.
+    await store.apiKeys.create(key("k23", "b1".repeat(32)));
+    expect(await store.apiKeys.rotate("b1".repeat(32), key("k24", "b2".repeat(32), { usageId: "k23" }), "2026-03-07T00:00:00.000Z")).toBe(true);
+    await unfinishedSuccessor("k25", "b3".repeat(32), "k23", "b1".repeat(32));
+    // And one whose predecessor was revoked, not rotated.
+    await store.apiKeys.create(key("k26", "b4".repeat(32)));
+    expect(await store.apiKeys.deactivate("b4".repeat(32), "2026-03-07T00:00:00.000Z")).toBe(true);
+    await unfinishedSuccessor("k27", "b5".repeat(32), "k26", "b4".repeat(32));
+    expect(await store.apiKeys.deactivate("b2".repeat(32), "2026-03-07T01:00:00.000Z")).toBe(true);
+    expect(await store.apiKeys.findActiveByUsageId("k23")).toBeNull();
+    expect(await store.apiKeys.findActiveByUsageId("k26")).toBeNull();
+    const reopened = await openStore(url);
+    try {
+      expect(await reopened.apiKeys.findById("k25")).toMatchObject({ active: false, deactivatedAt: "2026-03-07T00:00:00.000Z" });
+      expect(await reopened.apiKeys.findById("k27")).toMatchObject({ active: false, deactivatedAt: "2026-03-07T00:00:00.000Z" });
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("keeps keys rotated before predecessors named their successors, and ends the unfinished ones among them at start", async () => {
+    // As a store written by the version before: predecessors deactivated without `replacedBy`.
+    const { client, db } = await openMongo(url);
+    try {
+      const keys = db.collection<ApiKeyRecord & { _id: string; rotatedFrom?: string }>("api_keys");
+      const old = (id: string, hash: string, deactivatedAt: string) => ({ _id: id, ...key(id, hash), active: false, deactivatedAt });
+      await keys.insertMany([
+        old("k30", "c1".repeat(32), "2026-03-08T00:00:00.000Z"),
+        { _id: "k31", ...key("k31", "c2".repeat(32), { usageId: "k30", createdAt: "2026-03-08T00:00:00.000Z" }), rotatedFrom: "c1".repeat(32) },
+        { _id: "k32", ...key("k32", "c3".repeat(32), { usageId: "k30", createdAt: "2026-03-07T23:59:59.000Z" }), rotatedFrom: "c1".repeat(32) },
+      ]);
+    } finally {
+      await client.close();
+    }
+    const reopened = await openStore(url);
+    try {
+      expect(await reopened.apiKeys.findActiveByUsageId("k30")).toMatchObject({ id: "k31" });
+      expect(await reopened.apiKeys.findById("k32")).toMatchObject({ active: false });
+      expect(await reopened.apiKeys.deactivate("c2".repeat(32), "2026-03-08T01:00:00.000Z")).toBe(true);
+      expect(await reopened.apiKeys.findActiveByUsageId("k30")).toBeNull();
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -8,9 +8,25 @@ import { leftIn } from "../../domain/access/lease-arithmetic.js";
 
 /**
  * Documents stored before usage ids have none: they count against their own id. `rotatedFrom` is
- * the hash of the key a rotation replaced (see `rotate`).
+ * the hash of the key a rotation replaced; `replacedBy` is set in the same single-document update
+ * that deactivates a key: its successor's id after a rotation, null after a deactivation (absent
+ * on keys deactivated before the field existed, until `ensureIndexes` settles them).
  */
-type KeyDoc = Omit<ApiKeyRecord, "usageId"> & { _id: string; usageId?: string; rotatedFrom?: string };
+type KeyDoc = Omit<ApiKeyRecord, "usageId"> & { _id: string; usageId?: string; rotatedFrom?: string; replacedBy?: string | null };
+
+/**
+ * Whether an active key is a real one, not the successor of a rotation that never finished: a
+ * process that died between rotate's two writes, or a rotation that lost to another and died
+ * before taking its key back. Nobody was ever shown such a key, but it is active and shares the
+ * lineage, so without this the lineage (and its webhooks) would outlive its last real key. A
+ * predecessor still active means the rotation is in flight or died: the predecessor is the key.
+ */
+function isRealKey(doc: Pick<KeyDoc, "id" | "rotatedFrom">, predecessor: Pick<KeyDoc, "active" | "replacedBy"> | undefined): boolean {
+  if (doc.rotatedFrom === undefined || predecessor === undefined) return true;
+  if (predecessor.active) return false;
+  // Absent: deactivated by a version before `replacedBy` whose store was not opened since.
+  return predecessor.replacedBy === undefined || predecessor.replacedBy === doc.id;
+}
 
 export class MongoApiKeys implements ApiKeyRepository {
   private readonly keys: Collection<KeyDoc>;
@@ -26,6 +42,35 @@ export class MongoApiKeys implements ApiKeyRepository {
     for (const d of await this.keys.find({ usageId: { $exists: false } }, { projection: { _id: 1 } }).toArray()) {
       await this.keys.updateOne({ _id: d._id, usageId: { $exists: false } }, { $set: { usageId: d._id } });
     }
+    await this.settleReplacedBy();
+    await this.endUnfinishedSuccessors();
+  }
+  /**
+   * Keys deactivated before `replacedBy` existed: a finished rotation wrote its successor with
+   * `createdAt` equal to the predecessor's `deactivatedAt` (one `at` for both writes); any other
+   * deactivation replaced the key with nothing. Idempotent, so an interrupted start finishes it.
+   */
+  private async settleReplacedBy(): Promise<void> {
+    for (const d of await this.keys.find({ active: false, replacedBy: { $exists: false } }, { projection: { _id: 1, hash: 1, deactivatedAt: 1 } }).toArray()) {
+      const successor = d.deactivatedAt === null ? null : await this.keys.findOne({ rotatedFrom: d.hash, createdAt: d.deactivatedAt }, { projection: { _id: 1 } });
+      await this.keys.updateOne({ _id: d._id, replacedBy: { $exists: false } }, { $set: { replacedBy: successor?._id ?? null } });
+    }
+  }
+  /** Ends the active successors of rotations that never finished, so the key list shows them ended too. */
+  private async endUnfinishedSuccessors(): Promise<void> {
+    const successors = await this.keys.find({ active: true, rotatedFrom: { $exists: true } }, { projection: { _id: 1, id: 1, rotatedFrom: 1 } }).toArray();
+    const predecessors = await this.predecessorsOf(successors);
+    for (const d of successors) {
+      const predecessor = predecessors.get(d.rotatedFrom ?? "");
+      if (isRealKey(d, predecessor) || predecessor?.active) continue;
+      await this.keys.updateOne({ _id: d._id, active: true }, { $set: { active: false, deactivatedAt: predecessor?.deactivatedAt ?? null, replacedBy: null } });
+    }
+  }
+  private async predecessorsOf(docs: readonly Pick<KeyDoc, "rotatedFrom">[]): Promise<Map<string, Pick<KeyDoc, "hash" | "active" | "replacedBy" | "deactivatedAt">>> {
+    const hashes = docs.flatMap((d) => (d.rotatedFrom === undefined ? [] : [d.rotatedFrom]));
+    if (hashes.length === 0) return new Map();
+    const found = await this.keys.find({ hash: { $in: hashes } }, { projection: { _id: 0, hash: 1, active: 1, replacedBy: 1, deactivatedAt: 1 } }).toArray();
+    return new Map(found.map((p) => [p.hash, p]));
   }
   async create(r: ApiKeyRecord): Promise<void> {
     await this.keys.insertOne({ _id: r.id, ...r });
@@ -39,40 +84,54 @@ export class MongoApiKeys implements ApiKeyRepository {
     return d ? strip(d) : null;
   }
   async findActiveByUsageId(usageId: string): Promise<ApiKeyRecord | null> {
-    const d = await this.keys.findOne({ usageId, active: true }, { projection: { _id: 0 } });
-    return d ? strip(d) : null;
+    const active = await this.keys.find({ usageId, active: true }, { projection: { _id: 0 } }).toArray();
+    const predecessors = await this.predecessorsOf(active);
+    const real = active.find((d) => isRealKey(d, d.rotatedFrom === undefined ? undefined : predecessors.get(d.rotatedFrom)));
+    return real ? strip(real) : null;
   }
   async deactivate(hash: string, at: string): Promise<boolean> {
-    if (!(await this.deactivateOne(hash, at))) return false;
-    // A key written by a rotation of this one that never finished (the process died, or the
-    // old key's deactivation failed, between rotate's two writes): nobody was ever shown it, but
-    // it is active and shares the lineage, so the lineage would outlive its last real key and
-    // its webhooks would go on. A finished rotation deactivated this key, so it cannot be one.
-    await this.keys.updateMany({ rotatedFrom: hash, active: true }, { $set: { active: false, deactivatedAt: at } });
+    if (!(await this.deactivateOne(hash, at, null))) return false;
+    // A successor of a rotation of this key that never finished (see `isRealKey`) ends with it.
+    // A finished rotation deactivated this key, so it cannot be one.
+    await this.keys.updateMany({ rotatedFrom: hash, active: true }, { $set: { active: false, deactivatedAt: at, replacedBy: null } });
     return true;
   }
-  private async deactivateOne(hash: string, at: string): Promise<boolean> {
-    const r = await this.keys.updateOne({ hash, active: true }, { $set: { active: false, deactivatedAt: at } });
+  private async deactivateOne(hash: string, at: string, replacedBy: string | null): Promise<boolean> {
+    const r = await this.keys.updateOne({ hash, active: true }, { $set: { active: false, deactivatedAt: at, replacedBy } });
     return r.modifiedCount === 1;
   }
   async rotate(previousHash: string, next: ApiKeyRecord, at: string): Promise<boolean> {
     // No multi-document transactions on the portable subset. The new key is written first: until
     // it has been returned nobody holds it, so a crash before the old key is deactivated leaves
-    // the caller's old key working (rotate again), never the caller without a key; deactivating
-    // the old key later also ends the unfinished successor (`rotatedFrom`, see `deactivate`).
-    // If the old key was no longer active (another rotation or a deactivation won), or its
-    // deactivation failed, the new one goes again.
+    // the caller's old key working (rotate again), never the caller without a key. The old key's
+    // deactivation names its successor in the same update, which is what makes the new key real
+    // (`isRealKey`): a successor left by a rotation that died or lost never counts.
     await this.keys.insertOne({ _id: next.id, ...next, rotatedFrom: previousHash });
     let replaced: boolean;
     try {
-      replaced = await this.deactivateOne(previousHash, at);
+      replaced = await this.deactivateOne(previousHash, at, next.id);
     } catch (err) {
-      await this.keys.deleteOne({ _id: next.id }).catch(() => undefined);
-      throw err;
+      // The update may have landed with its reply lost: then the new key is the caller's.
+      const landed = await this.keys.findOne({ hash: previousHash }, { projection: { replacedBy: 1 } }).then(
+        (d) => d?.replacedBy === next.id,
+        () => null,
+      );
+      if (landed !== true) {
+        if (landed === false) await this.keys.deleteOne({ _id: next.id }).catch(() => undefined);
+        throw err;
+      }
+      replaced = true;
     }
-    if (replaced) return true;
-    await this.keys.deleteOne({ _id: next.id });
-    return false;
+    if (!replaced) {
+      await this.keys.deleteOne({ _id: next.id });
+      return false;
+    }
+    // Successors of earlier rotations of the same key that never finished end now. Best effort:
+    // the rotation has landed, `isRealKey` already discounts them and the next start ends them.
+    await this.keys
+      .updateMany({ rotatedFrom: previousHash, active: true, _id: { $ne: next.id } }, { $set: { active: false, deactivatedAt: at, replacedBy: null } })
+      .catch(() => undefined);
+    return true;
   }
   async list(): Promise<ApiKeyRecord[]> {
     const docs = await this.keys.find({}, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).toArray();
