@@ -1,19 +1,29 @@
 import type { NextFunction, Request, Response } from "express";
 import { processCounter, processHistogram } from "../../observability/metrics.js";
 import { routePathOf } from "../router.js";
+import { unfinishedEnding } from "./response-deadline.js";
 
-const requests = processCounter({ name: "http_requests_total", help: "HTTP requests by method, route and status", labelNames: ["method", "route", "status"] });
+const requests = processCounter({
+  name: "http_requests_total",
+  help: "HTTP requests by method, route and status; status cut_off or abandoned when the connection closed before the answer was finished (the response deadline, or the client)",
+  labelNames: ["method", "route", "status"],
+});
 
 const duration = processHistogram({ name: "http_request_duration_seconds", help: "HTTP request duration", labelNames: ["method", "route"], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] });
 
 /** Labels by route pattern, never by raw path: ids in paths would explode the series count. */
 export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
   const start = process.hrtime.bigint();
+  let finished = false;
   res.on("finish", () => {
+    finished = true;
     const route = routePathOf(req) ?? "unmatched";
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     requests.inc({ method: req.method, route, status: String(res.statusCode) });
     duration.observe({ method: req.method, route }, seconds);
+  });
+  res.once("close", () => {
+    if (!finished) requests.inc({ method: req.method, route: routePathOf(req) ?? "unmatched", status: unfinishedEnding(req) });
   });
   next();
 }

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type { NextFunction, Request, Response } from "express";
 
 /**
@@ -10,10 +11,26 @@ import type { NextFunction, Request, Response } from "express";
  */
 export function responseDeadline(ms: number) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const timer = setTimeout(() => req.socket.destroy(), ms);
+    const timer = setTimeout(() => {
+      cutOff.add(req.socket);
+      req.socket.destroy();
+    }, ms);
     timer.unref();
     // 'close' comes once the answer is finished, or its connection is gone.
     res.once("close", () => clearTimeout(timer));
     next();
   };
+}
+
+/** Connections the deadline closed; held only as long as the connection itself. */
+const cutOff = new WeakSet<Socket>();
+
+/**
+ * How an answer whose connection closed before it was finished ended: cut off at the deadline,
+ * or abandoned by its client. The access log and the request counter name it, so a slow reader
+ * the deadline stopped is seen, not only its freed connection.
+ */
+export function unfinishedEnding(req: Request): "cut_off" | "abandoned" {
+  // The connection's: a pipelined answer queued behind the one that ran out of time goes with it.
+  return cutOff.has(req.socket) ? "cut_off" : "abandoned";
 }

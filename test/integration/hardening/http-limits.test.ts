@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from "../../../src/config/env.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { createKey, startService, type RunningService } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
+import { probeRoutes, type ProbeState } from "../../support/probe-routes.js";
 
 /** Issue 19 items 3, 4 (authenticate before parse), 5, 6 and 8, over real sockets. */
 
@@ -153,8 +154,13 @@ describe("request bodies: the client's faults are 4xx, never an unhandled error 
 
 describe("server limits are the configured ones (item 8)", () => {
   let svc: RunningService;
+  const captured = captureLogger("info");
+  const probe: ProbeState = { computed: 0 };
   beforeAll(async () => {
-    svc = await startService({ HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000", HTTP_KEEP_ALIVE_TIMEOUT_MS: "500" });
+    svc = await startService(
+      { HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000", HTTP_KEEP_ALIVE_TIMEOUT_MS: "500", METRICS_PORT: "0" },
+      { logger: captured.logger, routeSets: [probeRoutes(probe)] },
+    );
   });
   afterAll(() => svc.stop());
 
@@ -179,7 +185,10 @@ describe("server limits are the configured ones (item 8)", () => {
   it("closes an idle keep-alive connection after the keep-alive timeout", async () => {
     const got = await rawExchange(portOf(svc), (s) => s.write("GET /v1/health/live HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"));
     expect(got.text).toMatch(/^HTTP\/1\.1 200/);
-    expect(got.text).toMatch(/Keep-Alive: timeout=\d+/);
+    // 500 ms configured: Node announces whole seconds (0) and closes within its check interval;
+    // its default (5 s) would announce 5 and hold the connection past 5 s.
+    expect(got.text).toMatch(/Keep-Alive: timeout=0\r\n/);
+    expect(got.elapsedMs).toBeLessThan(3_000);
   });
 
   it("closes a connection whose answer is not read within the response deadline (4x the request timeout)", async () => {
@@ -204,6 +213,45 @@ describe("server limits are the configured ones (item 8)", () => {
     expect(received).toBeGreaterThan(0);
     expect(received).toBeLessThan((asked * one) / 2);
   }, 30_000);
+
+  it("logs and counts an answer the response deadline cut off", async () => {
+    const before = captured.lines.length;
+    let release = (): void => undefined;
+    probe.gate = new Promise<void>((resolve) => (release = resolve));
+    // Asked and never answered within the deadline (8 s here): the server closes the connection.
+    const got = await rawExchange(portOf(svc), (s) => s.write("GET /v1/probe/slow HTTP/1.1\r\nHost: x\r\n\r\n"));
+    expect(got.text).toBe("");
+    expect(got.elapsedMs).toBeGreaterThanOrEqual(7_500);
+    // Written as the server's side of the connection closes, a moment after the client's.
+    await waitFor(async () => captured.lines.slice(before).some((l) => l.ended !== undefined), 5_000, "the cut-off request to be logged");
+    // The handler is still at work: nothing of the answer had been sent.
+    release();
+    const cut = captured.lines.slice(before).filter((l) => l.ended !== undefined);
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toMatchObject({ level: 40, method: "GET", route: "/v1/probe/slow", status: null, msg: "request cut off: its answer was not read within the response deadline" });
+    const metrics = await (await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/v1\/probe\/slow",status="cut_off"\} 1/);
+  }, 20_000);
+
+  it("logs and counts a request its client abandons before the answer is finished", async () => {
+    const before = captured.lines.length;
+    let started = (): void => undefined;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    let release = (): void => undefined;
+    probe.gate = new Promise<void>((resolve) => (release = resolve));
+    probe.onSlowStarted = () => started();
+    const got = rawExchange(portOf(svc), (s) => {
+      s.write("GET /v1/probe/slow HTTP/1.1\r\nHost: x\r\n\r\n");
+      void inFlight.then(() => s.destroy());
+    });
+    expect((await got).text).toBe("");
+    await waitFor(async () => captured.lines.slice(before).some((l) => l.ended === "abandoned"), 5_000, "the abandoned request to be logged");
+    // Logged when the connection went, while the handler was still at work.
+    release();
+    expect(captured.lines.slice(before).find((l) => l.ended === "abandoned")).toMatchObject({ level: 30, route: "/v1/probe/slow", status: null });
+    const metrics = await (await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`)).text();
+    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/v1\/probe\/slow",status="abandoned"\} [1-9]/);
+  });
 
   it("refuses a headers timeout longer than the request timeout at start-up", () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "1000" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);

@@ -36,6 +36,18 @@ describe("loggablePath", () => {
     expect(loggablePath("/v1/webhooks/dave%2540example.org")).toBe("/v1/webhooks/[email]");
   });
 
+  it("leaves out everything after a masked segment: a secret or an address may hold a slash", () => {
+    expect(loggablePath("/v1/webhooks/whsec_AbCdEfGh/IjKlMnOp+QrSt=")).toBe("/v1/webhooks/[secret]");
+    expect(loggablePath(`/v1/keys/${KEY.slice(0, 12)}/${KEY.slice(12)}/rotate`)).toBe("/v1/keys/[secret]");
+    expect(loggablePath("/v1/webhooks/x/dave@example.org/more")).toBe("/v1/webhooks/x/[email]");
+  });
+
+  it("masks a query string typed into the path, encoded or not, and what follows it", () => {
+    expect(loggablePath("/unsubscribe%3Ftoken%3DAbCdEfGhIjKlMnOpQrStUv")).toBe("/[query]");
+    expect(loggablePath("/unsubscribe&token=AbCdEf/GhIj")).toBe("/[query]");
+    expect(loggablePath("/v1/x/a=b")).toBe("/v1/x/[query]");
+  });
+
   it("cuts an overlong segment", () => {
     expect(loggablePath(`/v1/${"a".repeat(100)}`)).toBe(`/v1/${"a".repeat(64)}…`);
   });
