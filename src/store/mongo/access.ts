@@ -359,19 +359,25 @@ export class MongoNewsletter implements NewsletterRepository {
   }
   async rekey(from: string, to: string, address: string, name: string | null): Promise<void> {
     // `_id` cannot change: the document is copied under `to`, then the one under `from` goes. A
-    // crash between the two leaves both, and the next start's pass finds `to` taken and drops `from`.
+    // crash between the two leaves both (same unsubscribe link, so one click removes both; an
+    // erasure removes every key of the address), and the next start's pass finds `to` taken and
+    // drops `from`.
     if (from === to) {
       await this.subs.updateOne({ _id: from }, { $set: { email: address, name } });
       return;
     }
     const doc = await this.subs.findOne({ _id: from });
     if (doc === null) return;
+    let copied = true;
     try {
       await this.subs.insertOne({ ...doc, _id: to, email: address, name });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
+      copied = false;
     }
-    await this.subs.deleteOne({ _id: from });
+    // Gone meanwhile: an unsubscribe or an erasure landed between the read and the copy, and
+    // the copy would have brought the subscriber back.
+    if ((await this.subs.deleteOne({ _id: from })).deletedCount === 0 && copied) await this.subs.deleteOne({ _id: to });
   }
   async remove(email: string): Promise<boolean> {
     return (await this.subs.deleteOne({ _id: email })).deletedCount === 1;
@@ -383,7 +389,8 @@ export class MongoNewsletter implements NewsletterRepository {
     return doc?.unsubscribeToken ?? null;
   }
   async removeByUnsubscribeHash(hash: string): Promise<boolean> {
-    return (await this.subs.deleteOne({ unsubscribeHash: hash })).deletedCount === 1;
+    // Every document with the link: a re-key cut off between its copy and its delete leaves two.
+    return (await this.subs.deleteMany({ unsubscribeHash: hash })).deletedCount > 0;
   }
   async claimWelcome(email: string, claimant: string, now: number, leaseMs: number, maxAttempts: number): Promise<boolean> {
     const r = await this.subs.updateOne(
