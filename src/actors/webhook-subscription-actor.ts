@@ -10,7 +10,7 @@ import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
 import { subscriptionStateSchema } from "../webhook-delivery/state-schema.js";
 import type { SecretSealer } from "../sealing/secret-sealer.js";
-import { sealSubscription, unsealSubscription } from "../webhook-delivery/sealed-webhooks.js";
+import { sealSubscription, unsealSubscription, type UnsealFailure } from "../webhook-delivery/sealed-webhooks.js";
 import { buildDeliveryRequest } from "../domain/webhooks/delivery-request.js";
 import * as machine from "../domain/webhooks/delivery-state.js";
 import type { DeliveryRecord, SubscriptionState } from "../domain/webhooks/delivery-state.js";
@@ -45,6 +45,8 @@ export interface WebhookActorDeps {
    * the state store is read by whoever reads Redis or MongoDB, not only by this actor.
    */
   readonly sealer: SecretSealer;
+  /** Told when the state's own copy of a secret does not open, as the store's copy tells it. */
+  readonly onUnsealFailure: UnsealFailure;
   /**
    * Tells the key's owner that delivery results disabled the subscription (an e-mail to the
    * address the lineage's key was generated with; src/application/key-owner-mail.ts).
@@ -233,7 +235,18 @@ export class WebhookSubscriptionActor extends Actor {
  */
 async function loadState(ctx: ActorContext, deps: WebhookActorDeps): Promise<SubscriptionState | null> {
   const stored = await ctx.state.get(STATE, subscriptionStateSchema);
-  if (stored !== undefined) return { ...stored, subscription: unsealSubscription(stored.subscription, deps.sealer) };
+  if (stored !== undefined) {
+    let subscription: WebhookSubscription;
+    try {
+      subscription = unsealSubscription(stored.subscription, deps.sealer);
+    } catch (err) {
+      // Counted and logged like the store's copy: a retry turn reads only this one, and failed
+      // every time with no alert once the key that sealed it was dropped.
+      deps.onUnsealFailure(ctx.id, err);
+      throw err;
+    }
+    return { ...stored, subscription };
+  }
   const subscription = await deps.repo.get(ctx.id);
   return subscription === null ? null : machine.initialState(subscription);
 }

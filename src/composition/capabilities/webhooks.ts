@@ -6,7 +6,7 @@ import { createHttpDeliverer, type Deliver } from "../../webhook-delivery/http-d
 import { webhookResolver } from "../../webhook-delivery/resolver.js";
 import { countingDeliveries, countingNotices, countUnsealFailure } from "../../observability/webhook-metrics.js";
 import { createSecretSealer, type SecretSealer } from "../../sealing/secret-sealer.js";
-import { sealedWebhooks } from "../../webhook-delivery/sealed-webhooks.js";
+import { sealedWebhooks, type UnsealFailure } from "../../webhook-delivery/sealed-webhooks.js";
 import type { WebhookRepository } from "../../store/ports/webhooks.js";
 import { noticeMail, type OwnerNotice } from "../../domain/webhooks/owner-notice.js";
 import type { WebhookSubscription } from "../../domain/webhooks/subscription.js";
@@ -34,26 +34,27 @@ export function createWebhooksCapability(options: WebhooksCapabilityOptions = {}
   });
 
   // The subscriptions with their secrets sealed at rest (docs/security.md), one per service.
-  const sealingFor = perService((ctx): { sealer: SecretSealer; repo: WebhookRepository } => {
+  const sealingFor = perService((ctx): { sealer: SecretSealer; repo: WebhookRepository; onUnsealFailure: UnsealFailure } => {
     const sealer = createSecretSealer(ctx.config.WEBHOOK_SECRET_KEYS ?? []);
-    const repo = sealedWebhooks(ctx.store.webhooks, sealer, (webhookId, err) => {
+    // The store's copy and each actor's own copy alike.
+    const onUnsealFailure: UnsealFailure = (webhookId, err) => {
       countUnsealFailure(err);
       ctx.logger.error({ webhook_id: webhookId, reason: err instanceof Error ? err.message : "unknown" }, "webhook secret could not be opened");
-    });
-    return { sealer, repo };
+    };
+    return { sealer, repo: sealedWebhooks(ctx.store.webhooks, sealer, onUnsealFailure), onUnsealFailure };
   });
 
   return {
     name: "webhooks",
     registerActors(ctx) {
-      const { sealer, repo } = sealingFor(ctx);
+      const { sealer, repo, onUnsealFailure } = sealingFor(ctx);
       // Issue 19: subscriptions belong to a key lineage, so they follow rotations with nothing to
       // move, and stop once the lineage has no active key (deactivated anywhere: HTTP, the CLI,
       // another replica), checked before every send.
       const ownerActive = async (owner: string): Promise<boolean> => (await ctx.store.apiKeys.findActiveByUsageId(owner)) !== null;
       // Delivery results disabled a subscription: its owner is mailed (fixed words, shared limits).
       const noticeOwner = countingNotices((s: WebhookSubscription, notice: OwnerNotice) => ctx.keyOwnerMail.send(s.ownerKeyId, noticeMail(s, notice, ctx.config.PUBLIC_BASE_URL)));
-      const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer, noticeOwner };
+      const deps = { repo, deliver: deliverFor(ctx), ownerActive, wall: ctx.wallClock, sealer, onUnsealFailure, noticeOwner };
       ctx.host.register(WebhookSubscriptionActor, (actorCtx) => new WebhookSubscriptionActor(actorCtx, deps));
       const proxy = (id: string) => ctx.host.proxy(WebhookSubscriptionActor, id);
       ctx.keyLifecycle.listen({

@@ -29,7 +29,7 @@ describe("a webhook subscription actor called with arguments of another shape", 
     log = captureLogger();
     const deliver = async (): Promise<DeliveryOutcome> => ({ kind: "success", statusCode: 200, durationMs: 3 });
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: log.logger, pollIntervalMs: 0 });
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), noticeOwner: async () => "no_address" }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), onUnsealFailure: () => expect.unreachable("nothing is sealed here"), noticeOwner: async () => "no_address" }));
     await host.start();
     await store.webhooks.insertWithinLimit(subscription, 5);
   });

@@ -50,7 +50,7 @@ describe("a webhook delivery turn whose commit fails", () => {
     receiver = await startHttpsReceiver(pki, (_request, index) => ({ status: index === 0 ? 500 : 200 }));
     agent = createDeliveryAgent({ allowPrivateTargets: true, ca: pki.ca });
     const deliver = createHttpDeliverer({ agent, timeoutMs: 3_000 });
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), noticeOwner: async () => "no_address" }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo: store.webhooks, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), onUnsealFailure: () => expect.unreachable("nothing is sealed here"), noticeOwner: async () => "no_address" }));
     await host.start();
   });
 

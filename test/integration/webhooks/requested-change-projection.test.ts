@@ -69,7 +69,7 @@ describe("a webhook change a caller asked for, when the store's copy cannot be w
     };
     const deliver = createHttpDeliverer({ agent, timeoutMs: 3_000 });
     host = new LocalActorHost({ store: store.actorState, clock: new ManualClock(Date.UTC(2025, 0, 1)), wallClock: wall, logger: captureLogger().logger, pollIntervalMs: 0 });
-    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), noticeOwner: async () => "no_address" }));
+    host.register(WebhookSubscriptionActor, (ctx) => new WebhookSubscriptionActor(ctx, { repo, deliver, ownerActive: async () => true, wall, sealer: createSecretSealer([]), onUnsealFailure: () => expect.unreachable("nothing is sealed here"), noticeOwner: async () => "no_address" }));
     await host.start();
     await store.webhooks.insertWithinLimit(subscription(), 5);
   });

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
+import type { EventEnvelope } from "../../../src/events/event-envelope.js";
+import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
+import { metricsRegistry } from "../../../src/observability/metrics.js";
+import { captureLogger } from "../../support/capture-logger.js";
+import { sealKey } from "../../support/store-dump.js";
+import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
+import { waitFor } from "../../support/wait-for.js";
+import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
+import { createTestPki, type TestPki } from "./support/tls.js";
+
+/**
+ * A subscription actor keeps its own sealed copy of the secret, and a retry turn reads only that
+ * copy. When it does not open (the key that sealed it was dropped from WEBHOOK_SECRET_KEYS), the
+ * operator learns it as from the store's copy: the unseal-failure counter and an error line naming
+ * the subscription. Before, such turns failed every time with neither.
+ */
+let pki: TestPki;
+let receiver: HttpsReceiver;
+
+beforeAll(async () => {
+  pki = createTestPki();
+  receiver = await startHttpsReceiver(pki);
+});
+
+afterAll(async () => {
+  await receiver.stop();
+});
+
+async function unsealFailures(reason: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric("mis_webhook_secret_unseal_failures_total")?.get();
+  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+function envelope(tradeId: string): EventEnvelope {
+  return {
+    id: randomBytes(8).toString("hex"),
+    event: "ghost.signal",
+    timestamp: new Date().toISOString(),
+    data: { asset: "BTC", action: "ENTRY", trade_id: tradeId, price: 91000, size: 0.1, mode: "A", reason: "test", pnl_usd: null, is_paper: true },
+  };
+}
+
+describe("a subscription actor whose own copy of the secret does not open", () => {
+  it("counts and logs the failure, naming the subscription", async () => {
+    const storeUrl = freshStoreUrl("sqlite", "actor-unseal");
+    const start = (keys: string, logger = captureLogger()): Promise<RunningService> =>
+      startService(
+        { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_SECRET_KEYS: keys },
+        { capabilities: [createWebhooksCapability({ ca: pki.ca })], logger: logger.logger },
+      );
+    const path = "/actor-unseal";
+    const first = await start(sealKey("k1"));
+    let id: string;
+    try {
+      const key = await createKey(first, "basic");
+      const res = await fetch(`${first.url}/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url(path), events: ["ghost.signal"] }),
+      });
+      expect(res.status).toBe(201);
+      id = String(((await res.json()) as { id: string }).id);
+      // One event through the actor: its state, with the secret sealed under k1, is stored.
+      await first.service.deps.bus.publish("ghost.signal", envelope("t1"));
+      await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
+      await waitFor(async () => (await first.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
+    } finally {
+      await first.stop();
+    }
+
+    // k1 dropped: neither copy opens. The start-up's pass counts the store's copy; then the
+    // actor is called directly, as another replica's fan-out (or its own reminder) calls it.
+    const log = captureLogger();
+    const second = await start(sealKey("k2"), log);
+    try {
+      const before = await unsealFailures("unknown_key");
+      const linesBefore = log.lines.length;
+      await expect(second.service.deps.host.proxy(WebhookSubscriptionActor, id).accept(envelope("t2"))).rejects.toThrow();
+      expect(await unsealFailures("unknown_key")).toBe(before + 1);
+      expect(log.lines.slice(linesBefore).filter((l) => l.msg === "webhook secret could not be opened")).toEqual([
+        expect.objectContaining({ level: 50, webhook_id: id }),
+      ]);
+    } finally {
+      await second.stop();
+    }
+  });
+});
