@@ -57,7 +57,7 @@ export function sealedApiKeys(inner: ApiKeyRepository, sealer: SecretSealer, onF
     deactivate: (hash, at) => inner.deactivate(hash, at),
     rotate: (previousHash, next, at) => inner.rotate(previousHash, sealedOwner(next, sealer), at),
     list: async () => (await inner.list()).map((r) => openOwner(r, sealer, onFailure)),
-    rewriteOwner: (id, name, email) => inner.rewriteOwner(id, name, email),
+    rewriteOwner: (id, name, email, expected) => inner.rewriteOwner(id, name, email, expected),
   };
 }
 
@@ -83,8 +83,8 @@ export async function resealKeyOwners(inner: ApiKeyRepository, sealer: SecretSea
       continue;
     }
     const again = sealedOwner(opened, sealer);
-    await inner.rewriteOwner(r.id, again.name, again.email);
-    sealedAgain += 1;
+    // Only over what was read: an erasure that cleared the fields since stays done.
+    if (await inner.rewriteOwner(r.id, again.name, again.email, { name: r.name, email: r.email })) sealedAgain += 1;
   }
   return { keys: records.length, sealedAgain, unreadable };
 }

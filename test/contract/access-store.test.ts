@@ -153,6 +153,21 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("access repositories on %s", (ki
     expect(await store.apiKeys.findById("owner")).toMatchObject({ name: null, email: null, hash: "o".repeat(64) });
   });
 
+  it("writes a key's owner fields over what was read only: fields cleared since stay cleared", async () => {
+    await store.apiKeys.create(key("owner2", "p".repeat(64), { name: "as given", email: "as.given@example.com" }));
+    const read = { name: "as given", email: "as.given@example.com" };
+    expect(await store.apiKeys.rewriteOwner("owner2", "sealed-name", "sealed-email", read)).toBe(true);
+    expect(await store.apiKeys.findById("owner2")).toMatchObject({ name: "sealed-name", email: "sealed-email" });
+    // An erasure lands between a re-seal's read and its write.
+    const stale = { name: "sealed-name", email: "sealed-email" };
+    await store.apiKeys.rewriteOwner("owner2", null, null);
+    expect(await store.apiKeys.rewriteOwner("owner2", "sealed-again", "sealed-again", stale)).toBe(false);
+    expect(await store.apiKeys.findById("owner2")).toMatchObject({ name: null, email: null });
+    // Null fields are matched as null.
+    expect(await store.apiKeys.rewriteOwner("owner2", null, "x", { name: null, email: null })).toBe(true);
+    expect(await store.apiKeys.findById("owner2")).toMatchObject({ name: null, email: "x" });
+  });
+
   it("counts a hit in every window or in none", async () => {
     const now = 1_000_000;
     const daily = { bucket: "q:day", limit: 3, expiresAt: now + 86_400_000 };

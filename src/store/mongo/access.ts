@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKeyError } from "./database.js";
-import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
+import type { ApiKeyRecord, ApiKeyRepository, OwnerFields } from "../ports/api-keys.js";
 import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
 import type { NewsletterRepository, PendingPage, Subscriber } from "../ports/newsletter.js";
@@ -137,8 +137,9 @@ export class MongoApiKeys implements ApiKeyRepository {
     const docs = await this.keys.find({}, { projection: { _id: 0 } }).sort({ createdAt: 1, id: 1 }).toArray();
     return docs.map(strip);
   }
-  async rewriteOwner(id: string, name: string | null, email: string | null): Promise<void> {
-    await this.keys.updateOne({ _id: id }, { $set: { name, email } });
+  async rewriteOwner(id: string, name: string | null, email: string | null, expected?: OwnerFields): Promise<boolean> {
+    const unchanged = expected === undefined ? {} : { name: expected.name, email: expected.email };
+    return (await this.keys.updateOne({ _id: id, ...unchanged }, { $set: { name, email } })).matchedCount === 1;
   }
 }
 

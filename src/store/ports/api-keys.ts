@@ -36,7 +36,15 @@ export interface ApiKeyRepository {
   list(): Promise<ApiKeyRecord[]>;
   /**
    * Writes a key's owner fields again (the name and e-mail given at generation, sealed under
-   * another key: src/sealing/sealed-api-keys.ts); nothing else of the key changes.
+   * another key: src/sealing/sealed-api-keys.ts); nothing else of the key changes. With
+   * `expected`, only while the stored fields still equal it (as read before sealing them anew:
+   * an erasure that cleared them meanwhile must not be undone). Answers whether it wrote.
    */
-  rewriteOwner(id: string, name: string | null, email: string | null): Promise<void>;
+  rewriteOwner(id: string, name: string | null, email: string | null, expected?: OwnerFields): Promise<boolean>;
+}
+
+/** A key's owner fields as stored. */
+export interface OwnerFields {
+  readonly name: string | null;
+  readonly email: string | null;
 }

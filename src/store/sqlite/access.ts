@@ -1,6 +1,6 @@
 import type { SqliteDb } from "./database.js";
 import type { SqliteMigration } from "./migrate.js";
-import type { ApiKeyRecord, ApiKeyRepository } from "../ports/api-keys.js";
+import type { ApiKeyRecord, ApiKeyRepository, OwnerFields } from "../ports/api-keys.js";
 import type { ConsumeResult, CounterRepository, CounterWindow, LeaseGrant } from "../ports/counters.js";
 import type { SlidingHit, SlidingWindowRepository } from "../ports/sliding-windows.js";
 import type { NewsletterRepository, PendingPage, Subscriber } from "../ports/newsletter.js";
@@ -95,8 +95,12 @@ export class SqliteApiKeys implements ApiKeyRepository {
   private readonly off;
   private readonly all;
   private readonly owner;
+  private readonly ownerIfUnchanged;
   constructor(private readonly db: SqliteDb) {
     this.owner = db.prepare<[{ id: string; name: string | null; email: string | null }]>("UPDATE api_keys SET name = @name, email = @email WHERE id = @id");
+    this.ownerIfUnchanged = db.prepare<[{ id: string; name: string | null; email: string | null; wasName: string | null; wasEmail: string | null }]>(
+      "UPDATE api_keys SET name = @name, email = @email WHERE id = @id AND name IS @wasName AND email IS @wasEmail",
+    );
     this.insert = db.prepare(
       `INSERT INTO api_keys (id, usage_id, hash, prefix, tier, name, email, active, created_at, deactivated_at)
        VALUES (@id, @usageId, @hash, @prefix, @tier, @name, @email, @active, @createdAt, @deactivatedAt)`,
@@ -135,8 +139,9 @@ export class SqliteApiKeys implements ApiKeyRepository {
   async list(): Promise<ApiKeyRecord[]> {
     return this.all.all().map(toKey);
   }
-  async rewriteOwner(id: string, name: string | null, email: string | null): Promise<void> {
-    this.owner.run({ id, name, email });
+  async rewriteOwner(id: string, name: string | null, email: string | null, expected?: OwnerFields): Promise<boolean> {
+    if (expected === undefined) return this.owner.run({ id, name, email }).changes === 1;
+    return this.ownerIfUnchanged.run({ id, name, email, wasName: expected.name, wasEmail: expected.email }).changes === 1;
   }
 }
 
