@@ -5,6 +5,7 @@ import { createWebhooksCapability } from "../../../src/composition/capabilities/
 import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
+import { captureLogger } from "../../support/capture-logger.js";
 import { freshStoreUrl, startService, type RunningService } from "../../support/service.js";
 import { sealKey, storeDump } from "../../support/store-dump.js";
 import { startSmtp, type RunningSmtp } from "../../support/smtp.js";
@@ -37,6 +38,7 @@ describe.each<{ sealing: string; env: Record<string, string> }>([
   { sealing: "sealed at rest", env: { PERSONAL_DATA_KEYS: sealKey("k1") } },
 ])("a webhook disabled by its receiver, in the running service, key owners $sealing", ({ env }) => {
   const storeUrl = freshStoreUrl("sqlite", "owner-notice");
+  const log = captureLogger();
   let smtp: RunningSmtp;
   let receiver: HttpsReceiver;
   let svc: RunningService;
@@ -47,7 +49,7 @@ describe.each<{ sealing: string; env: Record<string, string> }>([
     smtp = await startSmtp();
     svc = await startService(
       { WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", SMTP_URL: smtp.url, MAIL_FROM: "hello@market-intel.test", PUBLIC_BASE_URL: "https://api.example.com", STORE_URL: storeUrl, ...env },
-      { capabilities: [marketDataCapability, createWebhooksCapability({ ca: pki.ca })] },
+      { capabilities: [marketDataCapability, createWebhooksCapability({ ca: pki.ca })], logger: log.logger },
     );
   });
   afterAll(async () => {
@@ -91,8 +93,16 @@ describe.each<{ sealing: string; env: Record<string, string> }>([
     await waitFor(async () => (await noticesCounted("sent")) - sentBefore === 1, 10_000, "the sent notice counted");
 
     // The notice is settled: nothing is owed, so later events and turns send no second mail.
-    await svc.service.deps.bus.publish("ghost.signal", ghostSignal());
+    // A call queues behind the turn that sent the mail, so that turn has committed when it answers.
     expect(await svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()).toBe(0);
+    // The turn recorded the try as sent, with no retry scheduled...
+    const tried = log.lines.filter((l) => l.msg === "webhook owner notice tried" && l.webhook_id === id);
+    expect(tried).toEqual([expect.objectContaining({ result: "sent", again_at: null })]);
+    // ...and left no reminder that would wake the actor for another try.
+    const reminders = (await svc.service.store.actorState.loadReminders()).filter((r) => r.actorType === WebhookSubscriptionActor.actorType && r.actorId === id);
+    expect(reminders).toEqual([]);
+    // An event later does not reach the inactive subscription at all.
+    await svc.service.deps.bus.publish("ghost.signal", ghostSignal());
     expect(smtp.mails).toHaveLength(1);
   });
 

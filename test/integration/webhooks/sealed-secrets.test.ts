@@ -178,8 +178,24 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
       const test = await call(missing, "POST", "/v1/webhooks/test", key, { webhook_id: id });
       expect(test.status).toBe(500);
       expect(Object.keys(test.body).sort()).toEqual(["detail", "request_id"]);
+      // An event for it and for a subscription sealed with k9: the fan-out leaves the one it
+      // cannot open out, and says so before the publish resolves...
+      const readablePath = `/unsealed-readable-${kind}`;
+      // Another key's: this key's subscriptions cannot be listed (a 500), so it cannot add one.
+      const readable = await call(missing, "POST", "/v1/webhooks", await createKey(missing, "basic"), { url: receiver.url(readablePath), events: ["ghost.signal"] });
+      expect(readable.status).toBe(201);
+      const readableId = String(readable.body.id);
+      const leftOut = () => log.lines.filter((l) => l.msg === "webhook subscriptions unreadable: left out of the fan-out");
+      expect(leftOut()).toEqual([]);
       const before = at(path).length;
+      const readableBefore = at(readablePath).length;
       await missing.service.deps.bus.publish("ghost.signal", envelope("p2"));
+      expect(leftOut()).toEqual([expect.objectContaining({ webhook_ids: [id], event: "ghost.signal" })]);
+      // ...and delivers it to the other only. That delivery, its outcome committed, is the
+      // barrier: an unreadable subscription let into the fan-out would have been sent the same
+      // event on a reminder turn armed at the same moment.
+      await waitFor(async () => at(readablePath).length > readableBefore, 10_000, "the event delivered to the readable subscription");
+      await waitFor(async () => (await missing.service.deps.host.proxy(WebhookSubscriptionActor, readableId).pendingCount()) === 0, 10_000, "its outcome committed");
       expect(at(path)).toHaveLength(before);
       const reasons = log.lines.filter((l) => l.msg === "webhook secret could not be opened").map((l) => l.reason);
       expect(reasons).toContain('webhook secret sealed with key "k1", which WEBHOOK_SECRET_KEYS does not name');
