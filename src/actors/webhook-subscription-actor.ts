@@ -9,7 +9,7 @@ import { eventEnvelopeSchema, type EventEnvelope } from "../events/event-envelop
 import type { WebhookRepository } from "../store/ports/webhooks.js";
 import type { Deliver } from "../webhook-delivery/http-deliverer.js";
 import { subscriptionStateSchema } from "../webhook-delivery/state-schema.js";
-import type { SecretSealer } from "../sealing/secret-sealer.js";
+import { SecretUnsealError, type SecretSealer } from "../sealing/secret-sealer.js";
 import { sealSubscription, unsealSubscription, type UnsealFailure } from "../webhook-delivery/sealed-webhooks.js";
 import { buildDeliveryRequest } from "../domain/webhooks/delivery-request.js";
 import * as machine from "../domain/webhooks/delivery-state.js";
@@ -128,7 +128,15 @@ export class WebhookSubscriptionActor extends Actor {
    * Dapr a reminder is registered after its turn committed, so a crash in between loses it).
    */
   async resume(): Promise<number> {
-    const state = await loadState(this.ctx, this.deps);
+    let state: SubscriptionState | null;
+    try {
+      state = await loadState(this.ctx, this.deps);
+    } catch (err) {
+      // Counted and logged by loadState. Thrown on, it failed the whole start-up, retried for
+      // ever: one subscription whose own copy no key opens kept the replica from serving.
+      if (err instanceof SecretUnsealError) return 0;
+      throw err;
+    }
     if (state === null) return 0;
     armReminder(this.ctx, state);
     return state.pending.length;

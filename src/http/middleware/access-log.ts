@@ -69,7 +69,7 @@ export function accessLog(logger: Logger) {
       else logger.info(line, "request");
     });
     // No 'finish': the connection went first. A line all the same, or a slow reader the
-    // response deadline stopped (and a client that gave up) would leave no trace. Not
+    // response deadline stopped (and a client that gave up, or a shutdown) would leave no trace. Not
     // `res.writableFinished`: an answer ended on a connection already gone reads as finished.
     res.once("close", () => {
       if (finished) return;
@@ -78,7 +78,7 @@ export function accessLog(logger: Logger) {
       if (!logger.isLevelEnabled(level)) return;
       const line = { ...requestLine(req, res, start, res.headersSent ? res.statusCode : null), ended: ending };
       if (ending === "cut_off") logger.warn(line, "request cut off: its answer was not read within the response deadline");
-      else logger.info(line, "request abandoned: the client closed the connection before the answer was finished");
+      else logger.info(line, "request ended unanswered: its connection closed before the answer was finished");
     });
     next();
   };

@@ -5,7 +5,7 @@ import { unfinishedEnding } from "./response-deadline.js";
 
 const requests = processCounter({
   name: "http_requests_total",
-  help: "HTTP requests by method, route and status; status cut_off or abandoned when the connection closed before the answer was finished (the response deadline, or the client)",
+  help: "HTTP requests by method, route and status; status cut_off when the response deadline closed the connection before the answer was finished, closed when it closed otherwise (the client went, a shutdown, Node's request timeout)",
   labelNames: ["method", "route", "status"],
 });
 

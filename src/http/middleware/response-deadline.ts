@@ -27,10 +27,11 @@ const cutOff = new WeakSet<Socket>();
 
 /**
  * How an answer whose connection closed before it was finished ended: cut off at the deadline,
- * or abandoned by its client. The access log and the request counter name it, so a slow reader
- * the deadline stopped is seen, not only its freed connection.
+ * or closed otherwise (the client went, a shutdown, Node's own request timeout). The access log
+ * and the request counter name it, so a slow reader the deadline stopped is seen, not only its
+ * freed connection.
  */
-export function unfinishedEnding(req: Request): "cut_off" | "abandoned" {
+export function unfinishedEnding(req: Request): "cut_off" | "closed" {
   // The connection's: a pipelined answer queued behind the one that ran out of time goes with it.
-  return cutOff.has(req.socket) ? "cut_off" : "abandoned";
+  return cutOff.has(req.socket) ? "cut_off" : "closed";
 }

@@ -362,23 +362,20 @@ export class MongoNewsletter implements NewsletterRepository {
     // `_id` cannot change: the document is copied under `to`, then the one under `from` goes. A
     // crash between the two leaves both (same unsubscribe link, so one click removes both; an
     // erasure removes every key of the address), and the next start's pass finds `to` taken and
-    // drops `from`.
+    // drops `from`. Replicas starting together may move the same row at once: each copy but the
+    // first is a duplicate, and each delete of `from` after the first removes nothing.
     if (from === to) {
       await this.subs.updateOne({ _id: from }, { $set: { email: address, name } });
       return;
     }
     const doc = await this.subs.findOne({ _id: from });
     if (doc === null) return;
-    let copied = true;
     try {
       await this.subs.insertOne({ ...doc, _id: to, email: address, name });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      copied = false;
     }
-    // Gone meanwhile: an unsubscribe or an erasure landed between the read and the copy, and
-    // the copy would have brought the subscriber back.
-    if ((await this.subs.deleteOne({ _id: from })).deletedCount === 0 && copied) await this.subs.deleteOne({ _id: to });
+    await this.subs.deleteOne({ _id: from });
   }
   async remove(email: string): Promise<boolean> {
     return (await this.subs.deleteOne({ _id: email })).deletedCount === 1;

@@ -245,12 +245,12 @@ describe("server limits are the configured ones (item 8)", () => {
       void inFlight.then(() => s.destroy());
     });
     expect((await got).text).toBe("");
-    await waitFor(async () => captured.lines.slice(before).some((l) => l.ended === "abandoned"), 5_000, "the abandoned request to be logged");
+    await waitFor(async () => captured.lines.slice(before).some((l) => l.ended === "closed"), 5_000, "the unanswered request to be logged");
     // Logged when the connection went, while the handler was still at work.
     release();
-    expect(captured.lines.slice(before).find((l) => l.ended === "abandoned")).toMatchObject({ level: 30, route: "/v1/probe/slow", status: null });
+    expect(captured.lines.slice(before).find((l) => l.ended === "closed")).toMatchObject({ level: 30, route: "/v1/probe/slow", status: null });
     const metrics = await (await fetch(`http://127.0.0.1:${String(svc.service.metricsPort())}/metrics`)).text();
-    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/v1\/probe\/slow",status="abandoned"\} [1-9]/);
+    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/v1\/probe\/slow",status="closed"\} [1-9]/);
   });
 
   it("refuses a headers timeout longer than the request timeout at start-up", () => {

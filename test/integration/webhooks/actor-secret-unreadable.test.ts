@@ -7,6 +7,9 @@ import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { sealKey } from "../../support/store-dump.js";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
+import { openStore } from "../../../src/store/open-store.js";
+import { sealedWebhooks } from "../../../src/webhook-delivery/sealed-webhooks.js";
+import { createSecretSealer, sealKeysSetting } from "../../../src/sealing/secret-sealer.js";
 import { waitFor } from "../../support/wait-for.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
@@ -87,4 +90,53 @@ describe("a subscription actor whose own copy of the secret does not open", () =
       await second.stop();
     }
   });
+
+  it("does not keep the service from starting: the subscription is left out of the resume and said so", async () => {
+    const storeUrl = freshStoreUrl("sqlite", "actor-unseal-start");
+    const k1 = sealKey("k1");
+    const k2 = sealKey("k2");
+    const start = (keys: string, logger = captureLogger()): Promise<RunningService> =>
+      startService(
+        { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_SECRET_KEYS: keys },
+        { capabilities: [createWebhooksCapability({ ca: pki.ca })], logger: logger.logger },
+      );
+    const path = "/actor-unseal-start";
+    const first = await start(k1);
+    let id: string;
+    try {
+      const key = await createKey(first, "basic");
+      const res = await fetch(`${first.url}/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url(path), events: ["ghost.signal"] }),
+      });
+      id = String(((await res.json()) as { id: string }).id);
+      await first.service.deps.bus.publish("ghost.signal", envelope("s1"));
+      await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
+      await waitFor(async () => (await first.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
+    } finally {
+      await first.stop();
+    }
+    // What a re-seal cut off between its two writes leaves: the store's copy under k2, the
+    // actor's own still under k1.
+    const raw = await openStore(storeUrl);
+    try {
+      const both = sealedWebhooks(raw.webhooks, createSecretSealer(sealKeysSetting.parse(`${k2},${k1}`)), () => expect.unreachable("both keys are listed"));
+      const stored = await both.get(id);
+      if (stored === null) throw new Error("subscription missing");
+      await both.save(stored);
+    } finally {
+      await raw.close();
+    }
+    // k1 dropped, as the start-up count (store copies only) said it could be.
+    const log = captureLogger();
+    const second = await start(k2, log);
+    try {
+      expect(log.lines.filter((l) => l.msg === "webhook secret could not be opened")).toEqual([expect.objectContaining({ level: 50, webhook_id: id })]);
+      const health = await fetch(`${second.url}/v1/health/ready`);
+      expect(health.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
 });
