@@ -12,7 +12,7 @@ export const runtimeMetrics = {
   turnSeconds: processHistogram({ name: "mis_actor_turn_duration_seconds", help: "Duration of actor turns including the state commit, by type", labelNames: ["type"], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 30, 60, 120, 240] }),
   reminderLagSeconds: processHistogram({
     name: "mis_actor_reminder_lag_seconds",
-    help: "Delay between a reminder's due time and the start of its turn, in wall seconds (a market-clock delay divided by the replay speed; nothing observed while the warm-up fast-forwards market time)",
+    help: "Delay between a reminder's due time and the start of its turn, in wall seconds (a market-clock delay divided by the replay speed; nothing observed while the warm-up fast-forwards market time). In-process host only: a Dapr reminder's call carries no due time",
     labelNames: ["type"],
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5, 60],
   }),
