@@ -1,9 +1,15 @@
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import { SECRET_SHAPE } from "./secret-shape.js";
 
-/** What every log line written on behalf of one request carries, wherever in the code it is written. */
+/**
+ * What every log line written on behalf of one request, or inside one actor's turn, carries,
+ * wherever in the code it is written (a service's own logger included: the owner mail, the
+ * model call, a live source).
+ */
 export interface LogContext {
-  readonly req_id: string;
+  readonly req_id?: string;
+  readonly actorType?: string;
+  readonly actorId?: string;
 }
 
 const storage = new AsyncLocalStorage<LogContext>();
@@ -16,6 +22,14 @@ const REQUEST_ID_SHAPE = /^[A-Za-z0-9._-]{8,64}$/;
  */
 export function runInRequest<T>(req_id: string, fn: () => T): T {
   return storage.run({ req_id }, fn);
+}
+
+/**
+ * Runs `fn` (an actor's turn, and everything it starts) as that actor's work, inside the request
+ * that asked for it if any: every line written meanwhile names the actor.
+ */
+export function runInActorTurn<T>(actorType: string, actorId: string, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), actorType, actorId }, fn);
 }
 
 /** Runs `fn` as nobody's work: for work shared by many requests (the outbox's delivery loop). */
@@ -41,8 +55,11 @@ export function isLoggableRequestId(id: string): boolean {
   return REQUEST_ID_SHAPE.test(id) && !SECRET_SHAPE.test(id);
 }
 
-/** The pino mixin: the current request's fields, or none. A new object each call: pino writes the line's own fields into it. */
-export function logContextFields(): Partial<LogContext> {
+/**
+ * The pino mixin: the current request's and actor's fields, or none. A new object each call: pino
+ * writes the line's own fields into it (so a line that names its actor itself is not doubled).
+ */
+export function logContextFields(): LogContext {
   const store = storage.getStore();
-  return store === undefined ? {} : { req_id: store.req_id };
+  return store === undefined ? {} : { ...store };
 }

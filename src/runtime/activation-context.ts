@@ -66,7 +66,10 @@ export function createActivationContext(activation: Activation, state: ActorStat
     type,
     id,
     clock: services.clocks.market,
-    logger: services.logger.child({ actorType: type, actorId: id }),
+    // Not a child logger naming the actor: every turn runs in the actor's log context
+    // (runInActorTurn), so each line written in it names the actor, and a child's bindings would
+    // name it twice.
+    logger: services.logger,
     state,
     reminders,
     timers,

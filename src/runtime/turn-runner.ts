@@ -4,6 +4,7 @@ import type { Activation } from "./activation.js";
 import type { Registration } from "./registrations.js";
 import { TurnChanges } from "./turn-changes.js";
 import { ActorMovedError, HostStoppingError, RuntimeTimeoutError } from "./actor-host.js";
+import { runInActorTurn } from "../logging/log-context.js";
 
 /** Where a host writes a turn's changes. */
 export interface TurnSink {
@@ -39,7 +40,7 @@ export async function runTurn<T>(
   view.begin(turn);
   const started = performance.now();
   try {
-    const result = await body(turn);
+    const result = await runInActorTurn(activation.ref.type, activation.ref.id, () => body(turn));
     if (!turn.isEmpty()) await deps.sink.commit(activation, turn);
     view.applyCommitted(turn);
     await deps.sink.committed(activation, turn);
