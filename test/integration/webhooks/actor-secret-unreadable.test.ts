@@ -46,38 +46,48 @@ function envelope(tradeId: string): EventEnvelope {
   };
 }
 
+/** A service on `storeUrl` holding `keys`, logging into `logger`. */
+function startOn(storeUrl: string, keys: string, logger = captureLogger()): Promise<RunningService> {
+  return startService(
+    { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_SECRET_KEYS: keys },
+    { capabilities: [createWebhooksCapability({ ca: pki.ca })], logger: logger.logger },
+  );
+}
+
+/**
+ * Registers a subscription to `path` on a service sealing with `keys`, and passes one event
+ * through its actor, so the actor state (with its own sealed copy of the secret) is stored.
+ * Returns the subscription's id; the service is stopped.
+ */
+async function subscriptionWithActorState(storeUrl: string, keys: string, path: string): Promise<string> {
+  const svc = await startOn(storeUrl, keys);
+  try {
+    const key = await createKey(svc, "basic");
+    const res = await fetch(`${svc.url}/v1/webhooks`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ url: receiver.url(path), events: ["ghost.signal"] }),
+    });
+    expect(res.status).toBe(201);
+    const id = String(((await res.json()) as { id: string }).id);
+    await svc.service.deps.bus.publish("ghost.signal", envelope(path));
+    await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
+    await waitFor(async () => (await svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
+    return id;
+  } finally {
+    await svc.stop();
+  }
+}
+
 describe("a subscription actor whose own copy of the secret does not open", () => {
   it("counts and logs the failure, naming the subscription", async () => {
     const storeUrl = freshStoreUrl("sqlite", "actor-unseal");
-    const start = (keys: string, logger = captureLogger()): Promise<RunningService> =>
-      startService(
-        { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_SECRET_KEYS: keys },
-        { capabilities: [createWebhooksCapability({ ca: pki.ca })], logger: logger.logger },
-      );
-    const path = "/actor-unseal";
-    const first = await start(sealKey("k1"));
-    let id: string;
-    try {
-      const key = await createKey(first, "basic");
-      const res = await fetch(`${first.url}/v1/webhooks`, {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ url: receiver.url(path), events: ["ghost.signal"] }),
-      });
-      expect(res.status).toBe(201);
-      id = String(((await res.json()) as { id: string }).id);
-      // One event through the actor: its state, with the secret sealed under k1, is stored.
-      await first.service.deps.bus.publish("ghost.signal", envelope("t1"));
-      await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
-      await waitFor(async () => (await first.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
-    } finally {
-      await first.stop();
-    }
+    const id = await subscriptionWithActorState(storeUrl, sealKey("k1"), "/actor-unseal");
 
     // k1 dropped: neither copy opens. The start-up's pass counts the store's copy; then the
     // actor is called directly, as another replica's fan-out (or its own reminder) calls it.
     const log = captureLogger();
-    const second = await start(sealKey("k2"), log);
+    const second = await startOn(storeUrl, sealKey("k2"), log);
     try {
       const before = await unsealFailures("unknown_key");
       const linesBefore = log.lines.length;
@@ -95,28 +105,7 @@ describe("a subscription actor whose own copy of the secret does not open", () =
     const storeUrl = freshStoreUrl("sqlite", "actor-unseal-start");
     const k1 = sealKey("k1");
     const k2 = sealKey("k2");
-    const start = (keys: string, logger = captureLogger()): Promise<RunningService> =>
-      startService(
-        { STORE_URL: storeUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_SECRET_KEYS: keys },
-        { capabilities: [createWebhooksCapability({ ca: pki.ca })], logger: logger.logger },
-      );
-    const path = "/actor-unseal-start";
-    const first = await start(k1);
-    let id: string;
-    try {
-      const key = await createKey(first, "basic");
-      const res = await fetch(`${first.url}/v1/webhooks`, {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ url: receiver.url(path), events: ["ghost.signal"] }),
-      });
-      id = String(((await res.json()) as { id: string }).id);
-      await first.service.deps.bus.publish("ghost.signal", envelope("s1"));
-      await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
-      await waitFor(async () => (await first.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
-    } finally {
-      await first.stop();
-    }
+    const id = await subscriptionWithActorState(storeUrl, k1, "/actor-unseal-start");
     // What a re-seal cut off between its two writes leaves: the store's copy under k2, the
     // actor's own still under k1.
     const raw = await openStore(storeUrl);
@@ -130,7 +119,7 @@ describe("a subscription actor whose own copy of the secret does not open", () =
     }
     // k1 dropped, as the start-up count (store copies only) said it could be.
     const log = captureLogger();
-    const second = await start(k2, log);
+    const second = await startOn(storeUrl, k2, log);
     try {
       expect(log.lines.filter((l) => l.msg === "webhook secret could not be opened")).toEqual([expect.objectContaining({ level: 50, webhook_id: id })]);
       const health = await fetch(`${second.url}/v1/health/ready`);
