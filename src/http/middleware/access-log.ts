@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../../logging/logger.js";
 import { routePathOf } from "../router.js";
 import { SECRET_SHAPE } from "../../logging/secret-shape.js";
-import { unfinishedEnding } from "./response-deadline.js";
+import { whenAnswerEnds } from "./response-deadline.js";
 
 /** A segment with its percent-escapes undone, twice-encoded ones (`%255F`) included. */
 function decoded(segment: string): string {
@@ -57,27 +57,23 @@ export function accessLog(logger: Logger) {
     // Each line at its own level: at LOG_LEVEL=warn the refusals and failures still go out.
     if (!logger.isLevelEnabled("error")) return next();
     const start = process.hrtime.bigint();
-    let finished = false;
-    res.once("finish", () => {
-      finished = true;
-      const status = res.statusCode;
-      const level = status === 503 ? "warn" : status >= 500 ? "error" : "info";
+    whenAnswerEnds(req, res, (end) => {
+      if (end.finished) {
+        const status = res.statusCode;
+        const level = status === 503 ? "warn" : status >= 500 ? "error" : "info";
+        if (!logger.isLevelEnabled(level)) return;
+        const line = requestLine(req, res, start, status);
+        if (level === "warn") logger.warn(line, "request refused: unavailable");
+        else if (level === "error") logger.error(line, "request failed");
+        else logger.info(line, "request");
+        return;
+      }
+      // The connection went first. A line all the same, or a slow reader the response deadline
+      // stopped (and a client that gave up, or a shutdown) would leave no trace.
+      const level = end.ending === "cut_off" ? "warn" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      const line = requestLine(req, res, start, status);
-      if (level === "warn") logger.warn(line, "request refused: unavailable");
-      else if (level === "error") logger.error(line, "request failed");
-      else logger.info(line, "request");
-    });
-    // No 'finish': the connection went first. A line all the same, or a slow reader the
-    // response deadline stopped (and a client that gave up, or a shutdown) would leave no trace. Not
-    // `res.writableFinished`: an answer ended on a connection already gone reads as finished.
-    res.once("close", () => {
-      if (finished) return;
-      const ending = unfinishedEnding(req);
-      const level = ending === "cut_off" ? "warn" : "info";
-      if (!logger.isLevelEnabled(level)) return;
-      const line = { ...requestLine(req, res, start, res.headersSent ? res.statusCode : null), ended: ending };
-      if (ending === "cut_off") logger.warn(line, "request cut off: its answer was not read within the response deadline");
+      const line = { ...requestLine(req, res, start, res.headersSent ? res.statusCode : null), ended: end.ending };
+      if (end.ending === "cut_off") logger.warn(line, "request cut off: its answer was not read within the response deadline");
       else logger.info(line, "request ended unanswered: its connection closed before the answer was finished");
     });
     next();

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { processCounter, processHistogram } from "../../observability/metrics.js";
 import { routePathOf } from "../router.js";
-import { unfinishedEnding } from "./response-deadline.js";
+import { whenAnswerEnds } from "./response-deadline.js";
 
 const requests = processCounter({
   name: "http_requests_total",
@@ -14,16 +14,11 @@ const duration = processHistogram({ name: "http_request_duration_seconds", help:
 /** Labels by route pattern, never by raw path: ids in paths would explode the series count. */
 export function httpMetrics(req: Request, res: Response, next: NextFunction): void {
   const start = process.hrtime.bigint();
-  let finished = false;
-  res.on("finish", () => {
-    finished = true;
+  whenAnswerEnds(req, res, (end) => {
     const route = routePathOf(req) ?? "unmatched";
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (!end.finished) return void requests.inc({ method: req.method, route, status: end.ending });
     requests.inc({ method: req.method, route, status: String(res.statusCode) });
-    duration.observe({ method: req.method, route }, seconds);
-  });
-  res.once("close", () => {
-    if (!finished) requests.inc({ method: req.method, route: routePathOf(req) ?? "unmatched", status: unfinishedEnding(req) });
+    duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - start) / 1e9);
   });
   next();
 }

@@ -25,13 +25,38 @@ export function responseDeadline(ms: number) {
 /** Connections the deadline closed; held only as long as the connection itself. */
 const cutOff = new WeakSet<Socket>();
 
+/** How an answer ended: finished, or its connection closed first, cut off at the deadline or otherwise. */
+export type AnswerEnding = { finished: true } | { finished: false; ending: "cut_off" | "closed" };
+
+type EndingWatcher = (ending: AnswerEnding) => void;
+
+/** Per answer, everyone waiting for its end: one pair of listeners however many watch it. */
+const watchers = new WeakMap<Response, EndingWatcher[]>();
+
 /**
- * How an answer whose connection closed before it was finished ended: cut off at the deadline,
- * or closed otherwise (the client went, a shutdown, Node's own request timeout). The access log
- * and the request counter name it, so a slow reader the deadline stopped is seen, not only its
- * freed connection.
+ * Calls `watch` once the answer is finished, or once its connection closed before that, saying
+ * whether the response deadline cut it off or it closed otherwise (the client went, a shutdown,
+ * Node's own request timeout). The access log and the request counter both name it, so a slow
+ * reader the deadline stopped is seen, not only its freed connection. A flag set on 'finish', not
+ * `res.writableFinished`: an answer ended on a connection already gone reads as finished.
  */
-export function unfinishedEnding(req: Request): "cut_off" | "closed" {
-  // The connection's: a pipelined answer queued behind the one that ran out of time goes with it.
-  return cutOff.has(req.socket) ? "cut_off" : "closed";
+export function whenAnswerEnds(req: Request, res: Response, watch: EndingWatcher): void {
+  const waiting = watchers.get(res);
+  if (waiting) {
+    waiting.push(watch);
+    return;
+  }
+  const all = [watch];
+  watchers.set(res, all);
+  let finished = false;
+  res.once("finish", () => {
+    finished = true;
+    for (const each of all) each({ finished: true });
+  });
+  res.once("close", () => {
+    if (finished) return;
+    // The connection's: a pipelined answer queued behind the one that ran out of time goes with it.
+    const ending = cutOff.has(req.socket) ? "cut_off" : "closed";
+    for (const each of all) each({ finished: false, ending });
+  });
 }
