@@ -1,5 +1,6 @@
 import type { CouncilAdvisorSource } from "../domain/council/advisor-port.js";
 import { DEFAULT_MAX_CONCURRENT_SESSIONS, DEFAULT_SESSION_BUDGET_MS, LlmCouncilSessions, type LlmTelemetry } from "./council-sessions.js";
+import type { LlmAttemptRecord } from "./call-record.js";
 import { OpenAiChatModel, type MaxTokensParam, type ResponseFormatMode } from "./openai-chat.js";
 
 export interface LlmEnv {
@@ -32,6 +33,7 @@ export function councilAdvisorFromEnv(env: LlmEnv, telemetry?: LlmTelemetry): Co
     ...(env.LLM_TEMPERATURE === undefined ? {} : { temperature: env.LLM_TEMPERATURE }),
     ...(env.LLM_MAX_TOKENS_PARAM ? { maxTokensParam: env.LLM_MAX_TOKENS_PARAM } : {}),
     ...(env.LLM_REASONING_TOKENS ? { reasoningTokens: env.LLM_REASONING_TOKENS } : {}),
+    ...(telemetry ? { observeAttempt: (a: LlmAttemptRecord) => telemetry.attempt(a) } : {}),
   });
   return new LlmCouncilSessions(model, {
     sessionBudgetMs: env.LLM_SESSION_BUDGET_MS ?? DEFAULT_SESSION_BUDGET_MS,

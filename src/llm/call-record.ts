@@ -20,3 +20,16 @@ export interface LlmCallRecord {
   /** Why it failed, for the log; null when it succeeded. Provider text, never prompt data. */
   readonly reason: string | null;
 }
+
+/** One HTTP attempt as the operator sees it: a provider's 429s and 5xx show before retries run out. */
+export interface LlmAttemptRecord {
+  readonly model: string;
+  readonly outcome: "ok" | LlmErrorKind;
+  /** The provider's HTTP status; null when no answer came (timeout, network). */
+  readonly status: number | null;
+  readonly ms: number;
+  /** Whether another attempt follows this failed one. */
+  readonly retrying: boolean;
+  /** Why it failed (provider text, key taken out); null when it succeeded. */
+  readonly reason: string | null;
+}

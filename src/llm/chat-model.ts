@@ -55,6 +55,7 @@ export type LlmErrorKind =
   | "server"
   | "client"
   | "malformed_envelope"
+  | "truncated"
   | "refused"
   | "invalid_reply"
   | "budget"
@@ -65,6 +66,8 @@ export class LlmError extends Error {
     readonly kind: LlmErrorKind,
     message: string,
     readonly status: number | null = null,
+    /** Tokens the failed reply still cost, when the provider said (a reply cut at its cap). */
+    readonly usage: TokenUsage | null = null,
   ) {
     super(message);
     this.name = "LlmError";

@@ -1,6 +1,6 @@
 import type { AdvisorSession, CouncilAdvisorSource } from "../domain/council/advisor-port.js";
 import type { CouncilAsset, CouncilMode, CouncilSession } from "../domain/council/council-types.js";
-import type { LlmCallRecord } from "./call-record.js";
+import type { LlmAttemptRecord, LlmCallRecord } from "./call-record.js";
 import type { ChatModel } from "./chat-model.js";
 import { LlmCouncilAdvisor } from "./council-advisor.js";
 import { SessionSlots } from "./session-slots.js";
@@ -29,9 +29,11 @@ export interface LlmSessionSummary {
 export interface LlmTelemetry {
   call(record: LlmCallRecord): void;
   session(summary: LlmSessionSummary): void;
+  /** Every HTTP attempt, retries included. */
+  attempt(record: LlmAttemptRecord): void;
 }
 
-export const SILENT_TELEMETRY: LlmTelemetry = { call: () => undefined, session: () => undefined };
+export const SILENT_TELEMETRY: LlmTelemetry = { call: () => undefined, session: () => undefined, attempt: () => undefined };
 
 export interface LlmCouncilSessionsOptions {
   /** Wall time one session may spend with the model; later agents vote by rule (LLM_SESSION_BUDGET_MS). */

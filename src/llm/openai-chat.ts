@@ -1,7 +1,8 @@
 import fetch, { FetchError, type Response } from "node-fetch";
+import type { LlmAttemptRecord } from "./call-record.js";
 import { LlmError, type AttemptBudget, type ChatModel, type ChatReply, type ChatRequest, type JsonReplyFormat } from "./chat-model.js";
 import { chatCompletionSchema, chatErrorSchema } from "./chat-completions-schema.js";
-import { DEFAULT_RETRY, isRetryableStatus, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
+import { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
 
 /**
  * How a JSON reply is requested (LLM_RESPONSE_FORMAT). `json_schema`: OpenAI's structured output,
@@ -38,7 +39,10 @@ export interface OpenAiChatOptions {
   readonly responseFormat?: ResponseFormatMode;
   /** Injected so tests need not wait real backoff time. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of every HTTP attempt, retries included: a question's record shows only how it ended. */
+  readonly observeAttempt?: (attempt: LlmAttemptRecord) => void;
 }
+
 
 /** Per attempt: a small local model on a busy 2-core host needs up to ~30 s (DECISIONS 6). */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -97,16 +101,34 @@ export class OpenAiChatModel implements ChatModel {
       const left = deadlineAt - Date.now();
       if (left <= 0) throw new LlmError("deadline", `session time budget spent${attempt > 0 ? ` after ${last.kind}: ${last.message}` : ""}`);
       if (budget !== undefined && !budget.tryTake()) throw new LlmError("budget", "call budget of the session is spent");
+      const started = performance.now();
       const outcome = await this.attempt(body, Math.min(this.timeoutMs, left));
-      if (!("error" in outcome)) return outcome;
+      const ms = Math.round(performance.now() - started);
+      if (!("error" in outcome)) {
+        this.options.observeAttempt?.({ model: this.options.model, outcome: "ok", status: 200, ms, retrying: false, reason: null });
+        return outcome;
+      }
       last = outcome.error;
-      if (!outcome.retry || attempt === this.retry.maxRetries) break;
-      const delay = retryDelayMs(this.retry, attempt, outcome.retryAfter);
-      // Waiting past the session's deadline would only end in a deadline error: stop now.
-      if (Date.now() + delay >= deadlineAt) break;
+      const asked = retryAfterMs(outcome.retryAfter);
+      if (outcome.retry && asked > this.retry.maxDelayMs) {
+        last = new LlmError(last.kind, `${last.message} (it asked for a wait of ${Math.ceil(asked / 1000)} s, longer than a retry waits: not asked again)`, last.status);
+      }
+      const delay = this.retryDelay(outcome, attempt, deadlineAt);
+      this.options.observeAttempt?.({ model: this.options.model, outcome: last.kind, status: last.status, ms, retrying: delay !== null, reason: last.message });
+      if (delay === null) break;
       await this.sleep(delay);
     }
     throw last;
+  }
+
+  /** The wait before the next attempt, or null when there is none. */
+  private retryDelay(outcome: { error: LlmError; retry: boolean; retryAfter: string | null }, attempt: number, deadlineAt: number): number | null {
+    if (!outcome.retry || attempt === this.retry.maxRetries) return null;
+    // A provider asking for longer than the cap is not asked again sooner than it said.
+    if (retryAfterMs(outcome.retryAfter) > this.retry.maxDelayMs) return null;
+    const delay = retryDelayMs(this.retry, attempt, outcome.retryAfter);
+    // Waiting past the session's deadline would only end in a deadline error: stop now.
+    return Date.now() + delay >= deadlineAt ? null : delay;
   }
 
   private sampling(): { temperature?: number } {
@@ -157,12 +179,21 @@ export class OpenAiChatModel implements ChatModel {
       // answer, and other questions may still be answered. Its words are a reply: never logged.
       return { error: new LlmError("refused", `the model refused to answer (finish_reason ${choice?.finish_reason ?? "none"})`, res.status), retry: false, retryAfter: null };
     }
+    const usage = envelope.success && envelope.data.usage ? { promptTokens: envelope.data.usage.prompt_tokens, completionTokens: envelope.data.usage.completion_tokens } : null;
+    if (choice?.finish_reason === "length" && (typeof content !== "string" || content.trim() === "")) {
+      // The reply's token cap ran out before any answer: a reasoning model spent it thinking.
+      // Asking again spends it again; the cap is the operator's to raise.
+      return {
+        error: new LlmError("truncated", "the reply's token cap ran out before any answer (finish_reason length): raise LLM_REASONING_TOKENS for a reasoning model", res.status, usage),
+        retry: false,
+        retryAfter: null,
+      };
+    }
     if (!envelope.success || typeof content !== "string" || content.trim() === "") {
       // A 200 whose body is not a chat completion is a provider fault; asking again may help once.
       return { error: new LlmError("malformed_envelope", `not a chat completion: ${this.quote(text)}`, res.status), retry: true, retryAfter: null };
     }
-    const usage = envelope.data.usage;
-    return { text: content, usage: usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : null };
+    return { text: content, usage };
   }
 
   /**

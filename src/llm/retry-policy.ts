@@ -12,22 +12,21 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** What a Retry-After header (seconds or HTTP date) asks for, in ms; 0 when absent or unreadable. */
+export function retryAfterMs(retryAfter: string | null, now: number = Date.now()): number {
+  if (retryAfter === null) return 0;
+  const secs = Number(retryAfter);
+  if (Number.isFinite(secs)) return Math.max(secs * 1000, 0);
+  const at = Date.parse(retryAfter);
+  return Number.isFinite(at) ? Math.max(at - now, 0) : 0;
+}
+
 /**
  * Delay before retry `n` (0-based): exponential from the base, but never shorter than the
- * provider's Retry-After (seconds or HTTP date), and never longer than the cap: a session must
- * not hang on a provider asking for minutes. No jitter: councils call one at a time, so there
- * is no herd to spread, and tests stay deterministic.
+ * provider's Retry-After, and never longer than the cap: a session must not hang on a provider
+ * asking for minutes (the transport does not retry at all then). No jitter: councils call one at
+ * a time, so there is no herd to spread, and tests stay deterministic.
  */
 export function retryDelayMs(policy: RetryPolicy, n: number, retryAfter: string | null, now: number = Date.now()): number {
-  const exp = policy.baseDelayMs * 2 ** n;
-  let asked = 0;
-  if (retryAfter !== null) {
-    const secs = Number(retryAfter);
-    if (Number.isFinite(secs)) asked = secs * 1000;
-    else {
-      const at = Date.parse(retryAfter);
-      if (Number.isFinite(at)) asked = at - now;
-    }
-  }
-  return Math.min(policy.maxDelayMs, Math.max(exp, asked, 0));
+  return Math.min(policy.maxDelayMs, Math.max(policy.baseDelayMs * 2 ** n, retryAfterMs(retryAfter, now)));
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { LlmError, type AttemptBudget, type ChatMessage, type ChatModel, type TokenUsage } from "./chat-model.js";
+import { LlmError, type AttemptBudget, type ChatMessage, type ChatModel, type ChatReply, type ChatRequest, type TokenUsage } from "./chat-model.js";
 import { extractJsonObject } from "./json-reply.js";
 import { replyFormat } from "./reply-format.js";
 import { repeatsItself } from "./text-checks.js";
@@ -36,6 +36,18 @@ export interface AskOptions {
   readonly maxTokens?: number;
 }
 
+/** One completion, its tokens tallied, those of a failed reply that still cost some included. */
+async function completeTallied(model: ChatModel, request: ChatRequest, options: AskOptions): Promise<ChatReply> {
+  try {
+    const reply = await model.complete(request, options.budget);
+    options.tally?.add(reply.usage);
+    return reply;
+  } catch (err) {
+    if (err instanceof LlmError && err.usage !== null) options.tally?.add(err.usage);
+    throw err;
+  }
+}
+
 /**
  * Ask for a JSON reply of `schema`'s shape (its JSON Schema goes with the request, see
  * reply-format.ts) and validate it with zod whatever the provider promised. A reply that is not
@@ -60,11 +72,7 @@ export async function askStructured<T>(
   const convo: ChatMessage[] = [...messages];
   let problem = "";
   for (let round = 0; round <= repairs; round++) {
-    const { text, usage } = await model.complete(
-      { messages: convo, reply, maxTokens: options.maxTokens ?? 600, ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }) },
-      options.budget,
-    );
-    options.tally?.add(usage);
+    const { text } = await completeTallied(model, { messages: convo, reply, maxTokens: options.maxTokens ?? 600, ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }) }, options);
     const json = extractJsonObject(text);
     if (json === undefined) {
       problem = "the reply was not a JSON object";

@@ -107,6 +107,7 @@ beforeAll(async () => {
         onCall(r);
       },
       session: (s) => logged.session(s),
+      attempt: (a) => logged.attempt(a),
     },
   );
   // The council actor asks the evidence actor for its calibration map (issue 16).

@@ -91,6 +91,7 @@ function sessionsFor(model: Partial<OpenAiChatOptions> = {}, options: { sessionB
         recorded.sessions.push(s);
         logged.session(s);
       },
+      attempt: (a) => logged.attempt(a),
     },
   });
   return { source, recorded };

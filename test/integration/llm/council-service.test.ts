@@ -186,7 +186,12 @@ describe("the service with LLM_BASE_URL pointing at llama-server", () => {
         expect(verdict.council_mode).toBe("judiciary");
         expect((await get(svc, "/v1/council/latest", key)).status).toBe(200);
         await expectNoServerErrors(svc, key);
-        expect(await metricsOf(svc)).toMatch(/mis_llm_calls_total\{asset="BTC",model="smollm2",outcome="client"\} [1-9]/);
+        const metrics = await metricsOf(svc);
+        expect(metrics).toMatch(/mis_llm_calls_total\{asset="BTC",model="smollm2",outcome="client"\} [1-9]/);
+        // Each HTTP attempt is seen as well, with the provider's status.
+        expect(metrics).toMatch(/mis_llm_attempts_total\{model="smollm2",outcome="client",status="401"\} [1-9]/);
+        const attempt = log.lines.find((l) => l.msg === "llm attempt failed");
+        expect(attempt).toMatchObject({ model: LLAMA_MODEL, outcome: "client", status: 401, retrying: false });
       } finally {
         await svc.stop();
       }

@@ -3,7 +3,8 @@ import { CallBudget } from "../../../src/domain/council/call-budget.js";
 import { LlmError } from "../../../src/llm/chat-model.js";
 import { MAX_REPLY_BYTES, OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { agentReplySchema } from "../../../src/llm/reply-schemas.js";
-import { askStructured, REPAIR_ECHO_CHARS } from "../../../src/llm/structured-chat.js";
+import { askStructured, REPAIR_ECHO_CHARS, UsageTally } from "../../../src/llm/structured-chat.js";
+import type { LlmAttemptRecord } from "../../../src/llm/call-record.js";
 import { replyFormat } from "../../../src/llm/reply-format.js";
 import { loadConfig } from "../../../src/config/env.js";
 import { RULINGS } from "../../../src/domain/market/vocabulary.js";
@@ -121,6 +122,31 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
     expect(sleeps).toEqual([1_000]);
   });
 
+  it("429 asking for a longer wait than a retry may take: not asked again sooner than it said", async () => {
+    server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "60" } });
+    server.queue({ kind: "content", content: "ok" });
+    const err = await failure(model().complete({ messages: ask }));
+    expect(err.kind).toBe("rate_limited");
+    expect(err.message).toMatch(/asked for a wait of 60 s/);
+    expect(server.received).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("every attempt is reported, retries included: two 5xx before a success are seen, not only the success", async () => {
+    const attempts: LlmAttemptRecord[] = [];
+    server.queue({ kind: "status", status: 503, body: errorBody("overloaded", "server_error") });
+    server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests") });
+    server.queue({ kind: "content", content: "fine" });
+    expect((await model({ observeAttempt: (a) => attempts.push(a) }).complete({ messages: ask })).text).toBe("fine");
+    expect(attempts.map((a) => [a.outcome, a.status, a.retrying])).toEqual([
+      ["server", 503, true],
+      ["rate_limited", 429, true],
+      ["ok", 200, false],
+    ]);
+    expect(attempts[0]?.reason).toMatch(/overloaded/);
+    expect(attempts[2]?.reason).toBeNull();
+  });
+
   it("429 every time: gives up after the retries with rate_limited", async () => {
     server.fallback = { kind: "status", status: 429, body: errorBody("Rate limit reached", "requests") };
     const err = await failure(model().complete({ messages: ask }));
@@ -168,6 +194,26 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
     server.reset();
     server.fallback = { kind: "content", content: null };
     expect((await failure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
+  });
+
+  it("a reply whose token cap ran out before any answer is truncated: not retried, its tokens still counted", async () => {
+    const cut = JSON.stringify({
+      id: "chatcmpl-cut",
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model: "test-model",
+      choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "length" }],
+      usage: { prompt_tokens: 350, completion_tokens: 2_200, total_tokens: 2_550 },
+    });
+    server.fallback = { kind: "raw", body: cut };
+    const attempts: LlmAttemptRecord[] = [];
+    const tally = new UsageTally();
+    const err = await failure(askStructured(model({ observeAttempt: (a) => attempts.push(a) }), ask, "agent_vote", schema, { tally }));
+    expect(err.kind).toBe("truncated");
+    expect(err.message).toMatch(/LLM_REASONING_TOKENS/);
+    expect(server.received).toHaveLength(1);
+    expect(attempts.map((a) => [a.outcome, a.retrying])).toEqual([["truncated", false]]);
+    expect([tally.promptTokens, tally.completionTokens]).toEqual([350, 2_200]);
   });
 
   it("an unreachable provider is a network error", async () => {
