@@ -188,7 +188,11 @@ export class MarketIntelClient {
     return this.request("POST", ENDPOINTS.testWebhooks.path, { body: id === undefined ? {} : { webhook_id: id } });
   }
 
-  /** A new secret; the old one keeps verifying for 24 h. Shown once, and never sent twice (see Retries). */
+  /**
+   * A new secret; for 24 h deliveries carry a second Standard Webhooks signature made with the old
+   * one (`verifyStandardWebhook` accepts either). `X-SERVICE-Signature` uses the new secret at once.
+   * Shown once, and never sent twice (see Retries).
+   */
   rotateWebhookSecret(id: string): Promise<WebhookSecretRotated> {
     return this.request("POST", withId(ENDPOINTS.rotateWebhookSecret.path, id));
   }

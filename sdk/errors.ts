@@ -4,8 +4,10 @@ export class ApiRequestError extends Error {
     readonly status: number,
     /**
      * `detail.error` (e.g. tier_required, warming_up) or a bare body's `error`
-     * (tao_council_unavailable); null for plain and validation errors and for the readiness 503,
-     * whose body is the readiness report itself (read `status === 503` and `body`).
+     * (tao_council_unavailable); `validation_error` for a 422 whose `detail` lists the problems
+     * (the SDK's name: the service sends the list, read it from `body.detail`); null for plain
+     * errors and for the readiness 503, whose body is the readiness report itself (read
+     * `status === 503` and `body`).
      */
     readonly code: string | null,
     message: string,

@@ -696,7 +696,7 @@ export interface WebhookDeleted {
   readonly deleted: true;
 }
 
-/** The old secret keeps verifying (a second signature) until `previous_secret_expires_at`. */
+/** The old secret keeps verifying the Standard Webhooks signature (a second `v1,` entry) until `previous_secret_expires_at`; `X-SERVICE-Signature` uses the new secret at once. */
 export interface WebhookSecretRotated {
   readonly id: string;
   readonly secret: string;

@@ -187,6 +187,7 @@ describe("dashboard", () => {
     // nothing to measure yet. And a date-only `since` is not given an invented 00:00.
     const eth = await page.locator("#track-eth").innerText();
     for (const row of ["Win rate", "Best / worst", "Average hold"]) expect(eth).toMatch(new RegExp(`${row}\\s+—`));
+    expect(await text()).toMatch(/Expectancy\s+—/);
     expect(await page.locator("#ghost-stats").innerText()).toMatch(/Since\s+\d{4}-\d{2}-\d{2}(?! \d)/);
     expect(problems.errors).toEqual([]);
     await context.close();

@@ -120,6 +120,10 @@ describe("SDK against the running service", () => {
     expect(err).toBeInstanceOf(ApiRequestError);
     expect(err).toMatchObject({ status: 403, code: "tier_required", requiredTier: "basic" });
     await expect(anonymous.withKey("svc_free_AAAAAAAAAAAAAAAAAAAA").verdict()).rejects.toMatchObject({ status: 401, code: "invalid_api_key" });
+    // A 422 carries the service's list of problems; the SDK names it, as its documentation says.
+    const pro = anonymous.withKey(await createKey(svc, "pro"));
+    const invalid = await pro.request("GET", "/v1/market/candles", { query: { asset: "DOGE" } }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ status: 422, code: "validation_error", body: { detail: [expect.objectContaining({ loc: expect.arrayContaining(["asset"]) })] } });
   });
 
   it("surfaces Retry-After from a real per-minute limit and does not wait longer than allowed", async () => {

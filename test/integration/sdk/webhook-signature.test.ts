@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseVerifiedWebhook, verifyServiceSignature } from "../../../sdk/webhooks.js";
+import { parseStandardWebhook, parseVerifiedWebhook, verifyServiceSignature, verifyStandardWebhook } from "../../../sdk/webhooks.js";
 import { deliveryHeaders } from "../../../src/domain/webhooks/signing.js";
 
 /** Signs like the service's delivery agent does, so the SDK is checked against the real signer. */
@@ -30,5 +30,42 @@ describe("SDK webhook verification", () => {
     expect(verifyServiceSignature(body, signature, secret.slice("whsec_".length))).toBe(false);
     for (const bad of [undefined, null, "", "abc", `${signature}00`, `v1,${signature}`]) expect(verifyServiceSignature(body, bad, secret)).toBe(false);
     expect(() => parseVerifiedWebhook(body, "0".repeat(64), secret)).toThrow(/Invalid X-SERVICE-Signature/);
+  });
+
+  describe("the Standard Webhooks signature", () => {
+    const stamped = 1_767_225_600;
+    const at = (seconds: number) => () => seconds * 1000;
+    const oldSecret = `whsec_${randomBytes(24).toString("base64")}`;
+    const rotating = deliveryHeaders({ deliveryId: "msg_1", eventType: "verdict.new", timestampSeconds: stamped, body, secrets: { current: secret, previous: [oldSecret] } });
+
+    it("verifies with the new secret and, during a rotation, with the old one too; X-SERVICE-Signature only with the new", () => {
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped) })).toBe(true);
+      expect(verifyStandardWebhook(body, rotating, oldSecret, { now: at(stamped) })).toBe(true);
+      expect(verifyStandardWebhook(Buffer.from(body, "utf8"), new Headers(rotating), [`whsec_${randomBytes(24).toString("base64")}`, oldSecret], { now: at(stamped) })).toBe(true);
+      expect(verifyServiceSignature(body, rotating["x-service-signature"], oldSecret)).toBe(false);
+      expect(parseStandardWebhook(body, rotating, oldSecret, { now: at(stamped) })).toMatchObject({ event: "verdict.new", data: { ruling: "HOLD" } });
+    });
+
+    it("refuses a delivery stamped outside the tolerance, so a captured one cannot be replayed later", () => {
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped + 300) })).toBe(true);
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped + 301) })).toBe(false);
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped - 301) })).toBe(false);
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped + 3_600), toleranceSeconds: 7_200 })).toBe(true);
+      expect(() => parseStandardWebhook(body, rotating, secret, { now: at(stamped + 86_400) })).toThrow(/Invalid or stale webhook-signature/);
+    });
+
+    it("refuses a changed body, a changed id or stamp, another secret and missing headers", () => {
+      const now = { now: at(stamped) };
+      expect(verifyStandardWebhook(body.replace("HOLD", "BUY"), rotating, secret, now)).toBe(false);
+      expect(verifyStandardWebhook(body, { ...rotating, "webhook-id": "msg_2" }, secret, now)).toBe(false);
+      expect(verifyStandardWebhook(body, { ...rotating, "webhook-timestamp": String(stamped + 1) }, secret, now)).toBe(false);
+      expect(verifyStandardWebhook(body, rotating, `whsec_${randomBytes(24).toString("base64")}`, now)).toBe(false);
+      for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+        const without: Record<string, string> = { ...rotating };
+        delete without[name];
+        expect(verifyStandardWebhook(body, without, secret, now)).toBe(false);
+      }
+      expect(verifyStandardWebhook(body, { ...rotating, "webhook-signature": "v2,abc v1," }, secret, now)).toBe(false);
+    });
   });
 });

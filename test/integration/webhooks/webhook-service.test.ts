@@ -18,7 +18,7 @@ import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscripti
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
 import { MarketIntelClient } from "../../../sdk/client.js";
-import { parseVerifiedWebhook } from "../../../sdk/webhooks.js";
+import { parseStandardWebhook, parseVerifiedWebhook } from "../../../sdk/webhooks.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 
 /** Wall time the test moves forward, so 5/25/125 s retries take no real time (market time follows). */
@@ -167,6 +167,14 @@ describe("webhooks in the running service", () => {
     expect(await client.setWebhookActive(created.id, false)).toMatchObject({ id: created.id, is_active: false, disabled_reason: "paused" });
     const rotated = await client.rotateWebhookSecret(created.id);
     expect(rotated.secret).not.toBe(created.secret);
+    // A receiver still holding the old secret verifies deliveries made after the rotation.
+    await client.setWebhookActive(created.id, true);
+    expect(await client.testWebhooks(created.id)).toMatchObject({ delivered: 1 });
+    const afterRotation = at("/sdk")[1];
+    if (afterRotation === undefined) throw new Error("no delivery after the rotation");
+    const receivedHeaders = afterRotation.headers as Record<string, string>;
+    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, created.secret)).toMatchObject({ event: "webhook.test" });
+    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, rotated.secret)).toMatchObject({ event: "webhook.test" });
     expect(await client.deleteWebhook(created.id)).toEqual({ id: created.id, deleted: true });
     // An id that is not this key's: the API's coded 404, read by the SDK.
     await expect(client.deleteWebhook(created.id)).rejects.toMatchObject({ status: 404, code: "webhook_not_found" });

@@ -1,7 +1,7 @@
 import type { Asset, GhostPerformance, PerformanceGroupRow } from "../../../sdk/types.js";
 import { assetPicker } from "../asset-picker.js";
 import { el, facts } from "../dom.js";
-import { money, num, pct, when } from "../format.js";
+import { money, num, over, pct, when } from "../format.js";
 import type { PanelDef } from "../panel.js";
 
 
@@ -60,7 +60,7 @@ export function ghostPerformancePanel(): PanelDef<GhostPerformance> {
           ["Sprint since", when(p.sprintSince)],
           ["Trades (win rate)", p.trades === 0 ? "0" : `${p.trades} (${pct(p.winRatePct)})`],
           ["Profit factor", num(p.profitFactor)],
-          ["Expectancy", `${money(p.expectancyUsd)} a trade (${num(p.expectancyPct)} %)`],
+          ["Expectancy", over(p.trades, `${money(p.expectancyUsd)} a trade (${num(p.expectancyPct)} %)`)],
           ["P&L (fees)", `${money(p.totalPnlUsd)} (${money(p.feesUsd)})`],
           ["Max drawdown", `${num(p.maxRelativeDrawdown.pct)} % (${money(p.maxRelativeDrawdown.usd)}, ${num(p.maxRelativeDrawdown.hours, 0)} h)`],
           ["Max drawdown in USD", `${money(p.maxDrawdown.usd)} (${num(p.maxDrawdown.pct)} %, ${num(p.maxDrawdown.hours, 0)} h)`],
