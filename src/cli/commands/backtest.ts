@@ -45,8 +45,10 @@ export const backtestCommand: CliCommand = async (args, io) => {
   const a = parsed.data;
   const assets: readonly Asset[] = a.asset === "all" ? ASSETS : [a.asset];
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
+  if (a.from !== undefined && a.to !== undefined && !(a.from < a.to)) return fail(io, `${backtestUsage}\n  from: must be before to`);
   const windows = backtestWindows(feed, assets, a.from, a.to, Date.now());
-  if (windows.some((w) => !(w.from < w.to))) return fail(io, `${backtestUsage}\n  from: must be before to`);
+  // A --from after the data's end, with no --to, ends where the data ends: no history, not a typo.
+  if (windows.some((w) => !(w.from < w.to))) return fail(io, `no ${assets.join(", ")} history from ${windows.map((w) => new Date(w.from).toISOString()).join("; ")} on`);
   // A window outside the bundled history is a mistake to say, not an empty table with exit 0.
   const hasBars = (w: BacktestWindow, asset: Asset): boolean => (feed.candles(asset, "1h", w.to - 1, 1)[0]?.t ?? -Infinity) >= w.from;
   if (!windows.some((w) => w.assets.some((asset) => hasBars(w, asset)))) {

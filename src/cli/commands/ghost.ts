@@ -116,12 +116,13 @@ export const ghostCommand: CliCommand = async (args, io) => {
     }
     const scope = parsed.data.asset === "all" ? "ALL" : parsed.data.asset;
     const marks = await ledger.sprints();
-    const newest = marks.at(-1);
     // A retry (the answer was lost) while market time has not moved: the same restart, already
-    // made. A second mark at the same instant would only raise the published sprint number.
-    if (newest !== undefined && newest.scope === scope && newest.at === at) {
+    // made, even when another asset's restart came in between. A second mark at the same instant
+    // would only raise the published sprint number.
+    const made = marks.find((m) => m.scope === scope && m.at === at);
+    if (made !== undefined) {
       const { sprint } = currentSprint(marks);
-      io.stdout.write(JSON.stringify({ restarted: scope, since: new Date(at).toISOString(), sprint, reason: newest.reason, already: true }) + "\n");
+      io.stdout.write(JSON.stringify({ restarted: scope, since: new Date(at).toISOString(), sprint, reason: made.reason, already: true }) + "\n");
       return 0;
     }
     await ledger.addSprint({ id: randomUUID(), scope, at, reason: parsed.data.reason, recordedAt: new Date().toISOString() });

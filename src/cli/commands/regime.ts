@@ -7,24 +7,36 @@ import { hmmFromJson, hmmToJson } from "../../domain/regime/model-json.js";
 import { viterbi } from "../../domain/regime/viterbi.js";
 import type { CliCommand, CliIo } from "../io.js";
 import { fail } from "../args.js";
-import { parseObservationsCsv } from "../observations-csv.js";
+import { DECIMAL, parseObservationsCsv } from "../observations-csv.js";
 
 export const regimeUsage = [
   "usage: regime fit --input <obs.csv> --states K --seed S [--iterations N] [--restarts R] [--tolerance T]",
   "       regime score --model <model.json> --input <obs.csv>",
 ].join("\n");
 
-/** A number flag as typed: a blank value is refused, not read as 0 (what `Number("")` gives). */
-const numeric = z.string().trim().min(1, "must be a number");
-const integer = (min: number) => numeric.pipe(z.coerce.number<string>().int().min(min));
+/**
+ * A number flag as typed, in decimal: a blank value is refused, not read as 0 (what `Number("")`
+ * gives), and so is `0x10`, which `Number()` reads as 16.
+ */
+const numeric = z.string().trim().regex(DECIMAL, "must be a decimal number");
+const integer = (min: number, max: number) => numeric.pipe(z.coerce.number<string>().int().min(min).max(max));
+
+/**
+ * Upper bounds a typo cannot pass: a fit of 1,000 restarts of 100,000 iterations is already far
+ * beyond any use (the service fits 8 restarts of at most 200), and one more digit kept two shared
+ * cores busy for hours.
+ */
+const MAX_RESTARTS = 1_000;
+const MAX_ITERATIONS = 100_000;
+const MAX_STATES = 64;
 const fitArgs = z.object({
   input: z.string().min(1),
-  states: integer(1),
-  seed: integer(0),
-  iterations: integer(1).default(DEFAULT_MAX_ITERATIONS),
+  states: integer(1, MAX_STATES),
+  seed: integer(0, Number.MAX_SAFE_INTEGER),
+  iterations: integer(1, MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
   // One EM run from the seed's start, as hmmlearn's GaussianHMM(random_state=S) does; the
   // service's refits use more restarts (fit-hmm.ts), which a quant can ask for here too.
-  restarts: integer(1).default(1),
+  restarts: integer(1, MAX_RESTARTS).default(1),
   // Stop when an iteration gains less than this; a negative value runs every iteration.
   tolerance: numeric.pipe(z.coerce.number<string>()).default(DEFAULT_TOLERANCE),
 });
@@ -94,6 +106,12 @@ async function score(args: string[], io: CliIo): Promise<number> {
   if (read.obs.d !== params.d) return fail(io, `obs.csv has ${read.obs.d} feature columns, the model ${params.d}`);
   const ws = new ForwardBackwardWorkspace(read.obs.t, params.k);
   const loglik = forwardInto(params, read.obs, ws);
+  // Every state gives some observation probability 0 (a row far outside the model): nothing to
+  // score. Said, with exit 1 as for an unreadable file, not printed as a null log-likelihood with exit 0.
+  if (!Number.isFinite(loglik)) {
+    io.stderr.write("obs.csv: an observation has probability 0 under every state of the model; nothing to score\n");
+    return 1;
+  }
   const k = params.k;
   const filtered = Array.from({ length: read.obs.t }, (_, r) => Array.from(ws.alpha.subarray(r * k, r * k + k)));
   const path = Array.from(viterbi(params, read.obs).path);

@@ -43,6 +43,7 @@ export const verdictsCommand: CliCommand = async (args, io) => {
   const parsed = exportArgs.safeParse({ ...values, asset: typeof values.asset === "string" ? values.asset.toUpperCase() : values.asset });
   if (!parsed.success) return refused(io, verdictsUsage, parsed.error);
   const a = parsed.data;
+  if (a.from !== undefined && a.to !== undefined && a.from > a.to) return fail(io, `${verdictsUsage}\n  from: must not be after to`);
   const feed = await ReplayMarketFeed.load(loadConfig().MARKET_DATA_DIR);
   const prices = pricePath(feed, a.asset, a.to ?? Number.MAX_SAFE_INTEGER);
   const last = prices.lastTime();
@@ -50,7 +51,9 @@ export const verdictsCommand: CliCommand = async (args, io) => {
   const first = prices.timeAt(0);
   const from = Math.max(first, a.from ?? first);
   const to = Math.min(last, a.to ?? last);
-  if (!(from <= to)) return fail(io, `${verdictsUsage}\n  from: must not be after to`);
+  // The window is in order but holds no bar of the history: after its end, inside a gap of the
+  // data (TAO's September 2024), or within one hour. Said so, not blamed on the arguments.
+  if (!(from <= to)) return fail(io, `no ${a.asset} hour in the history between ${new Date(a.from ?? first).toISOString()} and ${new Date(a.to ?? last).toISOString()}`);
   const run = await calibratedStream(feed, { kind: "verdict", asset: a.asset }, from, to);
   if (a.format === "json") {
     io.stdout.write(

@@ -139,10 +139,18 @@ describe("ghost restart CLI", () => {
     expect(retry.code, retry.stderr).toBe(0);
     expect(JSON.parse(retry.stdout)).toEqual({ restarted: "SOL", since: made.since, sprint: made.sprint, reason: "bad SOL data", already: true });
     expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks);
+    // Another asset's restart in between does not turn a late retry into a second SOL mark.
+    const eth = await runCli(["ghost", "restart", "--asset", "ETH", "--reason", "bad ETH data"], { STORE_URL: storeUrl });
+    expect(eth.code, eth.stderr).toBe(0);
+    const late = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "bad SOL data"], { STORE_URL: storeUrl });
+    expect(late.code, late.stderr).toBe(0);
+    expect(JSON.parse(late.stdout)).toMatchObject({ restarted: "SOL", since: made.since, reason: "bad SOL data", already: true });
+    expect((await svc.service.deps.store.ghostLedger.sprints()).map((m) => m.scope).slice(-2)).toEqual(["SOL", "ETH"]);
+    expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks + 1);
     // A name with an escape sequence would be shown again in the ledger: refused, nothing marked.
     const odd = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "\u001b[2Jwiped"], { STORE_URL: storeUrl });
     expect(odd.code).toBe(2);
     expect(odd.stderr).toContain("control or bidirectional-override characters");
-    expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks);
+    expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks + 1);
   }, 60_000);
 });

@@ -74,7 +74,28 @@ describe("the operator CLI on misuse", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("no BTC history in 2030-01-01T00:00:00.000Z");
     expect(r.stdout).toBe("");
+    // With no --to the window would end where the data ends: still no history, not "from after to".
+    const open = await runCli(["backtest", "--asset", "BTC", "--from", "2030-01-01"], {});
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain("no BTC history from 2030-01-01T00:00:00.000Z on");
+    expect(open.stderr).not.toContain("usage:");
   }, 120_000);
+
+  it("says an export window in order that holds no hour of the history has none, instead of blaming the arguments", async () => {
+    for (const [asset, from, to] of [
+      ["TAO", "2024-09-10", "2024-09-10T06:00:00Z"], // inside TAO's September 2024 gap
+      ["BTC", "2024-01-01T03:30:00Z", "2024-01-01T03:45:00Z"], // within one hour
+    ] as const) {
+      const r = await runCli(["verdicts", "export", "--asset", asset, "--from", from, "--to", to], {});
+      expect({ asset, code: r.code }).toEqual({ asset, code: 2 });
+      expect(r.stderr).toContain(`no ${asset} hour in the history between`);
+      expect(r.stderr).not.toContain("must not be after to");
+      expect(r.stdout).toBe("");
+    }
+    const reversed = await runCli(["verdicts", "export", "--asset", "BTC", "--from", "2024-01-02", "--to", "2024-01-01"], {});
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toContain("from: must not be after to");
+  }, 300_000);
 
   it("refuses a fit with more states than observations, and a blank number", async () => {
     const dir = scratch();
@@ -87,6 +108,37 @@ describe("the operator CLI on misuse", () => {
     expect(blank.code).toBe(2);
     expect(blank.stderr).toContain("--tolerance");
   }, 60_000);
+
+  it("reads regime numbers in decimal only, bounds the work a typo can ask for, and refuses to score what no state explains", async () => {
+    const dir = scratch();
+    const input = join(dir, "obs.csv");
+    writeFileSync(input, ["a,b", ...Array.from({ length: 20 }, (_, i) => `${Math.sin(i)},${Math.cos(i)}`)].join("\n") + "\n");
+    for (const [flag, value] of [["--seed", "0x10"], ["--restarts", "100000000"], ["--iterations", "1e9"], ["--states", "0b11"]] as const) {
+      const args = ["regime", "fit", "--input", input, "--states", "2", "--seed", "7"];
+      const at = args.indexOf(flag);
+      if (at >= 0) args[at + 1] = value;
+      else args.push(flag, value);
+      const r = await runCli(args, {});
+      expect({ flag, code: r.code }).toEqual({ flag, code: 2 });
+      expect(r.stderr).toContain(flag);
+      expect(r.stdout).toBe("");
+    }
+    const hex = join(dir, "hex.csv");
+    writeFileSync(hex, "a,b\n0x10,1\n2,3\n");
+    const cells = await runCli(["regime", "fit", "--input", hex, "--states", "1", "--seed", "7"], {});
+    expect(cells.code).toBe(1);
+    expect(cells.stderr).toContain('obs.csv line 2, column a: "0x10" is not a finite number');
+    const modelFile = join(dir, "model.json");
+    const fitted = await runCli(["regime", "fit", "--input", input, "--states", "2", "--seed", "7"], {});
+    expect(fitted.code, fitted.stderr).toBe(0);
+    writeFileSync(modelFile, fitted.stdout);
+    const far = join(dir, "far.csv");
+    writeFileSync(far, "a,b\n1e300,-1e300\n1,1\n");
+    const scored = await runCli(["regime", "score", "--model", modelFile, "--input", far], {});
+    expect(scored.code).toBe(1);
+    expect(scored.stderr).toContain("probability 0 under every state");
+    expect(scored.stdout).toBe("");
+  }, 120_000);
 
   it("ends quietly, exit 0, when the reader of its output stops early (`| head`)", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "verdicts", "export", "--asset", "BTC", "--from", "2023-01-01", "--to", "2024-01-01"], {
