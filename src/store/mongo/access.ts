@@ -28,6 +28,16 @@ function isRealKey(doc: Pick<KeyDoc, "id" | "rotatedFrom">, predecessor: Pick<Ke
   return predecessor.replacedBy === undefined || predecessor.replacedBy === doc.id;
 }
 
+/**
+ * An active successor nobody will ever be shown: its predecessor was deactivated and names
+ * another successor (or none). With its predecessor still active the rotation may be in flight on
+ * another replica, so a start leaves it (it is not the key meanwhile: the predecessor is); the
+ * lineage's next rotation ends it.
+ */
+function isOrphanedSuccessor(doc: Pick<KeyDoc, "id" | "rotatedFrom">, predecessor: Pick<KeyDoc, "active" | "replacedBy"> | undefined): boolean {
+  return !isRealKey(doc, predecessor) && predecessor?.active !== true;
+}
+
 export class MongoApiKeys implements ApiKeyRepository {
   private readonly keys: Collection<KeyDoc>;
   constructor(db: Db) {
@@ -62,7 +72,7 @@ export class MongoApiKeys implements ApiKeyRepository {
     const predecessors = await this.predecessorsOf(successors);
     for (const d of successors) {
       const predecessor = predecessors.get(d.rotatedFrom ?? "");
-      if (isRealKey(d, predecessor) || predecessor?.active) continue;
+      if (!isOrphanedSuccessor(d, predecessor)) continue;
       await this.keys.updateOne({ _id: d._id, active: true }, { $set: { active: false, deactivatedAt: predecessor?.deactivatedAt ?? null, replacedBy: null } });
     }
   }
