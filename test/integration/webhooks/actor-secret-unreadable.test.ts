@@ -1,9 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
-import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
-import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger } from "../../support/capture-logger.js";
 import { sealKey } from "../../support/store-dump.js";
 import { createKey, freshStoreUrl, startService, type RunningService } from "../../support/service.js";
@@ -11,6 +8,7 @@ import { openStore } from "../../../src/store/open-store.js";
 import { sealedWebhooks } from "../../../src/webhook-delivery/sealed-webhooks.js";
 import { createSecretSealer, sealKeysSetting } from "../../../src/sealing/secret-sealer.js";
 import { waitFor } from "../../support/wait-for.js";
+import { ghostSignal, unsealFailures } from "./support/sealing.js";
 import { startHttpsReceiver, type HttpsReceiver } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
 
@@ -31,20 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.stop();
 });
-
-async function unsealFailures(reason: string): Promise<number> {
-  const metric = await metricsRegistry.getSingleMetric("mis_webhook_secret_unseal_failures_total")?.get();
-  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
-}
-
-function envelope(tradeId: string): EventEnvelope {
-  return {
-    id: randomBytes(8).toString("hex"),
-    event: "ghost.signal",
-    timestamp: new Date().toISOString(),
-    data: { asset: "BTC", action: "ENTRY", trade_id: tradeId, price: 91000, size: 0.1, mode: "A", reason: "test", pnl_usd: null, is_paper: true },
-  };
-}
 
 /** A service on `storeUrl` holding `keys`, logging into `logger`. */
 function startOn(storeUrl: string, keys: string, logger = captureLogger()): Promise<RunningService> {
@@ -70,7 +54,7 @@ async function subscriptionWithActorState(storeUrl: string, keys: string, path: 
     });
     expect(res.status).toBe(201);
     const id = String(((await res.json()) as { id: string }).id);
-    await svc.service.deps.bus.publish("ghost.signal", envelope(path));
+    await svc.service.deps.bus.publish("ghost.signal", ghostSignal(path));
     await waitFor(async () => receiver.received.some((r) => r.path === path), 10_000, "the event delivered");
     await waitFor(async () => (await svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
     return id;
@@ -91,7 +75,7 @@ describe("a subscription actor whose own copy of the secret does not open", () =
     try {
       const before = await unsealFailures("unknown_key");
       const linesBefore = log.lines.length;
-      await expect(second.service.deps.host.proxy(WebhookSubscriptionActor, id).accept(envelope("t2"))).rejects.toThrow();
+      await expect(second.service.deps.host.proxy(WebhookSubscriptionActor, id).accept(ghostSignal("t2"))).rejects.toThrow();
       expect(await unsealFailures("unknown_key")).toBe(before + 1);
       expect(log.lines.slice(linesBefore).filter((l) => l.msg === "webhook secret could not be opened")).toEqual([
         expect.objectContaining({ level: 50, webhook_id: id }),

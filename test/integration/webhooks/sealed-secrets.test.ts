@@ -1,14 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhooksCapability } from "../../../src/composition/capabilities/webhooks.js";
-import type { EventEnvelope } from "../../../src/events/event-envelope.js";
 import { WebhookSubscriptionActor } from "../../../src/actors/webhook-subscription-actor.js";
-import { metricsRegistry } from "../../../src/observability/metrics.js";
 import { captureLogger, type CapturedLogger } from "../../support/capture-logger.js";
 import { sealKey, storeDump } from "../../support/store-dump.js";
 import { createKey, freshStoreUrl, startService, type RunningService, type StoreKind } from "../../support/service.js";
 import { waitFor } from "../../support/wait-for.js";
+import { ghostSignal, unsealFailures } from "./support/sealing.js";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from "./support/receiver.js";
 import { createTestPki, type TestPki } from "./support/tls.js";
 
@@ -29,12 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.stop();
 });
-
-/** `mis_webhook_secret_unseal_failures_total{reason}` as /metrics shows it (per process). */
-async function unsealFailures(reason: string): Promise<number> {
-  const metric = await metricsRegistry.getSingleMetric("mis_webhook_secret_unseal_failures_total")?.get();
-  return metric?.values.find((v) => v.labels.reason === reason)?.value ?? 0;
-}
 
 function headersOf(d: ReceivedDelivery): Record<string, string> {
   return Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, String(v)]));
@@ -59,15 +51,6 @@ async function call(svc: RunningService, method: string, path: string, key: stri
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-function envelope(tradeId: string): EventEnvelope {
-  return {
-    id: randomBytes(8).toString("hex"),
-    event: "ghost.signal",
-    timestamp: new Date().toISOString(),
-    data: { asset: "BTC", action: "ENTRY", trade_id: tradeId, price: 91000, size: 0.1, mode: "A", reason: "test", pnl_usd: null, is_paper: true },
-  };
-}
-
 describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest on %s", (kind) => {
   const start = (storeUrl: string, keys: string | null, log?: CapturedLogger): Promise<RunningService> =>
     startService(
@@ -79,7 +62,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
   /** Publishes a ghost.signal and waits until it arrived and its outcome is in the actor state. */
   async function deliverEvent(svc: RunningService, id: string, path: string, tradeId: string): Promise<ReceivedDelivery> {
     const before = at(path).length;
-    await svc.service.deps.bus.publish("ghost.signal", envelope(tradeId));
+    await svc.service.deps.bus.publish("ghost.signal", ghostSignal(tradeId));
     await waitFor(async () => at(path).length > before, 10_000, "the event delivered");
     await waitFor(async () => (await svc.service.deps.host.proxy(WebhookSubscriptionActor, id).pendingCount()) === 0, 10_000, "the outcome committed");
     const got = at(path)[before];
@@ -189,7 +172,7 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("webhook secrets sealed at rest 
       expect(leftOut()).toEqual([]);
       const before = at(path).length;
       const readableBefore = at(readablePath).length;
-      await missing.service.deps.bus.publish("ghost.signal", envelope("p2"));
+      await missing.service.deps.bus.publish("ghost.signal", ghostSignal("p2"));
       expect(leftOut()).toEqual([expect.objectContaining({ webhook_ids: [id], event: "ghost.signal" })]);
       // ...and delivers it to the other only. That delivery, its outcome committed, is the
       // barrier: an unreadable subscription let into the fan-out would have been sent the same
