@@ -757,3 +757,62 @@ export interface Readiness {
 export interface Message {
   readonly message: string;
 }
+
+// ---- Webhook event data (the OpenAPI document's `webhooks`; SPEC "Webhook events", DECISIONS 5) ----
+
+export interface VerdictNewData {
+  readonly ruling: Ruling;
+  readonly composite_score: number;
+  readonly confidence: number;
+  readonly regime: Regime | "UNKNOWN";
+}
+
+export interface CouncilNewData {
+  readonly asset: "BTC" | "TAO" | "SOL";
+  readonly ruling: TaoRuling;
+  readonly confidence: number;
+  readonly consensus_level: "UNANIMOUS" | "STRONG" | "MODERATE" | "SPLIT";
+  readonly agents_succeeded: number;
+}
+
+export interface RegimeChangeData {
+  readonly from_regime: Regime;
+  readonly to_regime: Regime;
+  readonly confidence: number;
+}
+
+export interface GhostSignalData {
+  readonly asset: Asset;
+  readonly action: "ENTRY" | "TP1" | "EXIT";
+  readonly trade_id: string;
+  readonly price: number;
+  readonly size: number;
+  readonly mode: "A" | "B" | "C";
+  readonly reason: string;
+  /** null on ENTRY. */
+  readonly pnl_usd: number | null;
+  readonly is_paper: boolean;
+}
+
+export interface MacroAlertData {
+  readonly alert: "RISK_OFF" | "FED_HAWKISH";
+  readonly risk_off_score: number;
+  readonly fed_hawkishness: number;
+  readonly key_driver: string;
+  readonly message: string;
+}
+
+export interface WebhookTestData {
+  readonly message: string;
+  readonly webhook_id: string;
+}
+
+/** Each event's `data`, by event type. */
+export interface WebhookEventData {
+  readonly "verdict.new": VerdictNewData;
+  readonly "council.new": CouncilNewData;
+  readonly "regime.change": RegimeChangeData;
+  readonly "ghost.signal": GhostSignalData;
+  readonly "macro.alert": MacroAlertData;
+  readonly "webhook.test": WebhookTestData;
+}

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { WebhookEventData } from "./types.js";
 
 /**
  * Verifies `X-SERVICE-Signature`: lowercase hex HMAC-SHA256 of the raw request body, keyed
@@ -22,6 +23,17 @@ export interface WebhookEnvelope {
   readonly event: string;
   readonly timestamp: string;
   readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** A verified envelope of a known event, its `data` typed (sdk/types.ts, the OpenAPI `webhooks`). */
+export type TypedWebhookEnvelope<E extends keyof WebhookEventData> = { readonly event: E; readonly timestamp: string; readonly data: WebhookEventData[E] };
+
+/**
+ * Narrows a verified envelope by its event type: `if (isEvent(env, "ghost.signal")) env.data.pnl_usd`.
+ * The signature vouches for the body; an event type the SDK does not know yet is simply not matched.
+ */
+export function isEvent<E extends keyof WebhookEventData>(envelope: WebhookEnvelope, event: E): envelope is WebhookEnvelope & TypedWebhookEnvelope<E> {
+  return envelope.event === event;
 }
 
 /** Verifies, then parses the envelope; throws on a bad signature so it cannot be skipped by accident. */

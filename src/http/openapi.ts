@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Route } from "./route.js";
 import { schemaOf, statusOf, type ErrorCode } from "./error-codes.js";
 import { INTERFACE_VERSION } from "./routes/health.js";
+import { deliveryHeadersSchema, WEBHOOK_EVENT_PAYLOADS, webhookEnvelopeSchema } from "./schemas/webhook-events.js";
+import type { WebhookEventType } from "../domain/webhooks/event-types.js";
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad request",
@@ -66,6 +68,30 @@ function errorSchemasOf(r: Route): Map<number, z.ZodType> {
   return new Map([...byStatus].map(([status, schemas]) => [status, schemas.length === 1 ? (schemas[0] as z.ZodType) : z.union(schemas)]));
 }
 
+/**
+ * Each event a subscriber may receive, under OpenAPI 3.1's `webhooks`: its envelope, its `data`
+ * (the schemas the event tests validate against) and the signature headers, so a generated client
+ * types the deliveries as it types the answers.
+ */
+function registerWebhookEvents(registry: OpenAPIRegistry): void {
+  for (const [event, { summary, data }] of Object.entries(WEBHOOK_EVENT_PAYLOADS) as [WebhookEventType, (typeof WEBHOOK_EVENT_PAYLOADS)[WebhookEventType]][]) {
+    registry.registerWebhook({
+      method: "post",
+      path: event,
+      summary,
+      tags: ["webhooks"],
+      request: {
+        headers: deliveryHeadersSchema,
+        body: { required: true, content: { "application/json": { schema: webhookEnvelopeSchema(event, data) } } },
+      },
+      responses: {
+        "200": { description: "Received: any 2xx within 10 seconds. Anything else, or no answer, is a failure: retried after 5 s, 25 s and 125 s; 10 in a row pause the subscription" },
+        "410": { description: "Gone: the subscription is disabled at once" },
+      },
+    });
+  }
+}
+
 /** Builds the OpenAPI 3.1 document from the same route definitions that serve requests. */
 export function buildOpenApi(routes: readonly Route[], serverUrl: string): object {
   const registry = new OpenAPIRegistry();
@@ -104,6 +130,7 @@ export function buildOpenApi(routes: readonly Route[], serverUrl: string): objec
       });
     }
   }
+  registerWebhookEvents(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, startService, type RunningService } from "../../support/service.js";
+import { EVENT_TYPES } from "../../../src/domain/market/vocabulary.js";
 
 /** Issue 19 item 4: the document says what the service does (the differences Schemathesis found). */
 
@@ -19,6 +20,31 @@ afterAll(() => svc.stop());
 const schemaOf = (path: string, method: string, status: number): unknown => doc.paths[path]?.[method]?.responses[String(status)]?.content?.["application/json"].schema;
 
 describe("the OpenAPI document agrees with the service", () => {
+  it("documents every event a subscriber may receive under `webhooks`: its envelope, its data and the signature headers", async () => {
+    const full = (await (await fetch(`${svc.url}/v1/openapi.json`)).json()) as {
+      webhooks?: Record<string, { post: { parameters: { name: string; in: string }[]; requestBody: { content: { "application/json": { schema: { properties: Record<string, unknown> } } } } } }>;
+    };
+    expect(Object.keys(full.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES, "webhook.test"].sort());
+    const dataRefs: Record<string, string> = {
+      "verdict.new": "VerdictNewData",
+      "council.new": "CouncilNewData",
+      "regime.change": "RegimeChangeData",
+      "ghost.signal": "GhostSignalData",
+      "macro.alert": "MacroAlertData",
+      "webhook.test": "WebhookTestData",
+    };
+    for (const [event, ref] of Object.entries(dataRefs)) {
+      const post = full.webhooks?.[event]?.post;
+      const body = post?.requestBody.content["application/json"].schema.properties;
+      expect(body?.event, event).toEqual({ type: "string", enum: [event] });
+      expect(body?.data, event).toEqual({ $ref: `#/components/schemas/${ref}` });
+      expect(post?.parameters.filter((p) => p.in === "header").map((p) => p.name), event).toEqual(
+        expect.arrayContaining(["x-service-signature", "x-service-delivery", "webhook-id", "webhook-timestamp", "webhook-signature"]),
+      );
+      expect(doc.components.schemas[ref], ref).toBeDefined();
+    }
+  });
+
   it("documents the webhook routes' 404 as the coded object they answer, and {id} routes' also as the plain one a path that does not decode gets", async () => {
     expect(schemaOf("/v1/webhooks/test", "post", 404)).toEqual({ $ref: "#/components/schemas/AccessError" });
     const both = { anyOf: [{ $ref: "#/components/schemas/AccessError" }, { $ref: "#/components/schemas/PlainError" }] };

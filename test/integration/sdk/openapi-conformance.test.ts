@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { ENDPOINTS } from "../../../sdk/endpoints.js";
-import type { BtcTrade, EthTrade, SolTrade, TaoCurrentTrade, TaoStatusVerdict, TaoTrackRecordStats, TaoTrade, TrackRecords, TrackRecordStats } from "../../../sdk/types.js";
+import type {
+  BtcTrade,
+  CouncilNewData,
+  EthTrade,
+  GhostSignalData,
+  MacroAlertData,
+  RegimeChangeData,
+  SolTrade,
+  TaoCurrentTrade,
+  TaoStatusVerdict,
+  TaoTrackRecordStats,
+  TaoTrade,
+  TrackRecords,
+  TrackRecordStats,
+  VerdictNewData,
+  WebhookTestData,
+} from "../../../sdk/types.js";
 import { startService, type RunningService } from "../../support/service.js";
 
 interface Schema {
@@ -78,7 +94,24 @@ expectTypeOf<keyof TaoCurrentTrade>().toEqualTypeOf<Fields<typeof TAO_CURRENT_TR
 expectTypeOf<TrackRecords["TAO"]["trades"][number]>().toEqualTypeOf<TaoTrade>();
 expectTypeOf<TrackRecords["SOL"]["trades"][number]>().toEqualTypeOf<SolTrade>();
 
+// Webhook event data, as the document's `webhooks` references them.
+const EVENT_DATA = {
+  VerdictNewData: ["ruling", "composite_score", "confidence", "regime"],
+  CouncilNewData: ["asset", "ruling", "confidence", "consensus_level", "agents_succeeded"],
+  RegimeChangeData: ["from_regime", "to_regime", "confidence"],
+  GhostSignalData: ["asset", "action", "trade_id", "price", "size", "mode", "reason", "pnl_usd", "is_paper"],
+  MacroAlertData: ["alert", "risk_off_score", "fed_hawkishness", "key_driver", "message"],
+  WebhookTestData: ["message", "webhook_id"],
+} as const;
+expectTypeOf<keyof VerdictNewData>().toEqualTypeOf<Fields<typeof EVENT_DATA.VerdictNewData>>();
+expectTypeOf<keyof CouncilNewData>().toEqualTypeOf<Fields<typeof EVENT_DATA.CouncilNewData>>();
+expectTypeOf<keyof RegimeChangeData>().toEqualTypeOf<Fields<typeof EVENT_DATA.RegimeChangeData>>();
+expectTypeOf<keyof GhostSignalData>().toEqualTypeOf<Fields<typeof EVENT_DATA.GhostSignalData>>();
+expectTypeOf<keyof MacroAlertData>().toEqualTypeOf<Fields<typeof EVENT_DATA.MacroAlertData>>();
+expectTypeOf<keyof WebhookTestData>().toEqualTypeOf<Fields<typeof EVENT_DATA.WebhookTestData>>();
+
 const NESTED: readonly (readonly [string, readonly string[]])[] = [
+  ...Object.entries(EVENT_DATA),
   ["ConfidenceBasis", ["kind", "horizon_hours", "fitted_at", "note"]],
   ["CalibrationMap", ["kind", "horizon_hours", "fitted_at", "outcomes", "window_days", "base_rate", "up_share", "steps"]],
   // sdk/types.ts: Trade and each asset's own trade, TAO's record stats, TAO status's nested shapes.

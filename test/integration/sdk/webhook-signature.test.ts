@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseStandardWebhook, parseVerifiedWebhook, verifyServiceSignature, verifyStandardWebhook } from "../../../sdk/webhooks.js";
+import { isEvent, parseStandardWebhook, parseVerifiedWebhook, verifyServiceSignature, verifyStandardWebhook } from "../../../sdk/webhooks.js";
 import { deliveryHeaders } from "../../../src/domain/webhooks/signing.js";
 
 /** Signs like the service's delivery agent does, so the SDK is checked against the real signer. */
@@ -43,7 +43,13 @@ describe("SDK webhook verification", () => {
       expect(verifyStandardWebhook(body, rotating, oldSecret, { now: at(stamped) })).toBe(true);
       expect(verifyStandardWebhook(Buffer.from(body, "utf8"), new Headers(rotating), [`whsec_${randomBytes(24).toString("base64")}`, oldSecret], { now: at(stamped) })).toBe(true);
       expect(verifyServiceSignature(body, rotating["x-service-signature"], oldSecret)).toBe(false);
-      expect(parseStandardWebhook(body, rotating, oldSecret, { now: at(stamped) })).toMatchObject({ event: "verdict.new", data: { ruling: "HOLD" } });
+      const parsed = parseStandardWebhook(body, rotating, oldSecret, { now: at(stamped) });
+      expect(parsed).toMatchObject({ event: "verdict.new", data: { ruling: "HOLD" } });
+      expect(isEvent(parsed, "ghost.signal")).toBe(false);
+      if (!isEvent(parsed, "verdict.new")) throw new Error("a verdict.new");
+      // Typed after narrowing: the ruling is a Ruling, not unknown.
+      const ruling: string = parsed.data.ruling;
+      expect(ruling).toBe("HOLD");
     });
 
     it("refuses a delivery stamped outside the tolerance, so a captured one cannot be replayed later", () => {

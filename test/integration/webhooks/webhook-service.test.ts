@@ -19,6 +19,7 @@ import { startHttpsReceiver, type HttpsReceiver, type ReceivedDelivery } from ".
 import { createTestPki, type TestPki } from "./support/tls.js";
 import { MarketIntelClient } from "../../../sdk/client.js";
 import { parseStandardWebhook, parseVerifiedWebhook } from "../../../sdk/webhooks.js";
+import { deliveryHeadersSchema, WEBHOOK_EVENT_PAYLOADS, webhookEnvelopeSchema } from "../../../src/http/schemas/webhook-events.js";
 import { metricsRegistry } from "../../../src/observability/metrics.js";
 
 /** Wall time the test moves forward, so 5/25/125 s retries take no real time (market time follows). */
@@ -142,6 +143,9 @@ describe("webhooks in the running service", () => {
     expect(new Webhook(secret).verify(got.body, headers)).toEqual({ event: "webhook.test", timestamp: expect.any(String), data: { message: expect.any(String), webhook_id: id } });
     expect(headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(got.body).digest("hex"));
     expect(headers["x-service-event"]).toBe("webhook.test");
+    // As the OpenAPI document's `webhooks` describes it.
+    expect(deliveryHeadersSchema.safeParse(headers).success).toBe(true);
+    expect(webhookEnvelopeSchema("webhook.test", WEBHOOK_EVENT_PAYLOADS["webhook.test"].data).safeParse(JSON.parse(got.body)).success).toBe(true);
 
     // Without webhook_id (and without a body): every active subscription of the key.
     const all = await call(svc, "POST", "/v1/webhooks/test", keyA);
@@ -433,6 +437,9 @@ describe("webhooks with the real producers", () => {
       const body = JSON.parse(got?.body ?? "{}") as { event: string; data: Record<string, unknown> };
       expect(body.event).toBe("verdict.new");
       expect(body.data).toEqual({ ruling: expect.any(String), composite_score: expect.any(Number), confidence: expect.any(Number), regime: expect.any(String) });
+      const documented = webhookEnvelopeSchema("verdict.new", WEBHOOK_EVENT_PAYLOADS["verdict.new"].data).safeParse(body);
+      expect(documented.error?.issues ?? []).toEqual([]);
+      expect(deliveryHeadersSchema.safeParse(got?.headers).success).toBe(true);
       expect(got?.headers["x-service-signature"]).toBe(createHmac("sha256", s.secret).update(got?.body ?? "").digest("hex"));
     } finally {
       await svc.stop();
