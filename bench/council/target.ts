@@ -39,7 +39,7 @@ let summary: LlmSessionSummary | null = null;
 function councilRoutes(deps: AppDeps): Route[] {
   const source = councilAdvisorFromEnv(
     { LLM_BASE_URL: baseUrl, LLM_API_KEY: apiKey, LLM_MODEL: model, LLM_SESSION_BUDGET_MS: 180_000 },
-    { call: () => undefined, session: (s) => (summary = s), attempt: () => undefined },
+    { telemetry: { call: () => undefined, session: (s) => (summary = s), attempt: () => undefined } },
   );
   if (source === null) throw new Error("no advisor");
   const view = () => ({

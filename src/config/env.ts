@@ -149,6 +149,8 @@ const settings = z.object({
   LLM_TIMEOUT_MS: positiveInt.default(30_000),
   LLM_SESSION_BUDGET_MS: positiveInt.default(90_000),
   LLM_MAX_CONCURRENT_SESSIONS: positiveInt.default(1),
+  /** HTTP attempts to the model per wall-clock hour, all replicas together; unset: no cap. */
+  LLM_MAX_CALLS_PER_HOUR: positiveInt.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be smtp:// or smtps://")

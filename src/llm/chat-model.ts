@@ -41,6 +41,9 @@ export interface AttemptBudget {
   tryTake(): boolean;
 }
 
+/** The hourly allowance of attempts shared by every replica (LLM_MAX_CALLS_PER_HOUR): true while it has room. */
+export type HourlyAllowance = () => Promise<boolean>;
+
 export interface ChatModel {
   /** The provider's model name, for logs and metrics. */
   readonly modelName: string;
@@ -59,6 +62,7 @@ export type LlmErrorKind =
   | "refused"
   | "invalid_reply"
   | "budget"
+  | "capped"
   | "deadline";
 
 export class LlmError extends Error {

@@ -23,7 +23,7 @@ function messages(p: Prompt): ChatMessage[] {
 /** Maps transport failures onto the council's three outcomes (see AdvisorFailure). */
 function toAdvisorError(err: unknown): AdvisorError {
   if (err instanceof LlmError) {
-    if (err.kind === "budget" || err.kind === "deadline") return new AdvisorError("budget", err.message);
+    if (err.kind === "budget" || err.kind === "deadline" || err.kind === "capped") return new AdvisorError("budget", err.message);
     // A refusal, like a reply that stayed malformed, is this question's answer: only this agent falls back.
     if (err.kind === "invalid_reply" || err.kind === "refused") return new AdvisorError("invalid_reply", err.message);
     return new AdvisorError("unavailable", `${err.kind}: ${err.message}`);

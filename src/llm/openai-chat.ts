@@ -1,6 +1,6 @@
 import fetch, { FetchError, type Response } from "node-fetch";
 import type { LlmAttemptRecord } from "./call-record.js";
-import { LlmError, type AttemptBudget, type ChatModel, type ChatReply, type ChatRequest, type JsonReplyFormat } from "./chat-model.js";
+import { LlmError, type AttemptBudget, type HourlyAllowance, type ChatModel, type ChatReply, type ChatRequest, type JsonReplyFormat } from "./chat-model.js";
 import { chatCompletionSchema, chatErrorSchema } from "./chat-completions-schema.js";
 import { DEFAULT_RETRY, isRetryableStatus, retryAfterMs, retryDelayMs, type RetryPolicy } from "./retry-policy.js";
 
@@ -39,6 +39,8 @@ export interface OpenAiChatOptions {
   readonly responseFormat?: ResponseFormatMode;
   /** Injected so tests need not wait real backoff time. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Taken before every attempt; none is made once it is spent (LLM_MAX_CALLS_PER_HOUR). */
+  readonly hourlyAllowance?: HourlyAllowance;
   /** Told of every HTTP attempt, retries included: a question's record shows only how it ended. */
   readonly observeAttempt?: (attempt: LlmAttemptRecord) => void;
 }
@@ -101,6 +103,9 @@ export class OpenAiChatModel implements ChatModel {
       const left = deadlineAt - Date.now();
       if (left <= 0) throw new LlmError("deadline", `session time budget spent${attempt > 0 ? ` after ${last.kind}: ${last.message}` : ""}`);
       if (budget !== undefined && !budget.tryTake()) throw new LlmError("budget", "call budget of the session is spent");
+      if (this.options.hourlyAllowance !== undefined && !(await this.allowed(this.options.hourlyAllowance))) {
+        throw new LlmError("capped", "the hourly cap on model calls (LLM_MAX_CALLS_PER_HOUR) is spent");
+      }
       const started = performance.now();
       const outcome = await this.attempt(body, Math.min(this.timeoutMs, left));
       const ms = Math.round(performance.now() - started);
@@ -119,6 +124,15 @@ export class OpenAiChatModel implements ChatModel {
       await this.sleep(delay);
     }
     throw last;
+  }
+
+  /** A cap that cannot be read is spent: the cap exists for the bill, and rule votes are the fallback. */
+  private async allowed(allowance: HourlyAllowance): Promise<boolean> {
+    try {
+      return await allowance();
+    } catch {
+      return false;
+    }
   }
 
   /** The wait before the next attempt, or null when there is none. */

@@ -7,6 +7,7 @@ import { verdictRoutes } from "../../http/routes/verdict.js";
 import { councilRoutes } from "../../http/routes/council.js";
 import { councilAdvisorFromEnv } from "../../llm/advisor-from-env.js";
 import { llmTelemetry } from "../../observability/llm-telemetry.js";
+import { ModelCallCap } from "../../application/model-call-cap.js";
 import { ASSETS } from "../../domain/signals/signal-keys.js";
 import { multipliersFor } from "../../store/signal-multipliers.js";
 import type { Capability } from "../capability.js";
@@ -28,7 +29,9 @@ export const judiciaryCapability: Capability = {
     ctx.host.register(EvidenceActor, (actorCtx) => new EvidenceActor(actorCtx, { feed: ctx.feed, evidence, regimes, sessions: ctx.store.councilSessions, history: ctx.store.calibrationHistory, warmUpEndsAt: () => ctx.marketClock.warmUpEndsAt, barTurnOffsetMs: offsets.evidence }));
     ctx.host.register(VerdictActor, (actorCtx) => new VerdictActor(actorCtx, { feed: ctx.feed, verdicts: ctx.store.verdicts, regimes, askRegimeActor: true, weights, evidence, turnOffsetMs: offsets.verdict }));
     // One advisor for all councils: the HTTP client keeps no per-session state.
-    const advisor = councilAdvisorFromEnv(ctx.config, llmTelemetry(ctx.logger));
+    const perHour = ctx.config.LLM_MAX_CALLS_PER_HOUR;
+    const cap = perHour === undefined ? null : new ModelCallCap(ctx.store.counters, ctx.wallClock, perHour);
+    const advisor = councilAdvisorFromEnv(ctx.config, { telemetry: llmTelemetry(ctx.logger), ...(cap ? { hourlyAllowance: () => cap.take() } : {}) });
     ctx.logger.info({ council_mode: advisor === null ? "judiciary" : "council" }, "councils configured");
     const modelAllowed = () => !ctx.marketClock.warmingUp;
     // Depth is measured only live, with an order book, by each Ghost Trader's probe; the TAO

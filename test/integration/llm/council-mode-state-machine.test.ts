@@ -101,13 +101,15 @@ beforeAll(async () => {
   const advisor = councilAdvisorFromEnv(
     { LLM_BASE_URL: llama.baseUrl, LLM_MODEL: LLAMA_MODEL, LLM_API_KEY: llama.apiKey, LLM_TIMEOUT_MS: 60_000, LLM_SESSION_BUDGET_MS: 240_000 },
     {
-      call: (r) => {
-        calls.push(r);
-        logged.call(r);
-        onCall(r);
+      telemetry: {
+        call: (r) => {
+          calls.push(r);
+          logged.call(r);
+          onCall(r);
+        },
+        session: (s) => logged.session(s),
+        attempt: (a) => logged.attempt(a),
       },
-      session: (s) => logged.session(s),
-      attempt: (a) => logged.attempt(a),
     },
   );
   // The council actor asks the evidence actor for its calibration map (issue 16).
