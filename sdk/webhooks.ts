@@ -10,6 +10,7 @@ import type { WebhookEventData } from "./types.js";
  * `verifyStandardWebhook`, which has neither gap.
  */
 export function verifyServiceSignature(rawBody: string | Uint8Array, signatureHeader: string | null | undefined, secret: string): boolean {
+  if (!isSecret(secret)) return false;
   if (!signatureHeader || !/^[0-9a-f]{64}$/i.test(signatureHeader.trim())) return false;
   const expected = createHmac("sha256", Buffer.from(secret, "utf8"))
     .update(typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody)
@@ -17,6 +18,17 @@ export function verifyServiceSignature(rawBody: string | Uint8Array, signatureHe
   const given = Buffer.from(signatureHeader.trim().toLowerCase(), "hex");
   // Equal lengths are guaranteed by the format check above; timingSafeEqual throws otherwise.
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A secret as the service issues it: `whsec_` + 32 base64 characters (24 random bytes). Anything
+ * else is refused before any HMAC: an empty secret (a `MIS_WEBHOOK_SECRET=` line in an env file)
+ * or `whsec_` alone would key the HMAC with nothing, and anyone can sign with nothing.
+ */
+const SECRET_FORMAT = /^whsec_[A-Za-z0-9+/]{32}$/;
+
+function isSecret(secret: string): boolean {
+  return SECRET_FORMAT.test(secret);
 }
 
 export interface WebhookEnvelope {
@@ -55,15 +67,18 @@ export interface StandardVerifyOptions {
   readonly now?: () => number;
 }
 
+/** A header by its lower-case name, in any case; a repeated one joined with spaces (as signatures are). */
 function header(headers: ReceivedHeaders, name: string): string | undefined {
   if ("get" in headers && typeof headers.get === "function") return headers.get(name) ?? undefined;
-  const value = (headers as Readonly<Record<string, string | readonly string[] | undefined>>)[name];
-  return typeof value === "string" ? value : value?.[0];
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return typeof value === "string" ? value : value?.join(" ");
 }
 
-/** A Standard Webhooks signing key: the base64 after `whsec_`. */
+/** A Standard Webhooks signing key: the 24 bytes the base64 after `whsec_` encodes. */
 function signingKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
+  return Buffer.from(secret.slice("whsec_".length), "base64");
 }
 
 /**
@@ -72,7 +87,8 @@ function signingKey(secret: string): Buffer {
  * delivery stamped more than `toleranceSeconds` from now is refused, so a captured one cannot be
  * sent again later. And it verifies across a secret rotation: for 24 h each delivery is signed with
  * the new secret and the old, so a receiver holding either (or both: pass a list) accepts it.
- * Compared in constant time. Pass the body exactly as received.
+ * Compared in constant time. Pass the body exactly as received. A secret not of the form the
+ * service issues (`whsec_` + 32 base64 characters: an empty one, say) verifies nothing.
  */
 export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: ReceivedHeaders, secrets: string | readonly string[], options: StandardVerifyOptions = {}): boolean {
   const id = header(headers, "webhook-id");
@@ -80,13 +96,16 @@ export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: Rec
   const signatures = header(headers, "webhook-signature");
   if (!id || !stamp || !signatures || !/^\d{1,12}$/.test(stamp)) return false;
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-  if (Math.abs(nowSeconds - Number(stamp)) > (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) return false;
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  // A NaN clock or tolerance makes every comparison false, which would pass any stamp: refused.
+  if (!Number.isFinite(nowSeconds) || !Number.isFinite(tolerance) || tolerance < 0) return false;
+  if (Math.abs(nowSeconds - Number(stamp)) > tolerance) return false;
   const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
   const given = signatures
     .split(" ")
     .filter((s) => s.startsWith("v1,"))
     .map((s) => Buffer.from(s.slice(3), "base64"));
-  for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
+  for (const secret of (typeof secrets === "string" ? [secrets] : secrets).filter(isSecret)) {
     const expected = createHmac("sha256", signingKey(secret)).update(`${id}.${stamp}.`, "utf8").update(body).digest();
     if (given.some((g) => g.length === expected.length && timingSafeEqual(g, expected))) return true;
   }

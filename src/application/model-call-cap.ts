@@ -1,13 +1,14 @@
 import type { CounterRepository } from "../store/ports/counters.js";
 import type { Clock } from "../runtime/clocks/clock.js";
-
-const HOUR_MS = 3_600_000;
+import { clockHourWindow } from "./mail-send-windows.js";
 
 /**
  * LLM_MAX_CALLS_PER_HOUR: how many HTTP attempts every replica together may make to the model
  * provider in one wall-clock hour. Sessions run on the market clock, so at replay speed 60 each
  * council meets every 30 wall seconds; on a paid key that is a bill no per-session budget bounds.
- * Counted in the store, one fixed window per hour, so N replicas share one allowance.
+ * Counted in the store, one fixed window per clock hour, so N replicas share one allowance. A
+ * fixed window: up to twice the cap can go out across an hour's end (the end of one, the start of
+ * the next), and a replica whose clock is off by seconds counts into its own hour near the end.
  */
 export class ModelCallCap {
   constructor(
@@ -19,8 +20,6 @@ export class ModelCallCap {
   /** Counts one attempt if the hour has room; false when it is spent. */
   async take(): Promise<boolean> {
     const now = this.clock.now();
-    const end = (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
-    const r = await this.counters.consumeAll([{ bucket: `llm-calls:${end}`, limit: this.perHour, expiresAt: end }], now);
-    return r.allowed;
+    return (await this.counters.consumeAll([clockHourWindow("llm-calls", this.perHour, now)], now)).allowed;
   }
 }

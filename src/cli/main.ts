@@ -17,7 +17,8 @@ if (!entry) {
   process.exit(2);
 }
 const loaded = await entry.load();
-if (rest.length === 1 && HELP.has(rest[0] ?? "")) {
+// `cli keys --help`, and `cli keys create --help` too: asking for help is never a mistyped option.
+if ((rest.length === 1 && HELP.has(rest[0] ?? "")) || rest.some((a) => a === "--help" || a === "-h")) {
   process.stdout.write(`${loaded.usage}\n`);
   process.exit(0);
 }

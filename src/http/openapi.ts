@@ -85,7 +85,7 @@ function registerWebhookEvents(registry: OpenAPIRegistry): void {
         body: { required: true, content: { "application/json": { schema: webhookEnvelopeSchema(event, data) } } },
       },
       responses: {
-        "200": { description: "Received: any 2xx within 10 seconds. Anything else, or no answer, is a failure: retried after 5 s, 25 s and 125 s; 10 in a row pause the subscription" },
+        "200": { description: "Received: any 2xx within 10 seconds. Anything else, or no answer, is a failure: retried after 5 s, 25 s and 125 s; after 10 failures in a row the subscription is disabled (is_active false, disabled_reason consecutive_failures)" },
         "410": { description: "Gone: the subscription is disabled at once" },
       },
     });

@@ -100,12 +100,15 @@ export class OpenAiChatModel implements ChatModel {
     const deadlineAt = request.deadlineAt ?? Number.POSITIVE_INFINITY;
     let last: LlmError = new LlmError("network", "no attempt made");
     for (let attempt = 0; attempt <= this.retry.maxRetries; attempt++) {
-      const left = deadlineAt - Date.now();
-      if (left <= 0) throw new LlmError("deadline", `session time budget spent${attempt > 0 ? ` after ${last.kind}: ${last.message}` : ""}`);
+      if (deadlineAt - Date.now() <= 0) throw new LlmError("deadline", `session time budget spent${attempt > 0 ? ` after ${last.kind}: ${last.message}` : ""}`);
       if (budget !== undefined && !budget.tryTake()) throw new LlmError("budget", "call budget of the session is spent");
-      if (this.options.hourlyAllowance !== undefined && !(await this.allowed(this.options.hourlyAllowance))) {
-        throw new LlmError("capped", "the hourly cap on model calls (LLM_MAX_CALLS_PER_HOUR) is spent");
+      if (this.options.hourlyAllowance !== undefined) {
+        const refused = await this.capRefusal(this.options.hourlyAllowance);
+        if (refused !== null) throw refused;
       }
+      // After the cap's store round trip: the attempt's timeout is what is left now.
+      const left = deadlineAt - Date.now();
+      if (left <= 0) throw new LlmError("deadline", "session time budget spent");
       const started = performance.now();
       const outcome = await this.attempt(body, Math.min(this.timeoutMs, left));
       const ms = Math.round(performance.now() - started);
@@ -126,12 +129,16 @@ export class OpenAiChatModel implements ChatModel {
     throw last;
   }
 
-  /** A cap that cannot be read is spent: the cap exists for the bill, and rule votes are the fallback. */
-  private async allowed(allowance: HourlyAllowance): Promise<boolean> {
+  /**
+   * Null when the hourly cap has room for this attempt. A cap that cannot be read is spent, said as
+   * such: the cap exists for the bill, and rule votes are the documented fallback.
+   */
+  private async capRefusal(allowance: HourlyAllowance): Promise<LlmError | null> {
     try {
-      return await allowance();
-    } catch {
-      return false;
+      return (await allowance()) ? null : new LlmError("capped", "the hourly cap on model calls (LLM_MAX_CALLS_PER_HOUR) is spent");
+    } catch (err) {
+      // The error's name only: a store driver's message may quote its connection string.
+      return new LlmError("capped", `the hourly cap on model calls (LLM_MAX_CALLS_PER_HOUR) could not be read from the store (${err instanceof Error ? err.name : "error"}): no call is made`);
     }
   }
 

@@ -121,7 +121,8 @@ export const ghostCommand: CliCommand = async (args, io) => {
     // would only raise the published sprint number.
     const made = marks.find((m) => m.scope === scope && m.at === at);
     if (made !== undefined) {
-      const { sprint } = currentSprint(marks);
+      // The sprint it opened, not the newest: another asset's restart since has a higher number.
+      const { sprint } = currentSprint(marks.slice(0, marks.indexOf(made) + 1));
       io.stdout.write(JSON.stringify({ restarted: scope, since: new Date(at).toISOString(), sprint, reason: made.reason, already: true }) + "\n");
       return 0;
     }

@@ -53,7 +53,10 @@ export const verdictsCommand: CliCommand = async (args, io) => {
   const to = Math.min(last, a.to ?? last);
   // The window is in order but holds no bar of the history: after its end, inside a gap of the
   // data (TAO's September 2024), or within one hour. Said so, not blamed on the arguments.
-  if (!(from <= to)) return fail(io, `no ${a.asset} hour in the history between ${new Date(a.from ?? first).toISOString()} and ${new Date(a.to ?? last).toISOString()}`);
+  if (!(from <= to)) {
+    const fromText = new Date(a.from ?? first).toISOString();
+    return fail(io, a.to === undefined ? `no ${a.asset} hour in the history from ${fromText} on` : `no ${a.asset} hour in the history between ${fromText} and ${new Date(a.to).toISOString()}`);
+  }
   const run = await calibratedStream(feed, { kind: "verdict", asset: a.asset }, from, to);
   if (a.format === "json") {
     io.stdout.write(

@@ -144,7 +144,7 @@ describe("ghost restart CLI", () => {
     expect(eth.code, eth.stderr).toBe(0);
     const late = await runCli(["ghost", "restart", "--asset", "SOL", "--reason", "bad SOL data"], { STORE_URL: storeUrl });
     expect(late.code, late.stderr).toBe(0);
-    expect(JSON.parse(late.stdout)).toMatchObject({ restarted: "SOL", since: made.since, reason: "bad SOL data", already: true });
+    expect(JSON.parse(late.stdout)).toEqual({ restarted: "SOL", since: made.since, sprint: made.sprint, reason: "bad SOL data", already: true });
     expect((await svc.service.deps.store.ghostLedger.sprints()).map((m) => m.scope).slice(-2)).toEqual(["SOL", "ETH"]);
     expect(await svc.service.deps.store.ghostLedger.sprints()).toHaveLength(marks + 1);
     // A name with an escape sequence would be shown again in the ledger: refused, nothing marked.

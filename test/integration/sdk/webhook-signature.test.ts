@@ -73,5 +73,28 @@ describe("SDK webhook verification", () => {
       }
       expect(verifyStandardWebhook(body, { ...rotating, "webhook-signature": "v2,abc v1," }, secret, now)).toBe(false);
     });
+
+    it("verifies nothing with a secret not of the issued form: an empty one would key the HMAC with nothing", () => {
+      const now = { now: at(stamped) };
+      for (const empty of ["", "whsec_", "whsec_!!!"]) {
+        const forged = deliveryHeaders({ deliveryId: "msg_1", eventType: "verdict.new", timestampSeconds: stamped, body, secrets: { current: empty, previous: [] } });
+        expect(verifyStandardWebhook(body, forged, empty, now), JSON.stringify(empty)).toBe(false);
+        expect(verifyStandardWebhook(body, forged, [secret, empty], now), JSON.stringify(empty)).toBe(false);
+        expect(verifyServiceSignature(body, forged["x-service-signature"], empty), JSON.stringify(empty)).toBe(false);
+      }
+    });
+
+    it("refuses when the clock or the tolerance is not a number, instead of letting any stamp through", () => {
+      expect(verifyStandardWebhook(body, rotating, secret, { now: at(stamped + 86_400), toleranceSeconds: Number(undefined) })).toBe(false);
+      expect(verifyStandardWebhook(body, rotating, secret, { now: () => Number.NaN })).toBe(false);
+    });
+
+    it("reads headers in any case, and a signature header split in two", () => {
+      const now = { now: at(stamped) };
+      const upper = Object.fromEntries(Object.entries(rotating).map(([k, v]) => [k.replace(/(^|-)([a-z])/g, (_m, d: string, c: string) => d + c.toUpperCase()), v]));
+      expect(verifyStandardWebhook(body, upper, oldSecret, now)).toBe(true);
+      const [first = "", second = ""] = (rotating["webhook-signature"] ?? "").split(" ");
+      expect(verifyStandardWebhook(body, { ...rotating, "webhook-signature": [first, second] }, oldSecret, now)).toBe(true);
+    });
   });
 });

@@ -21,6 +21,14 @@ describe("cli --help", () => {
     }
   }, 120_000);
 
+  it("answers --help after a command, or among its options, with the group's usage, exit 0: asking is not a mistyped option", async () => {
+    for (const args of [["keys", "create", "--help"], ["verdicts", "export", "--asset", "BTC", "-h"], ["regime", "fit", "--help"]]) {
+      const r = await runCli(args, {});
+      expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: "" });
+      expect(r.stdout.startsWith(`usage: ${args[0]} `)).toBe(true);
+    }
+  }, 60_000);
+
   it("answers no group or an unknown one with the same list on stderr, exit 2, and no stack trace", async () => {
     const none = await runCli([], {});
     expect(none.code).toBe(2);

@@ -92,6 +92,9 @@ describe("the operator CLI on misuse", () => {
       expect(r.stderr).not.toContain("must not be after to");
       expect(r.stdout).toBe("");
     }
+    const after = await runCli(["verdicts", "export", "--asset", "BTC", "--from", "2030-01-01"], {});
+    expect(after.code).toBe(2);
+    expect(after.stderr).toContain("no BTC hour in the history from 2030-01-01T00:00:00.000Z on");
     const reversed = await runCli(["verdicts", "export", "--asset", "BTC", "--from", "2024-01-02", "--to", "2024-01-01"], {});
     expect(reversed.code).toBe(2);
     expect(reversed.stderr).toContain("from: must not be after to");

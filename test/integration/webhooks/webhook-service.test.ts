@@ -176,9 +176,11 @@ describe("webhooks in the running service", () => {
     expect(await client.testWebhooks(created.id)).toMatchObject({ delivered: 1 });
     const afterRotation = at("/sdk")[1];
     if (afterRotation === undefined) throw new Error("no delivery after the rotation");
-    const receivedHeaders = afterRotation.headers as Record<string, string>;
-    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, created.secret)).toMatchObject({ event: "webhook.test" });
-    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, rotated.secret)).toMatchObject({ event: "webhook.test" });
+    const receivedHeaders = afterRotation.headers;
+    // The receiver's clock is the service's (moved forward by earlier cases), as a real one would be.
+    const receiverClock = { now: () => clock.now() };
+    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, created.secret, receiverClock)).toMatchObject({ event: "webhook.test" });
+    expect(parseStandardWebhook(afterRotation.body, receivedHeaders, rotated.secret, receiverClock)).toMatchObject({ event: "webhook.test" });
     expect(await client.deleteWebhook(created.id)).toEqual({ id: created.id, deleted: true });
     // An id that is not this key's: the API's coded 404, read by the SDK.
     await expect(client.deleteWebhook(created.id)).rejects.toMatchObject({ status: 404, code: "webhook_not_found" });
