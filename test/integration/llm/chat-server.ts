@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { LlmError } from "../../../src/llm/chat-model.js";
 
 /** What the fake provider does for one request. */
 export type Reply =
@@ -39,6 +40,17 @@ export function isChiefRequest(r: Received): boolean {
 export function chiefExplains(r: Received): Reply {
   const ruling = /^Ruling: ([A-Z_]+)\./m.exec(r.body.messages[1]?.content ?? "")?.[1] ?? "";
   return { kind: "content", content: JSON.stringify({ rationale: "Flows and trend agree.", explanation: `The council rules ${ruling}: buyers are in control. Risk is moderate.` }) };
+}
+
+/** The LlmError a call ends in; anything else (or no failure) fails the test. */
+export async function llmFailure(p: Promise<unknown>): Promise<LlmError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof LlmError) return err;
+    throw err;
+  }
+  throw new Error("expected a failure");
 }
 
 /** The documented OpenAI error body. */

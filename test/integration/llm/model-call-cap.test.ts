@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ModelCallCap } from "../../../src/application/model-call-cap.js";
 import { loadConfig } from "../../../src/config/env.js";
-import { LlmError } from "../../../src/llm/chat-model.js";
 import { OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { ManualClock } from "../../../src/runtime/clocks/clock.js";
 import { openStore } from "../../../src/store/open-store.js";
 import type { Store } from "../../../src/store/store.js";
 import { freshStoreUrl, type StoreKind } from "../../support/service.js";
-import { ChatServer } from "./chat-server.js";
+import { ChatServer, llmFailure } from "./chat-server.js";
 
 /**
  * LLM_MAX_CALLS_PER_HOUR: one allowance of model attempts per wall-clock hour for every replica
@@ -28,16 +27,6 @@ beforeEach(() => {
   server.fallback = { kind: "content", content: "ok" };
 });
 
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof LlmError) return err;
-    throw err;
-  }
-  throw new Error("expected a failure");
-}
-
 describe.each<StoreKind>(["sqlite", "mongodb"])("the hourly cap on model calls on %s", (kind) => {
   it("is shared by replicas: once the hour's calls are spent no replica sends another until the next hour", async () => {
     const url = freshStoreUrl(kind, "llm-cap");
@@ -50,10 +39,10 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("the hourly cap on model calls o
       expect((await a.complete({ messages: ask })).text).toBe("ok");
       expect((await b.complete({ messages: ask })).text).toBe("ok");
       expect((await a.complete({ messages: ask })).text).toBe("ok");
-      const capped = await failure(b.complete({ messages: ask }));
+      const capped = await llmFailure(b.complete({ messages: ask }));
       expect(capped.kind).toBe("capped");
       expect(capped.message).toContain("LLM_MAX_CALLS_PER_HOUR");
-      expect(await failure(a.complete({ messages: ask }))).toMatchObject({ kind: "capped" });
+      expect(await llmFailure(a.complete({ messages: ask }))).toMatchObject({ kind: "capped" });
       // Refused before any request: the provider saw three.
       expect(server.received).toHaveLength(3);
       clock.advance(50 * 60_000);
@@ -81,7 +70,7 @@ describe("the hourly cap's setting", () => {
     expect((await model.complete({ messages: ask })).text).toBe("ok");
     expect(taken).toBe(2);
     const unreadable = new OpenAiChatModel({ baseUrl, model: "m", hourlyAllowance: () => Promise.reject(new Error("store down")) });
-    const unread = await failure(unreadable.complete({ messages: ask }));
+    const unread = await llmFailure(unreadable.complete({ messages: ask }));
     expect(unread.kind).toBe("capped");
     expect(unread.message).toContain("could not be read from the store");
     expect(server.received).toHaveLength(2);

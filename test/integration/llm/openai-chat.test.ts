@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CallBudget } from "../../../src/domain/council/call-budget.js";
-import { LlmError } from "../../../src/llm/chat-model.js";
 import { MAX_REPLY_BYTES, OpenAiChatModel } from "../../../src/llm/openai-chat.js";
 import { agentReplySchema } from "../../../src/llm/reply-schemas.js";
 import { askStructured, REPAIR_ECHO_CHARS, UsageTally } from "../../../src/llm/structured-chat.js";
@@ -8,7 +7,7 @@ import type { LlmAttemptRecord } from "../../../src/llm/call-record.js";
 import { replyFormat } from "../../../src/llm/reply-format.js";
 import { loadConfig } from "../../../src/config/env.js";
 import { RULINGS } from "../../../src/domain/market/vocabulary.js";
-import { ChatServer, completion, errorBody } from "./chat-server.js";
+import { ChatServer, completion, errorBody, llmFailure } from "./chat-server.js";
 
 const server = new ChatServer();
 let baseUrl = "";
@@ -23,16 +22,6 @@ function model(over: Partial<ConstructorParameters<typeof OpenAiChatModel>[0]> =
 
 const ask = [{ role: "user" as const, content: "vote" }];
 const schema = agentReplySchema(RULINGS);
-
-async function failure(p: Promise<unknown>): Promise<LlmError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof LlmError) return err;
-    throw err;
-  }
-  throw new Error("expected a failure");
-}
 
 beforeAll(async () => {
   baseUrl = await server.start();
@@ -88,7 +77,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 
   it("json_object mode still rejects a reply of the wrong shape: zod validates every reply", async () => {
     server.fallback = { kind: "content", content: '{"vote":"BUY","certainty":"high"}' };
-    const err = await failure(askStructured(model({ responseFormat: "json_object" }), ask, "agent_vote", schema));
+    const err = await llmFailure(askStructured(model({ responseFormat: "json_object" }), ask, "agent_vote", schema));
     expect(err.kind).toBe("invalid_reply");
     expect(server.received).toHaveLength(2);
   });
@@ -102,10 +91,10 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
   it("the session deadline cuts an attempt's timeout and stops retries", async () => {
     server.fallback = { kind: "hang", ms: 2_000 };
     const started = Date.now();
-    const err = await failure(model({ timeoutMs: 5_000 }).complete({ messages: ask, deadlineAt: Date.now() + 200 }));
+    const err = await llmFailure(model({ timeoutMs: 5_000 }).complete({ messages: ask, deadlineAt: Date.now() + 200 }));
     expect(["timeout", "deadline"]).toContain(err.kind);
     expect(Date.now() - started).toBeLessThan(1_500);
-    expect((await failure(model().complete({ messages: ask, deadlineAt: Date.now() - 1 }))).kind).toBe("deadline");
+    expect((await llmFailure(model().complete({ messages: ask, deadlineAt: Date.now() - 1 }))).kind).toBe("deadline");
   });
 
   it("sends no Authorization header without a key", async () => {
@@ -125,7 +114,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
   it("429 asking for a longer wait than a retry may take: not asked again sooner than it said", async () => {
     server.queue({ kind: "status", status: 429, body: errorBody("Rate limit reached", "requests", "rate_limit_exceeded"), headers: { "retry-after": "60" } });
     server.queue({ kind: "content", content: "ok" });
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.kind).toBe("rate_limited");
     expect(err.message).toMatch(/asked for a wait of 60 s/);
     expect(server.received).toHaveLength(1);
@@ -149,7 +138,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 
   it("429 every time: gives up after the retries with rate_limited", async () => {
     server.fallback = { kind: "status", status: 429, body: errorBody("Rate limit reached", "requests") };
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.kind).toBe("rate_limited");
     expect(err.status).toBe(429);
     expect(err.message).toMatch(/Rate limit reached/);
@@ -167,14 +156,14 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 
   it("500 every time: server error after 1 + 2 attempts", async () => {
     server.fallback = { kind: "status", status: 500, body: errorBody("The server had an error", "server_error") };
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.kind).toBe("server");
     expect(server.received).toHaveLength(3);
   });
 
   it("401 is not retried", async () => {
     server.fallback = { kind: "status", status: 401, body: errorBody("Incorrect API key provided", "invalid_request_error", "invalid_api_key") };
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err).toMatchObject({ kind: "client", status: 401 });
     expect(server.received).toHaveLength(1);
   });
@@ -182,7 +171,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
   it("a reply that does not finish in time is a timeout (body included), retried, then reported", async () => {
     server.fallback = { kind: "hang", ms: 2_000 };
     const started = Date.now();
-    const err = await failure(model({ timeoutMs: 150 }).complete({ messages: ask }));
+    const err = await llmFailure(model({ timeoutMs: 150 }).complete({ messages: ask }));
     expect(err.kind).toBe("timeout");
     expect(server.received).toHaveLength(3);
     expect(Date.now() - started).toBeLessThan(1_800);
@@ -190,10 +179,10 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 
   it("a 200 that is not a chat completion is a malformed envelope", async () => {
     server.fallback = { kind: "raw", body: '{"unexpected":true}' };
-    expect((await failure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
+    expect((await llmFailure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
     server.reset();
     server.fallback = { kind: "content", content: null };
-    expect((await failure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
+    expect((await llmFailure(model().complete({ messages: ask }))).kind).toBe("malformed_envelope");
   });
 
   it("a reply whose token cap ran out before any answer is truncated: not retried, its tokens still counted", async () => {
@@ -208,7 +197,7 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
     server.fallback = { kind: "raw", body: cut };
     const attempts: LlmAttemptRecord[] = [];
     const tally = new UsageTally();
-    const err = await failure(askStructured(model({ observeAttempt: (a) => attempts.push(a) }), ask, "agent_vote", schema, { tally }));
+    const err = await llmFailure(askStructured(model({ observeAttempt: (a) => attempts.push(a) }), ask, "agent_vote", schema, { tally }));
     expect(err.kind).toBe("truncated");
     expect(err.message).toMatch(/LLM_REASONING_TOKENS/);
     expect(server.received).toHaveLength(1);
@@ -218,13 +207,13 @@ describe("OpenAI-compatible chat completions over HTTP", () => {
 
   it("an unreachable provider is a network error", async () => {
     const dead = new OpenAiChatModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", timeoutMs: 500, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 }, sleep });
-    expect((await failure(dead.complete({ messages: ask }))).kind).toBe("network");
+    expect((await llmFailure(dead.complete({ messages: ask }))).kind).toBe("network");
   });
 
   it("each attempt, retries included, takes from the session budget", async () => {
     server.fallback = { kind: "status", status: 500, body: errorBody("down", "server_error") };
     const budget = new CallBudget(2);
-    const err = await failure(model().complete({ messages: ask }, budget));
+    const err = await llmFailure(model().complete({ messages: ask }, budget));
     expect(err.kind).toBe("budget");
     expect(server.received).toHaveLength(2);
   });
@@ -249,14 +238,14 @@ describe("structured replies validated by zod", () => {
 
   it("malformed JSON twice: rejected as invalid_reply", async () => {
     server.fallback = { kind: "content", content: "I think BUY." };
-    const err = await failure(askStructured(model(), ask, "agent_vote", schema));
+    const err = await llmFailure(askStructured(model(), ask, "agent_vote", schema));
     expect(err.kind).toBe("invalid_reply");
     expect(server.received).toHaveLength(2);
   });
 
   it("a missing field is named in the repair request; still missing: rejected", async () => {
     server.fallback = { kind: "content", content: '{"ruling":"BUY","thesis":"No confidence given."}' };
-    const err = await failure(askStructured(model(), ask, "agent_vote", schema));
+    const err = await llmFailure(askStructured(model(), ask, "agent_vote", schema));
     expect(err.kind).toBe("invalid_reply");
     expect(err.message).toMatch(/confidence/);
     expect(server.received[1]?.body.messages.at(-1)?.content).toMatch(/confidence/);
@@ -265,7 +254,7 @@ describe("structured replies validated by zod", () => {
   it("a reply that goes round in a loop is rejected without a repair round: one request, the loop named", async () => {
     // As SmolLM2 wrote it: valid JSON up to the token cap, then cut inside the looping thesis.
     server.fallback = { kind: "content", content: `{"ruling": "STRONG_BUY", "confidence": 0.5, "thesis": "2026-03-23T07:00:00${".120Z".repeat(40)}` };
-    const cut = await failure(askStructured(model(), ask, "agent_vote", schema));
+    const cut = await llmFailure(askStructured(model(), ask, "agent_vote", schema));
     expect(cut.kind).toBe("invalid_reply");
     expect(cut.message).toMatch(/without repair: it repeats itself \(the reply was not a JSON object\)/);
     expect(server.received).toHaveLength(1);
@@ -273,7 +262,7 @@ describe("structured replies validated by zod", () => {
     server.reset();
     const loop = "The market is bullish. The market is bearish. ".repeat(6);
     server.fallback = { kind: "content", content: JSON.stringify({ ruling: "BUY", thesis: loop }) };
-    const looped = await failure(askStructured(model(), ask, "agent_vote", schema));
+    const looped = await llmFailure(askStructured(model(), ask, "agent_vote", schema));
     expect(looped.message).toMatch(/without repair: it repeats itself \(confidence: /);
     expect(server.received).toHaveLength(1);
   });
@@ -281,13 +270,13 @@ describe("structured replies validated by zod", () => {
   it("a ruling outside the council's set is rejected (SOL never SELL)", async () => {
     const { SOL_RULINGS } = await import("../../../src/domain/market/vocabulary.js");
     server.fallback = { kind: "content", content: '{"ruling":"SELL","confidence":0.9,"thesis":"Trend down."}' };
-    const err = await failure(askStructured(model(), ask, "agent_vote", agentReplySchema(SOL_RULINGS)));
+    const err = await llmFailure(askStructured(model(), ask, "agent_vote", agentReplySchema(SOL_RULINGS)));
     expect(err.kind).toBe("invalid_reply");
   });
 
   it("confidence outside 0..1 (and not a percentage) is rejected", async () => {
     server.fallback = { kind: "content", content: '{"ruling":"BUY","confidence":-0.2,"thesis":"Trend flat."}' };
-    expect((await failure(askStructured(model(), ask, "agent_vote", schema))).kind).toBe("invalid_reply");
+    expect((await llmFailure(askStructured(model(), ask, "agent_vote", schema))).kind).toBe("invalid_reply");
   });
 });
 
@@ -349,7 +338,7 @@ describe("Chief Judge reply: no confidence of its own", () => {
 describe("limits on what a provider can send", () => {
   it("a reply body over 256 KB is refused as a malformed envelope, without reading it all", async () => {
     server.fallback = { kind: "raw", body: completion("x".repeat(MAX_REPLY_BYTES)) };
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.kind).toBe("malformed_envelope");
     expect(err.message).toMatch(/over 262144 bytes/);
   });
@@ -357,13 +346,13 @@ describe("limits on what a provider can send", () => {
   it("a gzip bomb is counted unpacked: 300 KB on the wire that unpack to 8 MB are refused", async () => {
     const { gzipSync } = await import("node:zlib");
     server.fallback = { kind: "gzip", body: gzipSync(Buffer.from(completion(" ".repeat(8 * 1024 * 1024)))) };
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.kind).toBe("malformed_envelope");
   });
 
   it("a provider's error message is cut to 200 characters; a repair echoes at most 2,000 characters of the bad reply", async () => {
     server.queue({ kind: "status", status: 401, body: errorBody("k".repeat(100_000), "invalid_request_error") });
-    const err = await failure(model().complete({ messages: ask }));
+    const err = await llmFailure(model().complete({ messages: ask }));
     expect(err.message.length).toBeLessThan(300);
     // Too long, yet no loop (a loop gets no repair round at all): 40 KB of distinct words.
     const long = Array.from({ length: 7_000 }, (_, i) => `w${i}`).join(" ");
@@ -385,19 +374,19 @@ describe("limits on what a provider can send", () => {
   it("a provider that quotes the API key back (in an error body or a non-completion 200) never gets it into the error, which is logged", async () => {
     const key = "sk-live-0123456789abcdefSECRET";
     server.queue({ kind: "status", status: 401, body: errorBody(`Invalid API key: ${key}`, "invalid_request_error", "invalid_api_key") });
-    const unauthorized = await failure(model({ apiKey: key }).complete({ messages: ask }));
+    const unauthorized = await llmFailure(model({ apiKey: key }).complete({ messages: ask }));
     expect(unauthorized.kind).toBe("client");
     expect(unauthorized.message).not.toContain(key);
     expect(unauthorized.message).toContain("Invalid API key: [LLM_API_KEY]");
     // A proxy's plain-text error page echoing the Authorization header.
     server.fallback = { kind: "raw", body: `upstream refused Authorization: Bearer ${key}` };
-    const malformed = await failure(model({ apiKey: key, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
+    const malformed = await llmFailure(model({ apiKey: key, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
     expect(malformed.kind).toBe("malformed_envelope");
     expect(malformed.message).not.toContain(key);
   });
 
   it("a network error names LLM_BASE_URL instead of quoting it", async () => {
-    const err = await failure(new OpenAiChatModel({ baseUrl: "http://127.0.0.1:1/secret-path/v1", model: "m", retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
+    const err = await llmFailure(new OpenAiChatModel({ baseUrl: "http://127.0.0.1:1/secret-path/v1", model: "m", retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).complete({ messages: ask }));
     expect(err.kind).toBe("network");
     expect(err.message).not.toMatch(/secret-path/);
     expect(err.message).toMatch(/LLM_BASE_URL\/chat\/completions/);
