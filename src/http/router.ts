@@ -228,6 +228,10 @@ export function mountRoute(app: Express, route: Route, deps: RouterDeps, literal
         return out;
       });
       res.setHeader("Cache-Control", `${caller ? "private" : "public"}, max-age=${entry.ttlLeft}`);
+      // The key travels in a header, so a browser's cache would match a keyed answer on its URL
+      // alone: after a revocation, or with another key pasted in, it could answer from its copy
+      // without asking (a revoked key "working", a Free key shown a Pro answer, calls uncounted).
+      if (caller) res.setHeader("Vary", "X-API-Key");
       sendJsonText(req, res, route.successStatus ?? 200, withCacheFields(entry.json, entry.cached, entry.ttlLeft));
     } catch (err) {
       next(err);

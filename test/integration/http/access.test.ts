@@ -142,6 +142,8 @@ describe.each<StoreKind>(["sqlite", "mongodb"])("authentication, tiers and limit
     expect(a.cached).toBe(false);
     expect(a.cache_ttl_seconds).toBe(30);
     expect(first.headers.get("cache-control")).toBe("private, max-age=30");
+    // A browser keeps the answer per key: another key, or a revoked one, is asked afresh.
+    expect(first.headers.get("vary")).toBe("X-API-Key");
     clock.advance(12_000);
     const second = await get("/v1/probe/cached", key);
     const b = (await second.json()) as typeof a;
