@@ -8,7 +8,8 @@ export const runtimeMetrics = {
   turns: processCounter({ name: "mis_actor_turns_total", help: "Actor turns run, by type and outcome (ok or failed)", labelNames: ["type", "outcome"] }),
   failedTurns: processCounter({ name: "mis_actor_failed_turns_total", help: "Actor turns that failed and were rolled back, by type", labelNames: ["type"] }),
   // Up to 240 s: a council turn holds its model session (up to 2 × LLM_SESSION_BUDGET_MS + 30 s,
-  // 210 s by default) and readiness fails at 120 s, so both must fall inside a bucket.
+  // 210 s by default), and readiness fails at the larger of 120 s and that bound, so both fall
+  // inside a bucket at the default budget (above 105 s of budget the longest land in +Inf).
   turnSeconds: processHistogram({ name: "mis_actor_turn_duration_seconds", help: "Duration of actor turns including the state commit, by type", labelNames: ["type"], buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 30, 60, 120, 240] }),
   reminderLagSeconds: processHistogram({
     name: "mis_actor_reminder_lag_seconds",
