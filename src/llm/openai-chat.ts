@@ -45,7 +45,6 @@ export interface OpenAiChatOptions {
   readonly observeAttempt?: (attempt: LlmAttemptRecord) => void;
 }
 
-
 /** Per attempt: a small local model on a busy 2-core host needs up to ~30 s (DECISIONS 6). */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
@@ -117,11 +116,13 @@ export class OpenAiChatModel implements ChatModel {
         return outcome;
       }
       last = outcome.error;
+      // A provider asking for longer than the cap is not asked again sooner than it said.
       const asked = retryAfterMs(outcome.retryAfter);
-      if (outcome.retry && asked > this.retry.maxDelayMs) {
+      const waitTooLong = outcome.retry && asked > this.retry.maxDelayMs;
+      if (waitTooLong) {
         last = new LlmError(last.kind, `${last.message} (it asked for a wait of ${Math.ceil(asked / 1000)} s, longer than a retry waits: not asked again)`, last.status);
       }
-      const delay = this.retryDelay(outcome, attempt, deadlineAt);
+      const delay = waitTooLong ? null : this.retryDelay(outcome, attempt, deadlineAt);
       this.options.observeAttempt?.({ model: this.options.model, outcome: last.kind, status: last.status, ms, retrying: delay !== null, reason: last.message });
       if (delay === null) break;
       await this.sleep(delay);
@@ -145,8 +146,6 @@ export class OpenAiChatModel implements ChatModel {
   /** The wait before the next attempt, or null when there is none. */
   private retryDelay(outcome: { error: LlmError; retry: boolean; retryAfter: string | null }, attempt: number, deadlineAt: number): number | null {
     if (!outcome.retry || attempt === this.retry.maxRetries) return null;
-    // A provider asking for longer than the cap is not asked again sooner than it said.
-    if (retryAfterMs(outcome.retryAfter) > this.retry.maxDelayMs) return null;
     const delay = retryDelayMs(this.retry, attempt, outcome.retryAfter);
     // Waiting past the session's deadline would only end in a deadline error: stop now.
     return Date.now() + delay >= deadlineAt ? null : delay;
